@@ -1,0 +1,109 @@
+"""The validated configuration as plain frozen data.
+
+Loading and validation (server.config.load) turn YAML into these; everything
+else in the server reads only these, never raw YAML, so a key is checked once.
+Durations are seconds here; the table host turns them into ticks.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Source:
+    """Where a value came from, for `file:line: key: problem` messages."""
+
+    file: str
+    line: int
+
+
+@dataclass(frozen=True)
+class Limits:
+    max_line: int = 512             # bytes in one input line; longer lines are dropped
+    commands_per_second: int = 20   # per connection, with a burst of the same size
+    connections_per_ip: int = 20
+    login_timeout: int = 120        # seconds to finish logging in
+    idle_timeout: int = 3600        # seconds without input before disconnect
+    failed_logins_per_minute: int = 5   # per IP and per name, then throttled
+
+
+@dataclass(frozen=True)
+class Settings:
+    host: str = "127.0.0.1"
+    port: int = 4000
+    tick_hz: int = 10                   # manager cadence: ticks per second
+    starting_chips: int = 1000
+    start_room: str = "lobby"
+    operators: tuple[str, ...] = ()     # account names (case-insensitive) with operator rights
+    connect_maxwait: float = 0.5        # seconds to wait for telnet negotiation before the banner
+    limits: Limits = field(default_factory=Limits)
+
+
+@dataclass(frozen=True)
+class CrapsTiming:
+    """Table timing for multiplayer craps, in seconds (RULES.md "Table timing")."""
+
+    window: int = 10
+    last_call: int = 3
+    shooter: int = 60
+    autoroll: int = 3
+
+
+@dataclass(frozen=True)
+class CrapsOptions:
+    variant: str = "bank"               # "bank" or "simplified"
+    odds: int = 0                       # 0 = 3-4-5x; N = N times the flat stake
+    field_12: int = 2                   # field pays 2:1 or 3:1 on 12
+    dont_pass_bar: int | None = 12      # simplified only: 12 or None (no bar)
+    press: str = "pass"                 # simplified only: "pass", "both" or "none"
+    timing: CrapsTiming = field(default_factory=CrapsTiming)
+
+
+@dataclass(frozen=True)
+class AlleyOptions:
+    min_players: int = 2
+    buy_in: int = 100
+    bet_unit: int = 10
+    bet_window: int = 60        # seconds for the shooter to set the action
+    fade_window: int = 30       # seconds for each opponent to fade
+    roll_window: int = 30       # seconds for each roll
+    choice_window: int = 30     # seconds to choose roll again or pass the bones
+
+
+@dataclass(frozen=True)
+class PigOptions:
+    target: int = 100
+    stake: int = 0
+    turn_deadline: int = 60     # seconds a player may idle on their turn before holding
+    computer_pace: float = 1.0  # seconds between the computer's rolls
+
+
+GameOptions = CrapsOptions | AlleyOptions | PigOptions
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    id: str
+    game: str                   # "craps", "alley_craps" or "pig"
+    max_players: int
+    min_bet: int
+    max_bet: int
+    options: GameOptions
+    source: Source | None = None
+
+
+@dataclass(frozen=True)
+class RoomConfig:
+    id: str
+    name: str
+    description: str
+    exits: dict[str, str]       # direction word -> room id
+    tables: tuple[str, ...] = ()
+    source: Source | None = None
+
+
+@dataclass(frozen=True)
+class CasinoConfig:
+    settings: Settings
+    tables: dict[str, TableConfig]
+    rooms: dict[str, RoomConfig]

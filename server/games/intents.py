@@ -1,0 +1,54 @@
+"""Money intents: what a game asks the table host to do with chips.
+
+A game never touches the ledger. It emits these alongside its facts; the host
+applies them to the ledger in order and reports back. Every intent carries an
+idempotency key unique within the table, so a retry never moves chips twice.
+
+Stakes are named by their key: the key of the Hold that created a stake is the
+stake's handle for the Settle, Refund or Forfeit that ends it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Hold:
+    """Move `amount` from `player`'s wallet to the table's pending account."""
+
+    key: str
+    player: str
+    amount: int
+
+
+@dataclass(frozen=True)
+class Settle:
+    """Close `stakes` and pay `pays` (player -> chips) to wallets.
+
+    What the closed stakes held minus what is paid goes to the house; when the
+    pays exceed the stakes the house pays the difference (bank craps wins).
+    Player-versus-player games pay exactly what the stakes held.
+    """
+
+    key: str
+    stakes: tuple[str, ...]
+    pays: tuple[tuple[str, int], ...]
+
+
+@dataclass(frozen=True)
+class Refund:
+    """Return a stake to its owner untouched (shutdown, removal, a push)."""
+
+    key: str
+    stake: str
+
+
+@dataclass(frozen=True)
+class Forfeit:
+    """A stake goes to the house (a player disconnected with a live bet)."""
+
+    key: str
+    stake: str
+
+
+MoneyIntent = Hold | Settle | Refund | Forfeit
