@@ -4,11 +4,10 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench validate clean
+.PHONY: run test bench validate clean telnet-client
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
-	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -e '.[test,bench]'
 	touch $(STAMP)
 
@@ -16,8 +15,15 @@ run: $(STAMP)
 	mkdir -p data
 	$(BIN)/casino serve --host 127.0.0.1 --port 4000 --data data/casino.db
 
-test: $(STAMP)
+test: $(STAMP) telnet-client
 	$(BIN)/python -m pytest
+
+# The end-to-end tests drive the real inetutils telnet client.
+telnet-client:
+	@command -v telnet >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -q >/dev/null && \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -q inetutils-telnet >/dev/null; \
+	  else sudo apt-get install -y -q inetutils-telnet; fi; }
 
 bench: $(STAMP)
 	$(BIN)/python -m bench

@@ -19,7 +19,7 @@ class Source:
 
 @dataclass(frozen=True)
 class Limits:
-    max_line: int = 512             # bytes in one input line; longer lines are dropped
+    max_line: int = 512             # characters in one input line; longer lines are dropped
     commands_per_second: int = 20   # per connection, with a burst of the same size
     connections_per_ip: int = 20
     login_timeout: int = 120        # seconds to finish logging in

@@ -1,0 +1,89 @@
+"""Accounts and their remembered preferences, in the server's SQLite file.
+
+Account writes are rare (a sign-up, a `set`), so a plain connection used from a
+worker thread is enough; chips live in the ledger, never here. The table is
+created if missing, so the same file serves the ledger and the accounts.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from server.accounts.names import name_key
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS players (
+    name_key TEXT PRIMARY KEY,
+    name     TEXT NOT NULL,
+    pwhash   TEXT NOT NULL,
+    prefs    TEXT NOT NULL DEFAULT '{}',
+    created  REAL NOT NULL
+)
+"""
+
+
+@dataclass
+class Account:
+    name: str
+    pwhash: str
+    prefs: dict[str, object] = field(default_factory=dict)
+
+    @property
+    def key(self) -> str:
+        return name_key(self.name)
+
+
+class NameTaken(Exception):
+    pass
+
+
+class AccountStore:
+    def __init__(self, path: str | Path) -> None:
+        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.execute("PRAGMA busy_timeout=5000")
+        self._db.execute(_SCHEMA)
+        self._lock = threading.Lock()
+
+    def _get(self, name: str) -> Account | None:
+        with self._lock:
+            row = self._db.execute(
+                "SELECT name, pwhash, prefs FROM players WHERE name_key = ?", (name_key(name),)
+            ).fetchone()
+        return Account(row[0], row[1], json.loads(row[2])) if row else None
+
+    def _create(self, name: str, pwhash: str) -> Account:
+        with self._lock:
+            try:
+                self._db.execute(
+                    "INSERT INTO players (name_key, name, pwhash, created) VALUES (?, ?, ?, ?)",
+                    (name_key(name), name, pwhash, time.time()),
+                )
+            except sqlite3.IntegrityError:
+                raise NameTaken(name) from None
+        return Account(name, pwhash)
+
+    def _save_prefs(self, name: str, prefs: dict[str, object]) -> None:
+        with self._lock:
+            self._db.execute(
+                "UPDATE players SET prefs = ? WHERE name_key = ?", (json.dumps(prefs), name_key(name))
+            )
+
+    async def get(self, name: str) -> Account | None:
+        return await asyncio.to_thread(self._get, name)
+
+    async def create(self, name: str, pwhash: str) -> Account:
+        return await asyncio.to_thread(self._create, name, pwhash)
+
+    async def save_prefs(self, name: str, prefs: dict[str, object]) -> None:
+        await asyncio.to_thread(self._save_prefs, name, prefs)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()

@@ -1,0 +1,216 @@
+"""The casino process: config, ledger, accounts, world, sessions and the clock.
+
+This is the composition root. It owns no rules: commands live in
+server.commands, games in server.games; here they are wired together and the
+edges (telnet, SQLite) are opened and closed in order.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+from pathlib import Path
+from typing import Any
+
+from server import logs
+from server.accounts.store import AccountStore
+from server.commands import login
+from server.commands.dispatch import dispatch
+from server.commands.registry import Registry
+from server.config.model import CasinoConfig
+from server.net.lines import TooLong
+from server.net.session import Session
+from server.net.throttle import ConnectionCounter, FailureThrottle, TokenBucket
+from server.render.text import clean
+from server.tables.manager import Manager
+from server.world.rooms import World
+
+log = logging.getLogger("casino")
+
+
+class SessionClock:
+    """Login deadlines and idle timeouts, counted in manager ticks."""
+
+    def __init__(self, app: "Casino") -> None:
+        self.app = app
+        limits = app.config.settings.limits
+        self.login_ticks = app.manager.seconds(limits.login_timeout)
+        self.idle_ticks = app.manager.seconds(limits.idle_timeout)
+
+    def advance(self, ticks: int) -> None:
+        for session in list(self.app.sessions):
+            session.idle_ticks += ticks
+            if session.account is None and session.idle_ticks >= self.login_ticks:
+                session.close("You took too long to log in. Goodbye.")
+            elif session.account is not None and session.idle_ticks >= self.idle_ticks:
+                session.close("You have been idle too long. Goodbye.")
+
+
+class ShutdownCountdown:
+    """An operator's `shutdown N`: announcements on the way down, then stop."""
+
+    ANNOUNCE_AT = (600, 300, 120, 60, 30, 10, 5, 4, 3, 2, 1)
+
+    def __init__(self, app: "Casino", seconds: int, reason: str) -> None:
+        self.app, self.reason = app, reason
+        self.left = app.manager.seconds(seconds)
+        self._announce(seconds)
+
+    def _announce(self, seconds: int) -> None:
+        for session in list(self.app.online.values()):
+            session.tell(f"*** The casino closes in {seconds} second{'s' if seconds != 1 else ''}: {self.reason} ***")
+
+    def advance(self, ticks: int) -> None:
+        before = self.left
+        self.left = max(0, self.left - ticks)
+        hz = self.app.manager.tick_hz
+        for mark in self.ANNOUNCE_AT:
+            if self.left < mark * hz <= before and self.left > 0:
+                self._announce(mark)
+                break
+        if self.left == 0:
+            self.app.manager.unsubscribe(self)
+            self.app.request_stop(self.reason)
+
+
+class Casino:
+    def __init__(self, config: CasinoConfig, data_path: str | Path, *, seed: int | None = None,
+                 config_dir: str | Path = "config", rooms_dir: str | Path = "rooms",
+                 registry: Registry | None = None) -> None:
+        from server.commands import REGISTRY   # imports every command module
+        self.config = config
+        self.data_path = Path(data_path)
+        self.seed = seed
+        self.config_dir = Path(config_dir)
+        self.rooms_dir = Path(rooms_dir)
+        self.registry = registry or REGISTRY
+        self.manager = Manager(config.settings.tick_hz)
+        self.world = World(config.rooms)
+        self.sessions: set[Session] = set()
+        self.online: dict[str, Session] = {}
+        limits = config.settings.limits
+        self.connections = ConnectionCounter(limits.connections_per_ip)
+        self.login_failures = FailureThrottle(limits.failed_logins_per_minute, 60.0)
+        self.operators = {name.lower() for name in config.settings.operators}
+        self.ledger: Any = None
+        self.accounts: AccountStore | None = None
+        self._telnet: Any = None
+        self._clock_task: asyncio.Task[None] | None = None
+        self.stopped = asyncio.Event()
+        self.closing = False
+        self.stop_requested = asyncio.Event()
+        self.stop_reason = "The casino is closing."
+        self.grants: list[str] = []
+        self.manager.subscribe(SessionClock(self))
+
+    # --- lifecycle ------------------------------------------------------
+    async def start(self, host: str, port: int, *, run_clock: bool = True) -> None:
+        from server.ledger import Ledger
+        from server.net.telnet import start_telnet
+        self.data_path.parent.mkdir(parents=True, exist_ok=True)
+        self.ledger = await Ledger.open(self.data_path)
+        for item in getattr(self.ledger, "recovered", []) or []:
+            logs.event(log, "recovery", detail=item)
+        self.accounts = AccountStore(self.data_path)
+        self._telnet = await start_telnet(self, host, port)
+        if run_clock:
+            self._clock_task = asyncio.create_task(self.manager.run())
+        logs.event(log, "listening", host=host, port=self.port,
+                   seed=self.seed if self.seed is not None else "none")
+
+    @property
+    def port(self) -> int:
+        sockets = self._telnet.sockets if self._telnet else None
+        return sockets[0].getsockname()[1] if sockets else 0
+
+    def request_stop(self, reason: str) -> None:
+        """Ask the serving loop to stop (signals, an operator's shutdown)."""
+        self.stop_reason = reason
+        self.stop_requested.set()
+
+    def schedule_shutdown(self, seconds: int, reason: str) -> None:
+        if seconds <= 0:
+            self.request_stop(reason)
+        else:
+            self.manager.subscribe(ShutdownCountdown(self, seconds, reason))
+
+    async def stop(self, reason: str = "The casino is closing.") -> None:
+        """Stop accepting, tell everyone, settle tables, close cleanly.
+
+        telnetlib3's Server.close() also closes every client transport, so the
+        goodbyes are written and drained first and the listener closed last;
+        `closing` turns away anyone who connects in between.
+        """
+        if self.closing:
+            return
+        self.closing = True
+        logs.event(log, "shutdown", reason=reason)
+        if self._clock_task:
+            self._clock_task.cancel()
+        sessions = list(self.sessions)
+        for session in sessions:
+            session.close(f"*** {reason} Goodbye. ***")
+        # Give the goodbyes up to two seconds to reach the clients.
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 2.0
+        while any(s.unsent() for s in sessions) and loop.time() < deadline:
+            await asyncio.sleep(0.01)
+        if self._telnet:
+            self._telnet.close()
+        if self.ledger:
+            await self.ledger.close()
+        if self.accounts:
+            self.accounts.close()
+        self.stopped.set()
+
+    # --- sessions -------------------------------------------------------
+    def is_operator(self, session: Session) -> bool:
+        return session.key is not None and session.key in self.operators
+
+    async def on_connect(self, session: Session) -> None:
+        if self.closing:
+            session.close(f"*** {self.stop_reason} ***")
+            return
+        self.sessions.add(session)
+        session.bucket = TokenBucket(self.config.settings.limits.commands_per_second,
+                                     asyncio.get_running_loop().time())
+        logs.event(log, "connect", ip=session.ip)
+        login.greet(self, session)
+
+    async def on_line(self, session: Session, line: str | TooLong, now: float) -> None:
+        session.idle_ticks = 0
+        with session.reply():
+            await self._handle_line(session, line, now)
+
+    async def _handle_line(self, session: Session, line: str | TooLong, now: float) -> None:
+        if isinstance(line, TooLong):
+            limit = self.config.settings.limits.max_line
+            session.tell(f"That line was too long (over {limit} characters) and was ignored.")
+            return
+        if not session.bucket.take(now):
+            session.tell(f"Slow down: at most {session.bucket.rate} commands a second. "
+                         "That line was ignored.")
+            return
+        try:
+            if session.account is None:
+                await login.handle(self, session, line, now)
+            else:
+                await dispatch(self, session, clean(line).strip())
+        except Exception:
+            log.exception("event=line_error name=%s ip=%s", session.key, session.ip)
+            session.tell("Something went wrong on our side; please try again.")
+
+    async def on_disconnect(self, session: Session) -> None:
+        self.sessions.discard(session)
+        if session.account is None:
+            return
+        if self.online.get(session.key) is session:
+            del self.online[session.key]
+            for other in self.world.others(session):
+                other.tell(f"{session.name} leaves the casino.")
+            self.world.remove(session)
+            logs.event(log, "logout", name=session.key, ip=session.ip)
+
+    def broadcast_room(self, room: str, text: str, exclude: Session | None = None) -> None:
+        for other in self.world.occupants(room):
+            if other is not exclude:
+                other.tell(text)

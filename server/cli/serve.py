@@ -1,0 +1,48 @@
+"""`casino serve`: run the casino until SIGINT or SIGTERM."""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import signal
+import sys
+from pathlib import Path
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("serve", help="run the casino server")
+    p.add_argument("--host", default=None, help="address to listen on (default 127.0.0.1, or config)")
+    p.add_argument("--port", type=int, default=None, help="port (default 4000, or config)")
+    p.add_argument("--config", default="config", help="config directory (default ./config)")
+    p.add_argument("--rooms", default="rooms", help="rooms directory (default ./rooms)")
+    p.add_argument("--data", default="data/casino.db", help="SQLite file (default ./data/casino.db)")
+    p.add_argument("--seed", type=int, default=None, help="make every table's dice deterministic")
+    p.add_argument("--log-json", action="store_true", help="log one JSON object per line")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from server import logs
+    from server.config.load import ConfigInvalid, load_config
+    logs.configure(as_json=args.log_json)
+    try:
+        config = load_config(Path(args.config), Path(args.rooms))
+    except ConfigInvalid as err:
+        for e in err.errors:
+            print(e, file=sys.stderr)
+        return 1
+    return asyncio.run(_serve(config, args))
+
+
+async def _serve(config, args: argparse.Namespace) -> int:
+    from server.app import Casino
+    settings = config.settings
+    app = Casino(config, args.data, seed=args.seed, config_dir=args.config, rooms_dir=args.rooms)
+    await app.start(args.host or settings.host, args.port if args.port is not None else settings.port)
+    if args.seed is not None:
+        print(f"Deterministic dice: every table's dice derive from --seed {args.seed}.", file=sys.stderr)
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, app.request_stop, "The casino is closing for the night.")
+    await app.stop_requested.wait()
+    await app.stop(app.stop_reason)
+    return 0

@@ -1,0 +1,36 @@
+"""`casino validate`: check config/ and rooms/ without starting the server.
+
+Operators run it before `reload` or a restart; it prints exactly what the
+server would refuse, one `file:line: key: problem` per line, or a one-line
+summary of what would be served.
+"""
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "validate", help="check the config and room files",
+        description="Check the config and room files; exit 0 if they are valid, 1 if not.")
+    parser.add_argument("--config", type=Path, default=Path("config"), metavar="DIR",
+                        help="directory of server and table config (default: ./config)")
+    parser.add_argument("--rooms", type=Path, default=Path("rooms"), metavar="DIR",
+                        help="directory of room files (default: ./rooms)")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from server.config.load import ConfigInvalid, load_config
+
+    try:
+        cfg = load_config(args.config, args.rooms)
+    except ConfigInvalid as exc:
+        for error in exc.errors:
+            print(error)
+        return 1
+    games = sorted({t.game for t in cfg.tables.values()})
+    print(f"OK: {len(cfg.rooms)} rooms, {len(cfg.tables)} tables ({', '.join(games) or 'none'}), "
+          f"start room {cfg.settings.start_room!r}, port {cfg.settings.port}")
+    return 0

@@ -1,0 +1,33 @@
+"""Turn a logged-in player's line into a command call."""
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from server.commands.registry import Context
+
+log = logging.getLogger("casino.commands")
+
+
+async def dispatch(app: Any, session: Any, line: str) -> None:
+    if not line:
+        session.tell()
+        return
+    if line.startswith("'"):
+        word, args = "say", line[1:]
+    else:
+        word, _, args = line.partition(" ")
+    operator = app.is_operator(session)
+    command = app.registry.find(word, operator)
+    if command is None:
+        hint = app.registry.suggest(word, operator)
+        tail = f" Did you mean '{hint}'?" if hint else ""
+        session.tell(f"No such command: '{word[:30]}'.{tail} Type 'help' for the list.")
+        return
+    ctx = Context(app, session, word.lower(), args.strip(), command, args.split())
+    try:
+        await command.handler(ctx)
+    except Exception:
+        log.exception("event=command_error command=%s name=%s", command.name, session.key)
+        session.tell("Something went wrong with that command; nothing was changed by it.")
+    session.tell()

@@ -1,0 +1,187 @@
+"""Before logging in: create, connect, or a name then a password with echo off.
+
+Passwords are checked with Argon2id off the event loop; failures are throttled
+per IP and per name; a password never reaches a log line. One session per
+account: logging in again takes over the older connection and says so.
+"""
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from server import logs
+from server.accounts.names import name_key, name_problem
+from server.accounts.passwords import hash_password, password_problem, verify_password
+from server.accounts.store import NameTaken
+from server.render.text import clean
+
+log = logging.getLogger("casino.accounts")
+
+BANNER = [
+    "",
+    "  Welcome to the Casino!  Craps, alley craps and Pig, played for chips.",
+    "",
+    "  connect <name> <password>   log in",
+    "  create <name> <password>    make a new account",
+    "  Or just type your name: you will be asked for a password.",
+    "",
+]
+
+
+@dataclass(frozen=True)
+class AwaitPassword:
+    name: str
+
+
+@dataclass(frozen=True)
+class ChoosePassword:
+    name: str
+
+
+@dataclass(frozen=True)
+class ConfirmPassword:
+    name: str
+    password: str
+
+
+def greet(app: Any, session: Any) -> None:
+    session.prompt_text = "Name: "
+    session.tell(*BANNER)
+
+
+def _ask(session: Any, prompt: str, *, secret: bool) -> None:
+    session.prompt_text = prompt
+    session.echo(not secret)
+
+
+async def handle(app: Any, session: Any, raw: str, now: float) -> None:
+    stage = session.stage
+    if isinstance(stage, (AwaitPassword, ChoosePassword, ConfirmPassword)):
+        session.stage = None
+        session.echo(True)
+        session.prompt_text = "Name: "
+        password = raw.strip()
+        if isinstance(stage, AwaitPassword):
+            await _connect(app, session, stage.name, password, now)
+        elif isinstance(stage, ChoosePassword):
+            problem = password_problem(password)
+            if problem:
+                session.tell(problem, "Type your name to try again.")
+                return
+            session.stage = ConfirmPassword(stage.name, password)
+            _ask(session, "Type the password again: ", secret=True)
+            session.tell()
+        else:
+            if password != stage.password:
+                session.tell("The passwords did not match. Type your name to try again.")
+                return
+            await _create(app, session, stage.name, password)
+        return
+
+    line = clean(raw).strip()
+    word, _, rest = line.partition(" ")
+    word = word.lower()
+    args = rest.split()
+    if not line:
+        session.tell()
+    elif word == "create":
+        if len(args) != 2:
+            session.tell("Usage: create <name> <password>")
+            return
+        await _create(app, session, args[0], args[1])
+    elif word == "connect":
+        if len(args) != 2:
+            session.tell("Usage: connect <name> <password>   (or type just your name)")
+            return
+        await _connect(app, session, args[0], args[1], now)
+    elif word in ("quit", "exit"):
+        session.close("Goodbye.")
+    elif word in ("help", "?"):
+        session.tell(*BANNER)
+    elif not args:
+        await _name_only(app, session, line)
+    else:
+        session.tell("Log in first: connect <name> <password>, or create <name> <password>.")
+
+
+async def _name_only(app: Any, session: Any, name: str) -> None:
+    problem = name_problem(name)
+    if problem:
+        session.tell(problem)
+        return
+    if await app.accounts.get(name):
+        session.stage = AwaitPassword(name)
+        _ask(session, "Password: ", secret=True)
+    else:
+        session.stage = ChoosePassword(name)
+        session.tell(f"There is no account called {name} yet. Choose a password to create it "
+                     "(or press Enter twice to start over).")
+        _ask(session, "New password: ", secret=True)
+    session.tell()
+
+
+async def _create(app: Any, session: Any, name: str, password: str) -> None:
+    problem = name_problem(name) or password_problem(password)
+    if problem:
+        session.tell(problem)
+        return
+    if await app.accounts.get(name):
+        session.tell(f"The name {name} is taken. Pick another, or connect if it is yours.")
+        return
+    pwhash = await hash_password(password)
+    try:
+        account = await app.accounts.create(name, pwhash)
+    except NameTaken:
+        session.tell(f"The name {name} is taken. Pick another, or connect if it is yours.")
+        return
+    chips = app.config.settings.starting_chips
+    await app.ledger.mint(f"start:{account.key}", account.key, chips, "starting chips")
+    logs.event(log, "account_created", name=account.key, ip=session.ip, chips=chips)
+    session.tell(f"Welcome, {account.name}! Your account is ready with {chips} chips.")
+    await enter(app, session, account)
+
+
+async def _connect(app: Any, session: Any, name: str, password: str, now: float) -> None:
+    key = name_key(name)
+    wait = max(app.login_failures.blocked_for(f"ip:{session.ip}", now),
+               app.login_failures.blocked_for(f"name:{key}", now))
+    if wait > 0:
+        logs.event(log, "login_throttled", name=key[:20], ip=session.ip)
+        session.tell(f"Too many failed logins. Try again in {int(wait) + 1} seconds.")
+        return
+    account = await app.accounts.get(name) if not name_problem(name) else None
+    if account is None or not await verify_password(account.pwhash, password):
+        app.login_failures.fail(f"ip:{session.ip}", now)
+        app.login_failures.fail(f"name:{key}", now)
+        logs.event(log, "login_failed", name=key[:20], ip=session.ip)
+        session.tell("Wrong name or password.")
+        return
+    app.login_failures.clear(f"name:{key}")
+    await enter(app, session, account)
+
+
+async def enter(app: Any, session: Any, account: Any) -> None:
+    """Put a logged-in person into the world, taking over an older session."""
+    from server.commands.general import describe_room
+    old = app.online.get(account.key)
+    room = app.config.settings.start_room
+    if old is not None and old is not session:
+        room = old.room or room
+        app.online.pop(account.key, None)
+        app.world.remove(old)
+        old.close("Your account was connected from elsewhere; this connection is closed.")
+    session.account = account
+    session.prompt_text = "> "
+    app.online[account.key] = session
+    app.world.place(session, room)
+    logs.event(log, "login", name=account.key, ip=session.ip, takeover=old is not None)
+    if old is not None:
+        session.tell("You took over your earlier connection.")
+    else:
+        app.broadcast_room(room, f"{account.name} arrives.", exclude=session)
+    for notice in await app.ledger.take_notices(account.key):
+        session.tell(f"Notice: {notice}")
+    bal = await app.ledger.balance(account.key)
+    session.tell(f"You have {bal.wallet} chips. Type 'help' for commands.", "")
+    session.tell(*describe_room(app, session))

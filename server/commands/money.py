@@ -1,0 +1,33 @@
+"""Chips: `balance` and `statement`, read from the ledger."""
+from __future__ import annotations
+
+from server.commands import REGISTRY
+from server.commands.registry import Context
+
+STATEMENT_DEFAULT, STATEMENT_MAX = 10, 100
+
+
+@REGISTRY.command("balance", aliases=("bal",), help="""balance - your wallet chips, then chips held as live stakes at each table.""")
+async def balance(ctx: Context) -> None:
+    bal = await ctx.app.ledger.balance(ctx.session.key)
+    ctx.tell(f"Wallet: {bal.wallet} chips.")
+    for table, amount in sorted(bal.held.items()):
+        if amount:
+            ctx.tell(f"  Held at {table}: {amount} chips in live stakes.")
+
+
+@REGISTRY.command("statement", help=f"""statement [N] - your last N chip movements (default {STATEMENT_DEFAULT}, at most {STATEMENT_MAX}).""")
+async def statement(ctx: Context) -> None:
+    n = STATEMENT_DEFAULT
+    if ctx.argv:
+        if not ctx.argv[0].isdigit() or not 1 <= int(ctx.argv[0]) <= STATEMENT_MAX:
+            ctx.tell(f"Give a number from 1 to {STATEMENT_MAX}, e.g. statement 20.")
+            return
+        n = int(ctx.argv[0])
+    rows = await ctx.app.ledger.statement(ctx.session.key, n)
+    if not rows:
+        ctx.tell("No chip movements yet.")
+        return
+    ctx.tell(f"Your last {len(rows)} chip movements, newest first:")
+    for row in rows:
+        ctx.tell(f"  {row}")

@@ -1,0 +1,43 @@
+"""Walking between rooms: the direction words, their short forms, and `go`."""
+from __future__ import annotations
+
+from server.commands import REGISTRY
+from server.commands.general import describe_room
+from server.commands.registry import Context
+from server.world.rooms import DIRECTIONS, arrival_from, direction
+
+
+async def move(ctx: Context, word: str) -> None:
+    app, session = ctx.app, ctx.session
+    way = direction(word) or word.lower()
+    room = app.world.rooms[session.room]
+    target = room.exits.get(way)
+    if target is None:
+        exits = ", ".join(room.exits) or "none"
+        session.tell(f"You can't go {word} from here. Exits: {exits}")
+        return
+    app.broadcast_room(session.room, f"{session.name} leaves {way}.", exclude=session)
+    app.world.place(session, target)
+    app.broadcast_room(target, f"{session.name} arrives from {arrival_from(way)}.", exclude=session)
+    session.tell(*describe_room(app, session))
+
+
+def _walker(way: str):
+    async def walk(ctx: Context) -> None:
+        await move(ctx, way)
+    return walk
+
+
+for _way, _short in DIRECTIONS.items():
+    REGISTRY.command(_way, aliases=(_short,) if _short else (), topic="movement",
+                     help=f"{_way}{' (' + _short + ')' if _short else ''} - walk {_way}, "
+                          "if the room has that exit.")(_walker(_way))
+
+
+@REGISTRY.command("go", topic="movement", help="""go <exit> - walk through an exit, e.g. 'go west'.""")
+async def go(ctx: Context) -> None:
+    if not ctx.argv:
+        ctx.tell("Go where? " + (lambda r: f"Exits: {', '.join(r.exits) or 'none'}")(
+            ctx.app.world.rooms[ctx.session.room]))
+        return
+    await move(ctx, ctx.argv[0])

@@ -1,0 +1,82 @@
+"""Operator commands: only accounts named under `operators:` have them.
+
+For everyone else these words do not exist: `help` does not list them and
+typing one gets the same "No such command" as any unknown word.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from server import logs
+from server.accounts.names import name_key
+from server.commands import REGISTRY
+from server.commands.registry import Context
+
+log = logging.getLogger("casino.operator")
+command = REGISTRY.command
+MAX_GRANT = 1_000_000_000
+
+
+@command("grant", operator=True, topic="operator",
+         help="""grant <player> <chips> <reason> - give a player chips, recorded in the ledger as a mint.""")
+async def grant(ctx: Context) -> None:
+    if len(ctx.argv) < 3:
+        ctx.tell("Usage: grant <player> <chips> <reason>")
+        return
+    who, amount, reason = ctx.argv[0], ctx.argv[1], " ".join(ctx.argv[2:])
+    if not amount.isdigit() or not 1 <= int(amount) <= MAX_GRANT:
+        ctx.tell(f"Chips must be a whole number from 1 to {MAX_GRANT}.")
+        return
+    account = await ctx.app.accounts.get(who)
+    if account is None:
+        ctx.tell(f"No account called {who[:20]}.")
+        return
+    chips = int(amount)
+    key = f"grant:{ctx.session.key}:{ctx.app.manager.ticks}:{account.key}:{len(ctx.app.grants)}"
+    ctx.app.grants.append(key)
+    await ctx.app.ledger.mint(key, account.key, chips, f"grant by {ctx.session.name}: {reason}")
+    logs.event(log, "grant", operator=ctx.session.key, player=account.key, chips=chips, reason=reason)
+    ctx.tell(f"Granted {chips} chips to {account.name}.")
+    target = ctx.app.online.get(account.key)
+    if target is not None and target is not ctx.session:
+        target.tell(f"An operator granted you {chips} chips ({reason}).")
+
+
+@command("kick", operator=True, topic="operator",
+         help="""kick <player> - disconnect a player (their live bets are handled as a disconnect).""")
+async def kick(ctx: Context) -> None:
+    if len(ctx.argv) != 1:
+        ctx.tell("Usage: kick <player>")
+        return
+    target = ctx.app.online.get(name_key(ctx.argv[0]))
+    if target is None:
+        ctx.tell(f"{ctx.argv[0][:20]} is not connected.")
+        return
+    logs.event(log, "kick", operator=ctx.session.key, player=target.key)
+    target.close("You have been disconnected by an operator.")
+    ctx.tell(f"Kicked {target.name}.")
+
+
+@command("ledger", operator=True, topic="operator",
+         help="""ledger check - verify every ledger invariant on the live database.""")
+async def ledger(ctx: Context) -> None:
+    from server.ledger import check
+    if ctx.argv != ["check"]:
+        ctx.tell("Usage: ledger check")
+        return
+    report = await asyncio.to_thread(check, ctx.app.data_path)
+    logs.event(log, "ledger_check", operator=ctx.session.key, ok=report.ok)
+    ctx.tell(*str(report).splitlines())
+
+
+@command("shutdown", operator=True, topic="operator",
+         help="""shutdown [seconds] [reason] - count down, refund every open stake, and stop the server.""")
+async def shutdown(ctx: Context) -> None:
+    seconds, words = 0, list(ctx.argv)
+    if words and words[0].isdigit():
+        seconds = min(int(words.pop(0)), 3600)
+    reason = " ".join(words) or "The casino is closing."
+    logs.event(log, "operator_shutdown", operator=ctx.session.key, seconds=seconds, reason=reason)
+    ctx.app.schedule_shutdown(seconds, reason)
+    ctx.tell(f"Shutdown in {seconds} seconds." if seconds else "Shutting down now.")

@@ -1,0 +1,42 @@
+"""`set`: the player's display preferences, remembered with their account."""
+from __future__ import annotations
+
+from server.commands import REGISTRY
+from server.commands.registry import Context
+from server.net.client import MAX_WIDTH, MIN_WIDTH
+
+_SWITCH = {"on": True, "off": False, "yes": True, "no": False, "true": True, "false": False}
+_SETTINGS = {
+    "color": ("on|off", lambda v: _SWITCH.get(v)),
+    "unicode": ("on|off", lambda v: _SWITCH.get(v)),
+    "dice": ("dark|light", lambda v: v if v in ("dark", "light") else None),
+    "width": (f"{MIN_WIDTH}-{MAX_WIDTH}", lambda v: int(v) if v.isdigit() and MIN_WIDTH <= int(v) <= MAX_WIDTH else None),
+}
+_ALIASES = {"colour": "color", "utf8": "unicode", "cols": "width"}
+
+
+@REGISTRY.command("set", help=f"""set [color on|off | unicode on|off | dice dark|light | width N] - show or change your display.
+Without arguments, shows your settings; values not set by you are guessed from your client.
+Your choices are kept with your account. Width is {MIN_WIDTH} to {MAX_WIDTH} columns.""")
+async def set_(ctx: Context) -> None:
+    session = ctx.session
+    if not ctx.argv:
+        prefs, chosen = session.prefs, session.account.prefs
+        for key in _SETTINGS:
+            value = getattr(prefs, key)
+            shown = ("on" if value else "off") if isinstance(value, bool) else value
+            ctx.tell(f"  {key:<8} {shown}{'' if key in chosen else '   (guessed from your client)'}")
+        return
+    key = _ALIASES.get(ctx.argv[0].lower(), ctx.argv[0].lower())
+    if key not in _SETTINGS or len(ctx.argv) != 2:
+        ctx.tell("Usage: set color on|off, set unicode on|off, set dice dark|light, set width N")
+        return
+    allowed, parse = _SETTINGS[key]
+    value = parse(ctx.argv[1].lower())
+    if value is None:
+        ctx.tell(f"'{ctx.argv[1][:20]}' is not a value for {key}: use {allowed}.")
+        return
+    session.account.prefs[key] = value
+    await ctx.app.accounts.save_prefs(session.account.name, session.account.prefs)
+    shown = ("on" if value else "off") if isinstance(value, bool) else value
+    ctx.tell(f"{key} is now {shown}.")

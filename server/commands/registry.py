@@ -1,0 +1,82 @@
+"""One registry of commands; each command carries its own help text.
+
+Lookup is case-insensitive: an exact name or alias first, then a unique prefix
+of a long name (`tab` for `table`). Operator commands do not exist for players:
+they are neither found nor listed nor suggested.
+"""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from typing import Any, Awaitable, Callable
+
+Handler = Callable[["Context"], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class Command:
+    name: str
+    handler: Handler
+    help: str                       # first line: usage and summary; the rest: detail
+    aliases: tuple[str, ...] = ()
+    operator: bool = False
+    topic: str = "general"          # groups the `help` listing
+
+    @property
+    def summary(self) -> str:
+        return self.help.strip().splitlines()[0]
+
+
+@dataclass
+class Context:
+    app: Any
+    session: Any
+    word: str                       # the command word as typed
+    args: str                       # the rest of the line, stripped
+    command: Command | None = None
+    argv: list[str] = field(default_factory=list)
+
+    def tell(self, *lines: str) -> None:
+        self.session.tell(*lines)
+
+
+@dataclass
+class Registry:
+    commands: dict[str, Command] = field(default_factory=dict)
+    aliases: dict[str, str] = field(default_factory=dict)
+
+    def add(self, command: Command) -> None:
+        for word in (command.name, *command.aliases):
+            if word in self.commands or word in self.aliases:
+                raise ValueError(f"command word {word!r} registered twice")
+        self.commands[command.name] = command
+        for alias in command.aliases:
+            self.aliases[alias] = command.name
+
+    def command(self, name: str, help: str, aliases: tuple[str, ...] = (),
+                operator: bool = False, topic: str = "general") -> Callable[[Handler], Handler]:
+        """Decorator: register `handler` under `name` with its help text."""
+        def register(handler: Handler) -> Handler:
+            self.add(Command(name, handler, help, aliases, operator, topic))
+            return handler
+        return register
+
+    def visible(self, operator: bool) -> list[Command]:
+        return [c for c in self.commands.values() if operator or not c.operator]
+
+    def find(self, word: str, operator: bool) -> Command | None:
+        word = word.lower()
+        name = word if word in self.commands else self.aliases.get(word)
+        if name:
+            cmd = self.commands[name]
+            return cmd if operator or not cmd.operator else None
+        matches = [c for c in self.visible(operator) if len(word) >= 2 and c.name.startswith(word)]
+        return matches[0] if len(matches) == 1 else None
+
+    def suggest(self, word: str, operator: bool) -> str | None:
+        words = [w for c in self.visible(operator) for w in (c.name, *c.aliases) if len(w) > 1]
+        close = difflib.get_close_matches(word.lower(), words, n=1, cutoff=0.6)
+        if close:
+            return close[0]
+        prefixed = sorted(c.name for c in self.visible(operator) if c.name.startswith(word.lower()))
+        return prefixed[0] if prefixed else None

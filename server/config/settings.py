@@ -1,0 +1,65 @@
+"""The `server:` section: network, cadence, starting chips, operators, limits."""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from server.config.errors import Report
+from server.config.fields import (Field, Problem, as_float, as_id, as_int, as_text,
+                                  describe, expect_map, read_fields)
+from server.config.model import Limits, Settings
+from server.config.yamlsrc import YList
+
+NAME_RE = re.compile(r"^[A-Za-z0-9_]{3,20}$")   # account names, as COMMANDS.md fixes them
+
+
+def as_names(value: Any, raw: str | None = None) -> tuple[str, ...]:
+    """Operator account names, lower-cased: names are unique ignoring case."""
+    if not isinstance(value, YList):
+        raise Problem(f"must be a list of account names, not {describe(value)}")
+    names: list[str] = []
+    for item, line in zip(value, value.item_line):
+        if not isinstance(item, str) or not NAME_RE.match(item):
+            raise Problem(f"{describe(item)} is not an account name (3-20 letters, digits or _)", line)
+        if item.lower() in names:
+            raise Problem(f"{item!r} is listed twice", line)
+        names.append(item.lower())
+    return tuple(names)
+
+
+DEFAULT = Settings()
+DEFAULT_LIMITS = Limits()
+
+SERVER_FIELDS = (
+    Field("host", as_text, DEFAULT.host),
+    Field("port", as_int, DEFAULT.port, 0, 65535),
+    Field("tick_hz", as_int, DEFAULT.tick_hz, 1, 100),
+    Field("starting_chips", as_int, DEFAULT.starting_chips, 0, 1_000_000_000),
+    Field("start_room", as_id, DEFAULT.start_room),
+    Field("operators", as_names, DEFAULT.operators),
+    Field("connect_maxwait", as_float, DEFAULT.connect_maxwait, 0.0, 10.0),
+)
+
+LIMIT_FIELDS = (
+    Field("max_line", as_int, DEFAULT_LIMITS.max_line, 64, 65536),
+    Field("commands_per_second", as_int, DEFAULT_LIMITS.commands_per_second, 1, 1000),
+    Field("connections_per_ip", as_int, DEFAULT_LIMITS.connections_per_ip, 1, 10000),
+    Field("login_timeout", as_int, DEFAULT_LIMITS.login_timeout, 1, 86400),
+    Field("idle_timeout", as_int, DEFAULT_LIMITS.idle_timeout, 1, 604800),
+    Field("failed_logins_per_minute", as_int, DEFAULT_LIMITS.failed_logins_per_minute, 1, 1000),
+)
+
+
+def read_settings(report: Report, value: Any, line: int) -> tuple[Settings, int]:
+    """Settings from the `server:` value, and the line to blame for start_room."""
+    section = expect_map(report, value, line, "server")
+    if section is None:
+        return DEFAULT, line
+    values = read_fields(report, section, SERVER_FIELDS, "server", skip=("limits",))
+    limits = DEFAULT_LIMITS
+    if "limits" in section:
+        sub = expect_map(report, section["limits"], section.key_line["limits"], "server.limits")
+        if sub is not None:
+            limits = Limits(**read_fields(report, sub, LIMIT_FIELDS, "server.limits"))
+    start_line = section.key_line.get("start_room", line)
+    return Settings(**values, limits=limits), start_line

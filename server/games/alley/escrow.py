@@ -1,0 +1,76 @@
+"""The ledger stakes behind the table bankrolls of an alley craps game.
+
+The problem: chips move between players inside the game (Tony's fade becomes
+Bill's), but a ledger stake is a fixed amount held from one wallet, and a
+Settle can only close stakes and pay wallets from what they held (the rest
+goes to the house, which must get nothing here). So the game never tries to
+move chips between stakes pass by pass. Instead:
+
+* At the start each player's buy-in is one Hold. From then on the open stakes
+  together hold exactly the sum of the table bankrolls (chips only change
+  hands inside the game), though no single stake matches its owner's bankroll.
+* When chips must leave the table (a player with money leaves, the game ends,
+  the table closes) one Settle closes EVERY open stake and pays each player
+  concerned their bankroll; whoever stays at the table is paid too and held
+  again at once for their bankroll (a fresh Hold, new key). Paid equals held,
+  so the house nets exactly 0, and each stake ends exactly once.
+* This "pay out and re-hold" happens only between passes, never while a pass
+  is being faded or rolled, so a refused re-Hold (reported to the game by the
+  host) simply means that player has left with their bankroll already in their
+  wallet.
+
+Keys: `<game_id>:stake:<n>:<player>` for Holds, `<game_id>:settle:<n>` for
+Settles; n counts up, so a retried intent is recognised by the ledger.
+"""
+from __future__ import annotations
+
+from typing import Mapping
+
+from server.games.intents import Hold, MoneyIntent, Settle
+
+
+class Escrow:
+    """Which stakes are open and what they hold; builds balanced intents."""
+
+    def __init__(self, game_id: str) -> None:
+        self._id = game_id
+        self._open: dict[str, tuple[str, int]] = {}   # key -> (player, amount)
+        self._holds = 0
+        self._settles = 0
+
+    @property
+    def total(self) -> int:
+        """Chips held by the open stakes."""
+        return sum(amount for _, amount in self._open.values())
+
+    @property
+    def open_keys(self) -> tuple[str, ...]:
+        return tuple(self._open)
+
+    def hold(self, player: str, amount: int) -> Hold:
+        """A new stake of `amount` from `player`'s wallet."""
+        self._holds += 1
+        key = f"{self._id}:stake:{self._holds}:{player}"
+        self._open[key] = (player, amount)
+        return Hold(key, player, amount)
+
+    def drop(self, key: str) -> tuple[str, int] | None:
+        """The ledger refused this Hold: the stake never existed."""
+        return self._open.pop(key, None)
+
+    def pay_out(self, pays: Mapping[str, int], rehold: Mapping[str, int]) -> list[MoneyIntent]:
+        """Close every open stake, pay `pays` and `rehold` to wallets, hold `rehold` again.
+
+        The amounts must add up to what the stakes hold: the house takes nothing.
+        """
+        total = sum(pays.values()) + sum(rehold.values())
+        if total != self.total:
+            raise AssertionError(f"pay-out of {total} does not match the {self.total} held")
+        if not self._open:
+            return []
+        self._settles += 1
+        paid = {**pays, **rehold}
+        settle = Settle(f"{self._id}:settle:{self._settles}", tuple(self._open),
+                        tuple((p, a) for p, a in paid.items() if a > 0))
+        self._open.clear()
+        return [settle, *(self.hold(p, a) for p, a in rehold.items() if a > 0)]

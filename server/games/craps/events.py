@@ -1,0 +1,113 @@
+"""Facts the bank craps table state reports, for render and the table host.
+
+Facts say what happened, never how to show it. Money moves only through the
+intents of server.games.intents that come in the same list.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .bets import Bet
+
+
+@dataclass(frozen=True)
+class Wager:
+    """A live wager: its stake handle (the Hold key), owner, bet and, for odds, its base."""
+
+    handle: str
+    player: str
+    bet: Bet
+    name: str                 # what `unbet` and the summary call it: pass, come6, oddscome6
+    base: str | None = None   # odds: the handle of the line bet they back
+
+
+@dataclass(frozen=True)
+class BetAccepted:
+    wager: Wager
+    note: str | None = None   # e.g. "0.36 returned, your wager is 10"
+
+
+@dataclass(frozen=True)
+class BetRefused:
+    player: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class BetRemoved:
+    """Taken down by the player (`unbet`) or with its base; the stake is refunded."""
+
+    wager: Wager
+
+
+@dataclass(frozen=True)
+class UnbetRefused:
+    player: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class BetCancelled:
+    """The host could not hold the stake: the wager never existed."""
+
+    wager: Wager
+
+
+@dataclass(frozen=True)
+class Rolled:
+    dice: tuple[int, int]
+    total: int
+    point: int                # the point before the roll (0: come-out)
+    hand_roll: int            # 1 for the first roll of a shooter hand
+
+
+@dataclass(frozen=True)
+class PointSet:
+    number: int
+
+
+@dataclass(frozen=True)
+class PointMade:
+    number: int
+    fire: tuple[int, ...]     # distinct points made this hand, after this one
+
+
+@dataclass(frozen=True)
+class SevenOut:
+    point: int                # the shooter hand ends; the next one starts fresh
+
+
+@dataclass(frozen=True)
+class ComeOutSeven:
+    """A seven on the come-out: line bets decide, Small/Tall/All reset, the hand goes on."""
+
+
+@dataclass(frozen=True)
+class BetWon:
+    wager: Wager
+    amount: int               # won on top of the returned stake, after commission
+    commission: int = 0
+
+
+@dataclass(frozen=True)
+class BetLost:
+    wager: Wager
+
+
+@dataclass(frozen=True)
+class BetPushed:
+    """The stake comes back: bar 12, or come odds that were off on the come-out."""
+
+    wager: Wager
+
+
+@dataclass(frozen=True)
+class Travelled:
+    """A come/don't come (or line) bet moved to its number."""
+
+    wager: Wager
+    number: int
+
+
+Fact = (BetAccepted | BetRefused | BetRemoved | UnbetRefused | BetCancelled | Rolled | PointSet
+        | PointMade | SevenOut | ComeOutSeven | BetWon | BetLost | BetPushed | Travelled)

@@ -1,0 +1,259 @@
+"""The one per-bet outcome function, and how the table itself moves on a roll.
+
+`Rulebook.outcome(bet, dice, view)` answers, for one bet and one roll, whether
+the bet wins (and how much), loses, pushes, does nothing, or travels to a
+number. The live table, `casino odds` and `casino sim` all call it, so a rule
+is written once. Most bets are rows of a table indexed by the 36 dice: one row
+for the come-out and one for a roll with the point on, built once per table
+configuration. Only Fire and Small/Tall/All look at the hand's trackers and are
+small functions instead.
+
+`advance(view, dice)` moves the table's own state (point, Fire and the
+Small/Tall/All tracker, rolls in the hand) and is pure as well.
+"""
+from __future__ import annotations
+
+import enum
+from typing import Callable, NamedTuple
+
+from .bets import (
+    ANY7_ODDS, ANYCRAPS_ODDS, ATS_PAYS, FIRE_PAYS, HARD_ODDS, HOP_EASY_ODDS, HOP_PAIR_ODDS,
+    HORN_ODDS, LAID_ODDS, NUMBERS, PLACE_ODDS, POINTS, PROP_ODDS, SMALL_NUMBERS, TALL_NUMBERS,
+    TRUE_ODDS, Bet, Kind, commission, hop_pair,
+)
+
+Dice = tuple[int, int]
+
+
+class Result(enum.IntEnum):
+    NONE = 0      # no action this roll
+    WIN = 1       # amount = chips won on top of the returned stake, after commission
+    LOSE = 2      # the stake goes to the house
+    PUSH = 3      # the stake is returned (bar 12, come odds off on the come-out)
+    TRAVEL = 4    # a line bet moves to `number`
+
+
+class Outcome(NamedTuple):
+    result: Result
+    amount: int = 0
+    number: int = 0
+    commission: int = 0       # buy/lay: already taken out of amount
+
+
+NO_ACTION = Outcome(Result.NONE)
+LOST = Outcome(Result.LOSE)
+PUSHED = Outcome(Result.PUSH)
+TRAVEL_TO = {n: Outcome(Result.TRAVEL, 0, n) for n in POINTS}
+
+
+class TableView(NamedTuple):
+    """What of the table a bet's outcome can depend on.
+
+    point: 0 on the come-out, else the point. fire: bit n set once point n was
+    made this hand. hits: bit t set once total t was rolled since the last seven.
+    rolls: rolls so far in this shooter hand (bonus bets only before the first).
+    """
+
+    point: int = 0
+    fire: int = 0
+    hits: int = 0
+    rolls: int = 0
+
+
+COME_OUT = TableView()
+SMALL_MASK = sum(1 << n for n in SMALL_NUMBERS)
+TALL_MASK = sum(1 << n for n in TALL_NUMBERS)
+ALL_MASK = SMALL_MASK | TALL_MASK
+
+
+def advance(view: TableView, dice: Dice) -> TableView:
+    """The table after this roll: point set/made/seven-out, trackers, hand count."""
+    total = dice[0] + dice[1]
+    point = view.point
+    if total == 7:
+        if point:                       # seven-out: a new shooter hand starts
+            return COME_OUT
+        return TableView(0, view.fire, 0, view.rolls + 1)   # come-out seven: ATS resets only
+    hits = view.hits | (1 << total)
+    if point == 0:
+        return TableView(total if total in TRUE_ODDS else 0, view.fire, hits, view.rolls + 1)
+    if total == point:
+        return TableView(0, view.fire | (1 << total), hits, view.rolls + 1)
+    return TableView(point, view.fire, hits, view.rolls + 1)
+
+
+def dice_index(dice: Dice) -> int:
+    return dice[0] * 6 + dice[1] - 7
+
+
+ALL_DICE: tuple[Dice, ...] = tuple((a, b) for a in range(1, 7) for b in range(1, 7))
+
+# A row is 36 entries: a prebuilt non-win Outcome, or a (num, den) win ratio.
+Entry = Outcome | tuple[int, int]
+Row = tuple[Entry, ...]
+
+
+def _row(fn: Callable[[int, int], Entry]) -> Row:
+    return tuple(fn(a, b) for a, b in ALL_DICE)
+
+
+def _line_rows(kind: Kind, number: int) -> tuple[Row, Row]:
+    do = kind in (Kind.PASS, Kind.COME)
+
+    def box(a: int, b: int) -> Entry:
+        t = a + b
+        if t in POINTS:
+            return TRAVEL_TO[t]
+        if do:
+            return (1, 1) if t in (7, 11) else LOST
+        if t == 12:
+            return PUSHED                       # bar 12
+        return (1, 1) if t in (2, 3) else LOST
+
+    def on(a: int, b: int) -> Entry:
+        t = a + b
+        if t == number:
+            return (1, 1) if do else LOST
+        if t == 7:
+            return LOST if do else (1, 1)
+        return NO_ACTION
+
+    row = _row(box if number == 0 else on)
+    return row, row
+
+
+def _number_rows(kind: Kind, n: int) -> tuple[Row, Row]:
+    """Odds, place, buy, lay, hard: off row for the come-out, on row with a point."""
+    if kind in (Kind.LAY_ODDS, Kind.LAY):             # always working
+        row = _row(lambda a, b: LAID_ODDS[n] if a + b == 7 else LOST if a + b == n else NO_ACTION)
+        return row, row
+    if kind is Kind.HARD:
+        on = _row(lambda a, b: (HARD_ODDS[n] if a == b else LOST) if a + b == n
+                  else LOST if a + b == 7 else NO_ACTION)
+    else:
+        odds = PLACE_ODDS[n] if kind is Kind.PLACE else TRUE_ODDS[n]
+        on = _row(lambda a, b: odds if a + b == n else LOST if a + b == 7 else NO_ACTION)
+    if kind is Kind.ODDS:       # come odds are off on the come-out: returned if decided
+        off = _row(lambda a, b: PUSHED if a + b in (n, 7) else NO_ACTION)
+    else:                       # place, buy, hardways are off: nothing happens
+        off = _row(lambda a, b: NO_ACTION)
+    return off, on
+
+
+def _one_roll_row(kind: Kind, n: int, field_12: int) -> Row:
+    def entry(a: int, b: int) -> Entry:
+        t = a + b
+        if kind is Kind.FIELD:
+            pays = {2: (2, 1), 12: (field_12, 1), 3: (1, 1), 4: (1, 1), 9: (1, 1),
+                    10: (1, 1), 11: (1, 1)}
+            return pays.get(t, LOST)
+        if kind is Kind.ANY7:
+            return ANY7_ODDS if t == 7 else LOST
+        if kind is Kind.ANYCRAPS:
+            return ANYCRAPS_ODDS if t in (2, 3, 12) else LOST
+        if kind is Kind.PROP:
+            return PROP_ODDS[n] if t == n else LOST
+        if kind is Kind.HORN:
+            return HORN_ODDS.get(t, LOST)
+        lo, hi = hop_pair(n)            # HOP
+        if (a, b) in ((lo, hi), (hi, lo)):
+            return HOP_PAIR_ODDS if lo == hi else HOP_EASY_ODDS
+        return LOST
+    return _row(entry)
+
+
+def _fire(bet: Bet, dice: Dice, view: TableView) -> Outcome:
+    if view.point and dice[0] + dice[1] == 7:
+        made = view.fire.bit_count()
+        if made in FIRE_PAYS:
+            return Outcome(Result.WIN, bet.amount * FIRE_PAYS[made])
+        return LOST
+    return NO_ACTION
+
+
+def _ats(mask: int, pays: int) -> Callable[[Bet, Dice, TableView], Outcome]:
+    def ats(bet: Bet, dice: Dice, view: TableView) -> Outcome:
+        total = dice[0] + dice[1]
+        if total == 7:
+            return LOST
+        if view.hits & mask != mask and (view.hits | (1 << total)) & mask == mask:
+            return Outcome(Result.WIN, bet.amount * pays)
+        return NO_ACTION
+    return ats
+
+
+class Rule(NamedTuple):
+    off: Row | None                  # come-out row (None: special)
+    on: Row | None                   # point-on row
+    special: Callable[[Bet, Dice, TableView], Outcome] | None
+    commission: bool                 # buy/lay: 5% charged on a win
+    totals: frozenset[int]           # totals that can resolve or move the bet
+
+
+def _totals(rows: tuple[Row, Row]) -> frozenset[int]:
+    return frozenset(a + b for row in rows for (a, b), e in zip(ALL_DICE, row) if e is not NO_ACTION)
+
+
+class Rulebook:
+    """Every bet's rule rows for one table configuration (field_12 varies)."""
+
+    def __init__(self, field_12: int = 2) -> None:
+        self.field_12 = field_12
+        self.rules: dict[tuple[Kind, int], Rule] = {}
+        for kind, numbers in NUMBERS.items():
+            for n in numbers or (0,):
+                self.rules[kind, n] = self._build(kind, n)
+        for kind in (Kind.PASS, Kind.DONT_PASS, Kind.COME, Kind.DONT_COME):
+            for n in POINTS:
+                self.rules[kind, n] = self._build(kind, n)
+
+    def _build(self, kind: Kind, n: int) -> Rule:
+        if kind is Kind.FIRE:
+            return Rule(None, None, _fire, False, frozenset({7}))
+        ats = {Kind.SMALL: SMALL_MASK, Kind.TALL: TALL_MASK, Kind.ALL: ALL_MASK}
+        if kind in ats:
+            mask = ats[kind]
+            totals = frozenset(t for t in range(2, 13) if mask >> t & 1) | {7}
+            return Rule(None, None, _ats(mask, ATS_PAYS[kind.value]), False, totals)
+        if kind in (Kind.PASS, Kind.DONT_PASS, Kind.COME, Kind.DONT_COME):
+            rows = _line_rows(kind, n)
+        elif kind in (Kind.ODDS, Kind.LAY_ODDS, Kind.PLACE, Kind.BUY, Kind.LAY, Kind.HARD):
+            rows = _number_rows(kind, n)
+        else:
+            row = _one_roll_row(kind, n, self.field_12)
+            rows = (row, row)
+        return Rule(rows[0], rows[1], None, kind in (Kind.BUY, Kind.LAY), _totals(rows))
+
+    def rule(self, bet: Bet) -> Rule:
+        return self.rules[bet.kind, bet.number]
+
+    def outcome(self, bet: Bet, dice: Dice, view: TableView) -> Outcome:
+        """What this roll does to this bet, given the table before the roll."""
+        return decide(self.rules[bet.kind, bet.number], bet, dice, view)
+
+
+def decide(rule: Rule, bet: Bet, dice: Dice, view: TableView) -> Outcome:
+    """The outcome function proper, for a caller that already holds the bet's rule
+    (the simulator keeps it with each live bet instead of looking it up every roll)."""
+    if rule.special is not None:
+        return rule.special(bet, dice, view)
+    entry = (rule.on if view.point else rule.off)[dice[0] * 6 + dice[1] - 7]
+    if type(entry) is Outcome:
+        return entry
+    num, den = entry
+    win = bet.amount * num // den
+    if rule.commission:
+        vig = commission(bet.kind, bet.amount, win)
+        return Outcome(Result.WIN, win - vig, 0, vig)
+    return Outcome(Result.WIN, win)
+
+
+_BOOKS: dict[int, Rulebook] = {}
+
+
+def rulebook(field_12: int = 2) -> Rulebook:
+    """The shared (immutable) rulebook for a field_12 setting."""
+    book = _BOOKS.get(field_12)
+    if book is None:
+        book = _BOOKS[field_12] = Rulebook(field_12)
+    return book

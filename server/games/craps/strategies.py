@@ -1,0 +1,105 @@
+"""The simulator's built-in strategies, and finding a user's strategy by name.
+
+They double as examples of how to write one (docs/craps-engine.md): a class
+with `before_roll(seat)` and, when it reacts to the dice, `travelled` and
+`resolved` hooks.
+"""
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from pathlib import Path
+from typing import Callable
+
+from .bets import Kind, POINTS
+from .outcome import Outcome
+from .sim import Seat, Slot, Strategy
+
+
+class PassLine(Strategy):
+    """`pass`: the minimum pass line bet on every come-out."""
+
+    def before_roll(self, seat: Seat) -> None:
+        if not seat.point and not seat.has(Kind.PASS):
+            seat.bet(Kind.PASS)
+
+
+class PassOdds(PassLine):
+    """`pass-odds`: the minimum pass line plus the most odds the table allows."""
+
+    def travelled(self, seat: Seat, slot: Slot) -> None:
+        seat.odds(slot)
+
+
+STANDING = ([(Kind.PLACE, n) for n in POINTS] + [(Kind.FIELD, 0)]
+            + [(Kind.HARD, n) for n in (4, 6, 8, 10)])
+
+
+class Many(Strategy):
+    """`many`: pass + max odds, a come bet every roll with a point on (max odds on each),
+    all six place bets, the field and the four hardways, renewed as they resolve."""
+
+    def before_roll(self, seat: Seat) -> None:
+        if seat.point:
+            if not seat.has(Kind.COME, 0):
+                seat.bet(Kind.COME)
+        elif not seat.has(Kind.PASS):
+            seat.bet(Kind.PASS)
+        for kind, number in STANDING:
+            if not seat.has(kind, number):
+                seat.bet(kind, number)
+
+    def travelled(self, seat: Seat, slot: Slot) -> None:
+        seat.odds(slot)
+
+
+RENEWED = frozenset((Kind.PLACE, Kind.FIELD, Kind.HARD))
+
+
+class ManyRenewing(Many):
+    """The same bets as `many`, renewed from the `resolved` hook (cheaper per roll)."""
+
+    def __init__(self) -> None:
+        self.started = False
+
+    def before_roll(self, seat: Seat) -> None:
+        if not self.started:
+            self.started = True
+            for kind, number in STANDING:
+                seat.bet(kind, number)
+        if seat.point:
+            if not seat.has(Kind.COME, 0):
+                seat.bet(Kind.COME)
+        elif not seat.has(Kind.PASS):
+            seat.bet(Kind.PASS)
+
+    def resolved(self, seat: Seat, slot: Slot, outcome: Outcome) -> None:
+        if slot.bet.kind in RENEWED:
+            seat.again(slot)
+
+
+BUILT_IN: dict[str, Callable[[], Strategy]] = {
+    "pass": PassLine, "pass-odds": PassOdds, "many": ManyRenewing,
+}
+
+
+def load(name: str) -> Strategy:
+    """A built-in name, `package.module:Name` or `path/to/file.py:Name` (a class or factory)."""
+    if name in BUILT_IN:
+        return BUILT_IN[name]()
+    where, sep, attr = name.rpartition(":")
+    if not sep or not where or not attr:
+        raise ValueError(f"unknown strategy '{name}': built-ins are {', '.join(BUILT_IN)}; "
+                         "or give module:Name / file.py:Name")
+    if where.endswith(".py"):
+        spec = importlib.util.spec_from_file_location(Path(where).stem, where)
+        if spec is None or spec.loader is None:
+            raise ValueError(f"cannot load {where}")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    else:
+        module = importlib.import_module(where)
+    factory = getattr(module, attr, None)
+    if factory is None:
+        raise ValueError(f"{where} has no {attr}")
+    return factory()

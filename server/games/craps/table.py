@@ -1,0 +1,231 @@
+"""The pure bank craps table: everyone's wagers, the puck and the shooter hand.
+
+No timing, seats or shooter queue live here (the table host owns those): this
+state only knows "the hand", which simply continues whoever throws next, so a
+departing shooter's point and bonus progress stay. Every method returns a list
+of facts (events.py) and money intents (server.games.intents) in order; the
+host applies the intents, and calls `cancel` for a bet whose Hold it refused.
+Stake handles and every intent key are f"{table}:{seq}", unique per table.
+"""
+from __future__ import annotations
+
+from typing import Iterable
+
+from server.config.model import TableConfig
+from server.games.intents import Forfeit, Hold, MoneyIntent, Refund, Settle
+
+from .bets import CONTRACTS, Bet, Kind, name
+from .events import (
+    BetAccepted, BetCancelled, BetLost, BetPushed, BetRefused, BetRemoved, BetWon, ComeOutSeven,
+    Fact, PointMade, PointSet, Rolled, SevenOut, Travelled, UnbetRefused, Wager,
+)
+from .limits import Limits, stake_problem, timing_problem
+from .outcome import COME_OUT, Result, TableView, advance, rulebook
+from .parse import BetRequest, ParseError, parse_bet
+
+Event = Fact | MoneyIntent
+_ALIASES = {"dp": "dontpass", "dc": "dontcome", "oddsdp": "oddsdontpass", "oddsdc": "oddsdontcome"}
+
+
+def _base_name(kind: Kind) -> str:
+    return {Kind.PASS: "pass", Kind.DONT_PASS: "dontpass", Kind.COME: "come",
+            Kind.DONT_COME: "dontcome"}[kind]
+
+
+class CrapsTable:
+    """One bank craps table's rule state. Pure: dice come in, events go out."""
+
+    def __init__(self, table: TableConfig, view: TableView = COME_OUT) -> None:
+        self.id = table.id
+        self.limits = Limits.of(table)
+        self.book = rulebook(self.limits.field_12)
+        self.view = view
+        self.wagers: dict[str, Wager] = {}           # handle -> wager, in placement order
+        self._by_total: dict[int, dict[str, None]] = {t: {} for t in range(2, 13)}
+        self._seq = 0
+
+    # -- bookkeeping ------------------------------------------------------
+    def _key(self) -> str:
+        self._seq += 1
+        return f"{self.id}:{self._seq}"
+
+    def _index(self, w: Wager) -> None:
+        for t in self.book.rule(w.bet).totals:
+            self._by_total[t][w.handle] = None
+
+    def _drop(self, w: Wager) -> None:
+        del self.wagers[w.handle]
+        for t in self.book.rule(w.bet).totals:
+            self._by_total[t].pop(w.handle, None)
+
+    def bets_of(self, player: str) -> list[Wager]:
+        """The player's live wagers in placement order (`bets` numbers them from 1)."""
+        return [w for w in self.wagers.values() if w.player == player]
+
+    @property
+    def point(self) -> int:
+        return self.view.point
+
+    # -- placing ----------------------------------------------------------
+    def bet(self, player: str, words: str | list[str]) -> list[Event]:
+        """Parse and place: `table.bet("ann", "place 6 12")`."""
+        req = parse_bet(words)
+        if isinstance(req, ParseError):
+            return [BetRefused(player, req.reason)]
+        return self.place(player, req)
+
+    def place(self, player: str, req: BetRequest) -> list[Event]:
+        """Check a request against the table; accepted -> [BetAccepted, Hold]."""
+        refusal = self._refusal(player, req)
+        if isinstance(refusal, str):
+            return [BetRefused(player, refusal)]
+        bet, label, base = refusal
+        w = Wager(self._key(), player, bet, label, base)
+        self.wagers[w.handle] = w
+        self._index(w)
+        return [BetAccepted(w, req.note), Hold(w.handle, player, bet.amount)]
+
+    def _refusal(self, player: str, req: BetRequest) -> str | tuple[Bet, str, str | None]:
+        kind, view = req.kind, self.view
+        problem = timing_problem(kind, view.point, view.rolls)
+        if problem:
+            return problem
+        base: str | None = None
+        number = req.number
+        if kind in (Kind.ODDS, Kind.LAY_ODDS):
+            assert req.base is not None
+            bases = [w for w in self.bets_of(player) if w.bet.kind is req.base
+                     and (req.number == 0 or w.bet.number == req.number)]
+            target = _base_name(req.base) + (str(req.number) if req.number else "")
+            if not bases:
+                return f"odds need a {target} bet of yours to back"
+            if req.number == 0 and not bases[-1].bet.number:
+                return f"odds on {target} wait until it has a point"
+            number = bases[-1].bet.number
+            bases = [w for w in bases if w.bet.number == number]
+            base = bases[-1].handle
+            label = "odds" + bases[-1].name
+        bet = Bet(kind, number, req.amount)
+        if base is None:
+            label = name(bet)
+        problem = stake_problem(self.limits, kind, number, req.amount,
+                                f"odds on {target}" if base else label)
+        if problem:
+            return problem
+        if base is not None:
+            flat = sum(w.bet.amount for w in bases)
+            handles = {w.handle for w in bases}
+            taken = sum(w.bet.amount for w in self.wagers.values() if w.base in handles)
+            limit = self.limits.odds_limit(kind, number, flat)
+            if taken + req.amount > limit:
+                return (f"odds on {target} are limited to {limit} here; "
+                        f"{max(limit - taken, 0)} more can be taken")
+        return bet, label, base
+
+    def cancel(self, handle: str) -> list[Event]:
+        """The Hold for `handle` was refused: forget the wager (and refund odds backing it)."""
+        w = self.wagers.get(handle)
+        if w is None:
+            return []
+        self._drop(w)
+        events: list[Event] = [BetCancelled(w)]
+        for odds in [o for o in self.wagers.values() if o.base == handle]:
+            events += self._remove(odds)
+        return events
+
+    # -- removing ---------------------------------------------------------
+    def _remove(self, w: Wager) -> list[Event]:
+        self._drop(w)
+        events: list[Event] = [BetRemoved(w), Refund(self._key(), w.handle)]
+        for odds in [o for o in self.wagers.values() if o.base == w.handle]:
+            events += self._remove(odds)
+        return events
+
+    def unbet(self, player: str, target: str) -> list[Event]:
+        """`unbet <n>`, `unbet <name>` (place6, dc4, oddspass) or `unbet all`."""
+        key = "".join(target.lower().split())
+        key = _ALIASES.get(key, key)
+        for short, full in (("oddsdp", "oddsdontpass"), ("oddsdc", "oddsdontcome")):
+            if key.startswith(short) and not key.startswith(full):
+                key = full + key[len(short):]
+        if key.startswith("dc") and key[2:].isdigit():
+            key = "dontcome" + key[2:]
+        mine = self.bets_of(player)
+        if key == "all":
+            chosen = [w for w in mine if w.bet.kind not in CONTRACTS]
+            if not chosen:
+                return [UnbetRefused(player, "you have no bets that can be taken down")]
+        elif key.isdigit():
+            i = int(key)
+            if not 1 <= i <= len(mine):
+                return [UnbetRefused(player, f"you have no bet number {i}")]
+            chosen = [mine[i - 1]]
+        else:
+            chosen = [w for w in mine if w.name == key]
+            if not chosen:
+                return [UnbetRefused(player, f"you have no bet called {target}")]
+        if any(w.bet.kind in CONTRACTS for w in chosen):
+            w = next(w for w in chosen if w.bet.kind in CONTRACTS)
+            return [UnbetRefused(player, f"{w.name} is a contract bet and stays until it is decided")]
+        events: list[Event] = []
+        for w in chosen:
+            if w.handle in self.wagers:
+                events += self._remove(w)
+        return events
+
+    # -- rolling ----------------------------------------------------------
+    def roll(self, dice: tuple[int, int]) -> list[Event]:
+        """Resolve every wager the roll can touch, then move the puck and trackers."""
+        view, total = self.view, dice[0] + dice[1]
+        events: list[Event] = [Rolled(dice, total, view.point, view.rolls + 1)]
+        after = advance(view, dice)
+        if total == 7:
+            events.append(SevenOut(view.point) if view.point else ComeOutSeven())
+        elif view.point == 0 and after.point:
+            events.append(PointSet(after.point))
+        elif view.point and total == view.point:
+            events.append(PointMade(total, tuple(n for n in range(4, 11) if after.fire >> n & 1)))
+        outcome = self.book.outcome
+        for handle in list(self._by_total[total]):
+            w = self.wagers[handle]
+            o = outcome(w.bet, dice, view)
+            r = o.result
+            if r is Result.NONE:
+                continue
+            if r is Result.TRAVEL:
+                self._drop(w)
+                bet = w.bet.travel(o.number)
+                moved = Wager(w.handle, w.player, bet, name(bet), w.base)
+                self.wagers[w.handle] = moved
+                self._index(moved)
+                events.append(Travelled(moved, o.number))
+                continue
+            self._drop(w)
+            if r is Result.WIN:
+                events += [BetWon(w, o.amount, o.commission),
+                           Settle(self._key(), (w.handle,), ((w.player, w.bet.amount + o.amount),))]
+            elif r is Result.LOSE:
+                events += [BetLost(w), Settle(self._key(), (w.handle,), ())]
+            else:
+                events += [BetPushed(w), Refund(self._key(), w.handle)]
+        self.view = after
+        return events
+
+    # -- leaving ----------------------------------------------------------
+    def forfeit(self, player: str) -> list[Event]:
+        """A disconnect: the player's live stakes go to the house."""
+        events: list[Event] = []
+        for w in self.bets_of(player):
+            self._drop(w)
+            events.append(Forfeit(self._key(), w.handle))
+        return events
+
+    def refund_all(self, players: Iterable[str] | None = None) -> list[Event]:
+        """Shutdown or eviction: every outstanding stake (of `players`) goes back."""
+        wanted = None if players is None else set(players)
+        events: list[Event] = []
+        for w in list(self.wagers.values()):
+            if wanted is None or w.player in wanted:
+                self._drop(w)
+                events.append(Refund(self._key(), w.handle))
+        return events

@@ -1,0 +1,159 @@
+"""What goes into and comes out of the simplified craps engine.
+
+Actions are a player's commands (amounts still as typed, so the engine gives
+the one-line reasons). Facts are for people; render turns them into text. The
+money intents the engine emits alongside them are server.games.intents.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from server.dice.source import Dice
+from server.games.intents import MoneyIntent
+from server.games.simplified.rules import Outcome, Side
+
+
+# --- actions -----------------------------------------------------------------
+@dataclass(frozen=True)
+class Bet:
+    side: Side
+    amount: str
+
+
+@dataclass(frozen=True)
+class Roll:
+    pass
+
+
+@dataclass(frozen=True)
+class Press:
+    pass
+
+
+@dataclass(frozen=True)
+class Odds:
+    amount: str
+
+
+@dataclass(frozen=True)
+class Ride:
+    pass
+
+
+@dataclass(frozen=True)
+class Collect:
+    pass
+
+
+Action = Bet | Roll | Press | Odds | Ride | Collect
+
+
+# --- facts -------------------------------------------------------------------
+@dataclass(frozen=True)
+class Refused:
+    """A command changed nothing; `reason` is one line."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
+class BetPlaced:
+    """A flat bet is on the table. `returned` is typed cents handed back
+    ("0.36"), with `note` the sentence to show ("0.36 returned, your wager is 10")."""
+
+    side: Side
+    amount: int
+    ride: bool = False
+    returned: str = ""
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Rolled:
+    """The dice. `point` is the point the roll was made against (None on a come-out)."""
+
+    dice: Dice
+    total: int
+    point: int | None
+
+
+@dataclass(frozen=True)
+class PointSet:
+    """The come-out set the point; `can_press` says whether to offer `press` now."""
+
+    point: int
+    can_press: bool
+
+
+@dataclass(frozen=True)
+class RollAgain:
+    """No decision: the point stands and the player rolls again."""
+
+    point: int
+
+
+@dataclass(frozen=True)
+class Pressed:
+    """The flat bet was doubled to `flat`."""
+
+    flat: int
+
+
+@dataclass(frozen=True)
+class OddsPlaced:
+    """Odds of `amount` behind the flat bet, winning `wins` if the bet wins."""
+
+    side: Side
+    point: int
+    amount: int
+    wins: int
+    returned: str = ""
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class GameOver:
+    """One game's result. `net` is won (+) or lost (-) over the whole game;
+    `paid` went back to the wallet (stakes plus winnings; 0 on a loss).
+    `how`: "natural", "craps", "bar", "point made" or "seven out".
+    `ride` is what `ride` would bet next (0 when riding is not possible)."""
+
+    side: Side
+    outcome: Outcome
+    how: str
+    total: int
+    flat: int
+    odds: int
+    flat_win: int
+    odds_win: int
+    net: int
+    paid: int
+    ride: int
+
+
+@dataclass(frozen=True)
+class Collected:
+    """After a win the player picked up the chips (they were paid already)."""
+
+    amount: int
+
+
+@dataclass(frozen=True)
+class HoldCancelled:
+    """The ledger refused the hold for a wager; the wager is off again."""
+
+    what: str          # "bet", "press" or "odds"
+    amount: int
+
+
+@dataclass(frozen=True)
+class Closed:
+    """The table closed under the player: live stakes refunded or forfeited."""
+
+    refunded: int
+    forfeited: int
+
+
+Fact = (Refused | BetPlaced | Rolled | PointSet | RollAgain | Pressed | OddsPlaced
+        | GameOver | Collected | HoldCancelled | Closed)
+Event = Fact | MoneyIntent

@@ -1,0 +1,153 @@
+"""`casino ledger check`: prove the ledger's invariants on a live or stopped database.
+
+Everything is read in one read transaction (a consistent snapshot, even while
+a server commits). Each invariant is checked from a different angle than the
+one that enforces it where possible: balances are recomputed from entries,
+closings are counted from the operations' own arguments, not from the
+`closed_by` column that the writer guards.
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections import Counter
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from server.ledger.schema import SCHEMA_VERSION
+
+
+@dataclass(frozen=True)
+class CheckReport:
+    ok: bool
+    broken: tuple[str, ...] = ()          # "invariant: detail", one per violation (capped)
+    open_holds: int = 0                   # legal on a live database
+    minted: int = 0                       # chips ever created (-mint balance)
+    balances: int = 0                     # sum of every non-mint balance; equals minted
+    house: int = 0
+    accounts: int = 0
+    operations: int = 0
+    pending_outcomes: int = 0
+    invariants: tuple[str, ...] = field(default_factory=tuple)
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["broken"] = list(self.broken)
+        d["invariants"] = list(self.invariants)
+        return d
+
+
+INVARIANTS = (
+    "schema_version",
+    "conservation",            # all balances sum to 0 with the mint; non-mint balances == minted
+    "mint_only_mints",         # the mint account moves only in mint operations, by their amounts
+    "balance_equals_entries",  # each account's balance is the sum of its entries
+    "transfer_legs",           # every transfer is two legs summing to 0
+    "wallet_non_negative",
+    "hold_closed_once",        # each hold is closed by at most one operation, the one it names
+    "pending_equals_open_holds",
+)
+MAX_DETAILS = 20
+
+
+def check(path: str | Path) -> CheckReport:
+    """Check every invariant; raises FileNotFoundError when there is no database."""
+    p = Path(path)
+    if not p.is_file():
+        raise FileNotFoundError(f"no ledger database at {p}")
+    conn = sqlite3.connect(str(p), isolation_level=None, timeout=10.0)
+    try:
+        conn.execute("PRAGMA busy_timeout = 10000")
+        conn.execute("BEGIN")
+        try:
+            return _check(conn)
+        finally:
+            conn.execute("COMMIT")
+    finally:
+        conn.close()
+
+
+def _check(c: sqlite3.Connection) -> CheckReport:
+    broken: list[str] = []
+
+    def fail(name: str, detail: str) -> None:
+        if sum(b.startswith(name + ":") for b in broken) < MAX_DETAILS:
+            broken.append(f"{name}: {detail}")
+
+    version = c.execute("PRAGMA user_version").fetchone()[0]
+    if version != SCHEMA_VERSION:
+        fail("schema_version", f"found {version}, expected {SCHEMA_VERSION}")
+        return CheckReport(ok=False, broken=tuple(broken), invariants=INVARIANTS)
+
+    accounts = c.execute("SELECT id, kind, owner, balance FROM accounts").fetchall()
+    by_id = {a[0]: a for a in accounts}
+    mint_balance = sum(a[3] for a in accounts if a[1] == "mint")
+    minted = -mint_balance
+    others = sum(a[3] for a in accounts if a[1] != "mint")
+    house = sum(a[3] for a in accounts if a[1] == "house")
+    if mint_balance + others != 0:
+        fail("conservation", f"balances sum to {mint_balance + others}, not 0 (minted {minted}, held {others})")
+
+    mint_ops = [json.loads(a)["amount"] for (a,) in c.execute("SELECT args FROM operations WHERE kind = 'mint'")]
+    if sum(mint_ops) != minted:
+        fail("mint_only_mints", f"mint operations total {sum(mint_ops)}, mint account shows {minted}")
+    stray = c.execute("SELECT COUNT(*) FROM entries e JOIN accounts a ON a.id = e.account"
+                      " JOIN operations o ON o.id = e.op_id WHERE a.kind = 'mint' AND o.kind <> 'mint'").fetchone()[0]
+    if stray:
+        fail("mint_only_mints", f"{stray} mint-account entries belong to non-mint operations")
+
+    sums = dict(c.execute("SELECT account, SUM(amount) FROM entries GROUP BY account").fetchall())
+    for aid, kind, owner, bal in accounts:
+        if sums.get(aid, 0) != bal:
+            fail("balance_equals_entries", f"{kind}:{owner} balance {bal} but entries sum to {sums.get(aid, 0)}")
+    for aid in sums.keys() - by_id.keys():
+        fail("balance_equals_entries", f"entries for unknown account {aid}")
+
+    for t, n, s in c.execute("SELECT transfer, COUNT(*), SUM(amount) FROM entries GROUP BY transfer"
+                             " HAVING COUNT(*) <> 2 OR SUM(amount) <> 0"):
+        fail("transfer_legs", f"transfer {t} has {n} legs summing to {s}")
+
+    for aid, kind, owner, bal in accounts:
+        if kind == "wallet" and bal < 0:
+            fail("wallet_non_negative", f"wallet {owner} is {bal}")
+
+    holds = {(t, h): (hid, closed, amt) for hid, t, h, closed, amt in
+             c.execute("SELECT id, table_id, handle, closed_by, amount FROM holds")}
+    claims: Counter = Counter()
+    claimed_by: dict[tuple[str, str], int] = {}
+    for op_id, table, args in c.execute("SELECT id, table_id, args FROM operations"
+                                        " WHERE kind IN ('settle', 'refund', 'forfeit')"):
+        a = json.loads(args)
+        for handle in a.get("stakes") or [a.get("stake")]:
+            claims[(table, handle)] += 1
+            claimed_by[(table, handle)] = op_id
+    for stake, n in claims.items():
+        if n > 1:
+            fail("hold_closed_once", f"stake {stake[1]} at {stake[0]} closed {n} times")
+        if stake not in holds:
+            fail("hold_closed_once", f"stake {stake[1]} at {stake[0]} closed but never held")
+    for stake, (hid, closed, _) in holds.items():
+        if closed is not None and claimed_by.get(stake) != closed:
+            fail("hold_closed_once", f"stake {stake[1]} at {stake[0]} marked closed by {closed},"
+                                     f" claimed by {claimed_by.get(stake)}")
+        if closed is None and stake in claimed_by:
+            fail("hold_closed_once", f"stake {stake[1]} at {stake[0]} is open but was closed by {claimed_by[stake]}")
+
+    open_by_table: Counter = Counter()
+    open_holds = 0
+    for (table, _), (_, closed, amt) in holds.items():
+        if closed is None:
+            open_by_table[table] += amt
+            open_holds += 1
+    for aid, kind, owner, bal in accounts:
+        if kind == "pending" and bal != open_by_table.get(owner, 0):
+            fail("pending_equals_open_holds", f"table {owner} pending {bal}, open holds {open_by_table.get(owner, 0)}")
+    pending_tables = {owner for _, kind, owner, _ in accounts if kind == "pending"}
+    for table in open_by_table.keys() - pending_tables:
+        fail("pending_equals_open_holds", f"table {table} has open holds but no pending account")
+
+    n_ops = c.execute("SELECT COUNT(*) FROM operations").fetchone()[0]
+    n_pending = c.execute("SELECT COUNT(*) FROM pending_outcomes").fetchone()[0]
+    return CheckReport(ok=not broken, broken=tuple(broken), open_holds=open_holds, minted=minted,
+                       balances=others, house=house, accounts=len(accounts), operations=n_ops,
+                       pending_outcomes=n_pending, invariants=INVARIANTS)

@@ -1,0 +1,109 @@
+"""The async face of the ledger: what table hosts and commands await.
+
+Each money call returns only once its operation is durable (or raises: a
+`Refused` kind when nothing moved, `LedgerUnavailable` when the write failed
+and the outcome is pending recovery). Writes go through the group-commit
+writer thread; reads run on a separate reader thread. Nothing here blocks the
+event loop.
+"""
+from __future__ import annotations
+
+import asyncio
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Mapping, Sequence
+
+from server.games.intents import Forfeit, Hold, MoneyIntent, Refund, Settle
+from server.ledger.errors import InvalidOperation, LedgerClosed
+from server.ledger.ops import Balance, Movement, Op, Recovered, TakeNotices
+from server.ledger.sqlite_store import SQLiteStore
+from server.ledger.store import Store
+from server.ledger.writer import GroupCommitWriter
+
+
+class Ledger:
+    """Double-entry chips with holds; open with `await Ledger.open(path)`."""
+
+    def __init__(self, store: Store, recovered: list[Recovered]) -> None:
+        self.store = store
+        self.recovered = recovered
+        self._writer = GroupCommitWriter(store)
+        self._reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="casino-ledger-reader")
+        self._closed = False
+
+    @classmethod
+    async def open(cls, path: str | Path) -> "Ledger":
+        """Create or migrate the database, run start-up recovery, start the writer."""
+        def start() -> tuple[Store, list[Recovered]]:
+            store = SQLiteStore(path)
+            try:
+                return store, store.recover()
+            except BaseException:
+                store.close()
+                raise
+
+        store, recovered = await asyncio.to_thread(start)
+        return cls(store, recovered)
+
+    async def _write(self, item: Op | TakeNotices) -> object:
+        return await self._writer.submit(item)
+
+    async def mint(self, key: str, player: str, amount: int, reason: str) -> None:
+        """Create chips into a player's wallet (starting chips, an operator grant)."""
+        await self._write(Op.mint(key, player, amount, reason))
+
+    async def hold(self, key: str, player: str, table: str, amount: int) -> None:
+        """Move a wager to the table's pending account; `key` is the stake handle."""
+        await self._write(Op.hold(key, player, table, amount))
+
+    async def settle(self, key: str, table: str, stakes: Sequence[str],
+                     pays: Mapping[str, int]) -> None:
+        """Close `stakes`, pay `pays` to wallets; the rest of the stakes goes to the house
+        (when pays exceed the stakes, the house pays the difference)."""
+        await self._write(Op.settle(key, table, stakes, pays))
+
+    async def refund(self, key: str, table: str, stake: str) -> None:
+        await self._write(Op.refund(key, table, stake))
+
+    async def forfeit(self, key: str, table: str, stake: str) -> None:
+        await self._write(Op.forfeit(key, table, stake))
+
+    async def apply(self, table: str, intent: MoneyIntent) -> None:
+        """Apply one money intent a game emitted at `table`."""
+        if isinstance(intent, Hold):
+            await self.hold(intent.key, intent.player, table, intent.amount)
+        elif isinstance(intent, Settle):
+            await self._write(Op.settle(intent.key, table, intent.stakes, intent.pays))
+        elif isinstance(intent, Refund):
+            await self.refund(intent.key, table, intent.stake)
+        elif isinstance(intent, Forfeit):
+            await self.forfeit(intent.key, table, intent.stake)
+        else:
+            raise InvalidOperation(f"not a money intent: {intent!r}")
+
+    async def take_notices(self, player: str) -> list[str]:
+        """Fetch and clear what the ledger has to tell a player (recovery results)."""
+        return await self._write(TakeNotices(player))  # type: ignore[return-value]
+
+    async def _read(self, fn, *args):
+        if self._closed:
+            raise LedgerClosed("the ledger is closed")
+        return await asyncio.get_running_loop().run_in_executor(self._reader, fn, *args)
+
+    async def balance(self, player: str) -> Balance:
+        return await self._read(self.store.balance, player)
+
+    async def statement(self, player: str, n: int = 10) -> list[Movement]:
+        return await self._read(self.store.statement, player, n)
+
+    def fail_next_commits(self, n: int) -> None:
+        """Test hook: the next `n` commits fail with sqlite3.OperationalError."""
+        self.store.fail_next_commits(n)
+
+    async def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        await self._writer.close()
+        await asyncio.get_running_loop().run_in_executor(self._reader, self.store.close)
+        self._reader.shutdown(wait=True)

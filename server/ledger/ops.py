@@ -1,0 +1,187 @@
+"""The ledger's vocabulary as plain frozen data: operations and what reads return.
+
+An `Op` is one idempotent money operation. Its `scope` and `key` name it (a
+table's keys live in that table's scope, mints in their own), and `args_json`
+is its canonical argument text: a retry is recognised by an equal key AND equal
+arguments, while an equal key with other arguments is a programming error.
+Validation happens here, in the caller's thread, so a malformed call never
+reaches the writer.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import Enum
+from typing import Iterable, Mapping, Sequence
+
+from server.ledger.errors import InvalidOperation
+
+MINT_SCOPE = "mint"
+RECOVERY_SCOPE = "recovery"
+
+
+class Kind(str, Enum):
+    MINT = "mint"
+    HOLD = "hold"
+    SETTLE = "settle"
+    REFUND = "refund"
+    FORFEIT = "forfeit"
+
+
+CLOSING = frozenset({Kind.SETTLE, Kind.REFUND, Kind.FORFEIT})
+
+
+def table_scope(table: str) -> str:
+    return f"table:{table}"
+
+
+def _name(what: str, value: object) -> str:
+    if not isinstance(value, str) or not value:
+        raise InvalidOperation(f"{what} must be a non-empty string, got {value!r}")
+    return value
+
+
+def _chips(what: str, value: object, *, allow_zero: bool = False) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise InvalidOperation(f"{what} must be an int, got {value!r}")
+    if value < 0 or (value == 0 and not allow_zero):
+        raise InvalidOperation(f"{what} must be {'>= 0' if allow_zero else '> 0'}, got {value}")
+    return value
+
+
+@dataclass(frozen=True)
+class Op:
+    """One money operation; build it with the classmethods, which validate."""
+
+    kind: Kind
+    scope: str
+    key: str
+    table: str | None = None
+    player: str | None = None
+    amount: int = 0
+    reason: str = ""
+    stakes: tuple[str, ...] = ()
+    pays: tuple[tuple[str, int], ...] = ()
+
+    @classmethod
+    def mint(cls, key: str, player: str, amount: int, reason: str) -> "Op":
+        return cls(Kind.MINT, MINT_SCOPE, _name("key", key), player=_name("player", player),
+                   amount=_chips("amount", amount), reason=str(reason))
+
+    @classmethod
+    def hold(cls, key: str, player: str, table: str, amount: int) -> "Op":
+        table = _name("table", table)
+        return cls(Kind.HOLD, table_scope(table), _name("key", key), table=table,
+                   player=_name("player", player), amount=_chips("amount", amount))
+
+    @classmethod
+    def settle(cls, key: str, table: str, stakes: Sequence[str],
+               pays: Mapping[str, int] | Iterable[tuple[str, int]]) -> "Op":
+        table = _name("table", table)
+        if isinstance(stakes, str):
+            raise InvalidOperation("stakes must be a sequence of handles, not a string")
+        handles = tuple(sorted(_name("stake", s) for s in stakes))
+        if not handles:
+            raise InvalidOperation("a settlement closes at least one stake")
+        if len(set(handles)) != len(handles):
+            raise InvalidOperation(f"a stake is named twice: {handles}")
+        total: dict[str, int] = {}
+        items = pays.items() if isinstance(pays, Mapping) else pays
+        for player, amount in items:
+            total[_name("payee", player)] = total.get(player, 0) + _chips("pay", amount, allow_zero=True)
+        return cls(Kind.SETTLE, table_scope(table), _name("key", key), table=table, stakes=handles,
+                   pays=tuple(sorted((p, a) for p, a in total.items() if a)))
+
+    @classmethod
+    def refund(cls, key: str, table: str, stake: str, *, scope: str | None = None) -> "Op":
+        table = _name("table", table)
+        return cls(Kind.REFUND, scope or table_scope(table), _name("key", key), table=table,
+                   stakes=(_name("stake", stake),))
+
+    @classmethod
+    def forfeit(cls, key: str, table: str, stake: str) -> "Op":
+        table = _name("table", table)
+        return cls(Kind.FORFEIT, table_scope(table), _name("key", key), table=table,
+                   stakes=(_name("stake", stake),))
+
+    def args_json(self) -> str:
+        """Canonical arguments: equal text means the same operation."""
+        if self.kind is Kind.MINT:
+            args: dict = {"player": self.player, "amount": self.amount, "reason": self.reason}
+        elif self.kind is Kind.HOLD:
+            args = {"player": self.player, "amount": self.amount}
+        elif self.kind is Kind.SETTLE:
+            args = {"stakes": list(self.stakes), "pays": [list(p) for p in self.pays]}
+        else:
+            args = {"stake": self.stakes[0]}
+        return json.dumps(args, sort_keys=True, separators=(",", ":"))
+
+    @classmethod
+    def from_record(cls, kind: str, scope: str, key: str, table: str | None, args: str) -> "Op":
+        """Rebuild an operation from its stored row (pending outcomes, the checker)."""
+        a = json.loads(args)
+        k = Kind(kind)
+        if k is Kind.MINT:
+            return cls(k, scope, key, player=a["player"], amount=a["amount"], reason=a["reason"])
+        if k is Kind.HOLD:
+            return cls(k, scope, key, table=table, player=a["player"], amount=a["amount"])
+        if k is Kind.SETTLE:
+            return cls(k, scope, key, table=table, stakes=tuple(a["stakes"]),
+                       pays=tuple((p, n) for p, n in a["pays"]))
+        return cls(k, scope, key, table=table, stakes=(a["stake"],))
+
+
+@dataclass(frozen=True)
+class TakeNotices:
+    """Fetch and clear a player's notices (a write, so it goes through the writer)."""
+
+    player: str
+
+
+@dataclass(frozen=True)
+class Balance:
+    """Wallet chips first, then chips held as live stakes per table."""
+
+    wallet: int
+    held: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def total(self) -> int:
+        return self.wallet + sum(self.held.values())
+
+    def __str__(self) -> str:
+        parts = [f"{self.wallet} chips in your wallet"]
+        parts += [f"{amount} held at {table}" for table, amount in sorted(self.held.items())]
+        return ", ".join(parts)
+
+
+@dataclass(frozen=True)
+class Movement:
+    """One ledger movement from a player's view (amount signed: + into the wallet)."""
+
+    time: datetime
+    amount: int
+    kind: str
+    table: str | None
+    memo: str
+
+    def __str__(self) -> str:
+        return (f"{self.time:%Y-%m-%d %H:%M:%S}  {self.kind:<7} {self.amount:>+8}  "
+                f"{self.table or '-':<12}  {self.memo}")
+
+
+@dataclass(frozen=True)
+class Recovered:
+    """One thing start-up recovery did to one stake (or one outcome it could not apply)."""
+
+    action: str          # "settled", "refunded", "forfeited" or "discarded"
+    table: str
+    stake: str
+    player: str | None
+    amount: int
+    key: str             # the operation that closed it (or the discarded outcome's key)
+
+    def __str__(self) -> str:
+        return (f"action={self.action} table={self.table} stake={self.stake} "
+                f"player={self.player} amount={self.amount} key={self.key}")

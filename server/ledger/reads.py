@@ -1,0 +1,76 @@
+"""Reads for players: a balance and a readable statement, from committed data.
+
+Each read runs in one read transaction, so the wallet and the held stakes it
+reports are a single consistent snapshot even while the writer commits.
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+from datetime import datetime, timezone
+
+from server.ledger.ops import RECOVERY_SCOPE, Balance, Movement
+
+
+def _snapshot(conn: sqlite3.Connection):
+    conn.execute("BEGIN")
+    return conn
+
+
+def balance(conn: sqlite3.Connection, player: str) -> Balance:
+    _snapshot(conn)
+    try:
+        row = conn.execute("SELECT balance FROM accounts WHERE kind = 'wallet' AND owner = ?",
+                           (player,)).fetchone()
+        held = conn.execute("SELECT table_id, SUM(amount) FROM holds WHERE player = ?"
+                            " AND closed_by IS NULL GROUP BY table_id ORDER BY table_id",
+                            (player,)).fetchall()
+    finally:
+        conn.execute("COMMIT")
+    return Balance(wallet=row[0] if row else 0, held=dict(held))
+
+
+def _memo(kind: str, scope: str, key: str, args: str, delta: int,
+          closed: list[tuple[str, int]]) -> str:
+    handles = ", ".join(h for h, _ in closed)
+    staked = sum(a for _, a in closed)
+    if kind == "mint":
+        return json.loads(args)["reason"] or "chips granted"
+    if kind == "hold":
+        return f"wager held (stake {key})"
+    prefix = "recovery: " if scope == RECOVERY_SCOPE else ""
+    if kind == "refund":
+        return f"{prefix}stake {handles} refunded"
+    if kind == "forfeit":
+        return f"{prefix}stake {handles} forfeited"
+    if not closed:
+        return f"paid {delta} from other players' stakes"
+    result = "won" if delta > staked else "push" if delta == staked else "lost"
+    return f"{result}: stake {staked} ({handles}), paid {delta}"
+
+
+def statement(conn: sqlite3.Connection, player: str, n: int) -> list[Movement]:
+    """The player's last `n` movements, oldest first, amounts signed from their view."""
+    _snapshot(conn)
+    try:
+        row = conn.execute("SELECT id FROM accounts WHERE kind = 'wallet' AND owner = ?",
+                           (player,)).fetchone()
+        if row is None or n <= 0:
+            return []
+        wallet = row[0]
+        ops = conn.execute(
+            "SELECT id, time, kind, table_id, scope, key, args FROM operations WHERE id IN"
+            " (SELECT op_id FROM entries WHERE account = ?"
+            "  UNION SELECT closed_by FROM holds WHERE player = ? AND closed_by IS NOT NULL)"
+            " ORDER BY id DESC LIMIT ?", (wallet, player, n)).fetchall()
+        out = []
+        for op_id, when, kind, table, scope, key, args in reversed(ops):
+            delta = conn.execute("SELECT COALESCE(SUM(amount), 0) FROM entries"
+                                 " WHERE account = ? AND op_id = ?", (wallet, op_id)).fetchone()[0]
+            closed = conn.execute("SELECT handle, amount FROM holds WHERE player = ? AND closed_by = ?"
+                                  " ORDER BY id", (player, op_id)).fetchall()
+            out.append(Movement(time=datetime.fromtimestamp(when, timezone.utc), amount=delta,
+                                kind=kind, table=table, memo=_memo(kind, scope, key, args, delta, closed)))
+        return out
+    finally:
+        conn.execute("COMMIT")

@@ -1,0 +1,38 @@
+"""The store interface: what the ledger needs from a durable backend.
+
+The async `Ledger` and its group-commit writer speak only this protocol, so a
+PostgreSQL store can replace the embedded SQLite one without touching them.
+Threading contract: `apply_batch`, `record_outcomes` and `recover` are called
+from the single writer thread; `balance` and `statement` from one reader
+thread; neither is ever called from the event loop.
+"""
+from __future__ import annotations
+
+from typing import Protocol, Sequence
+
+from server.ledger.ops import Balance, Movement, Op, Recovered, TakeNotices
+
+
+class Store(Protocol):
+    def apply_batch(self, items: Sequence[Op | TakeNotices]) -> list[object]:
+        """Apply every item in ONE durable transaction, each isolated from the others.
+
+        Returns one result per item: a value, or the `Refused`/`KeyConflict`
+        instance that refused it (that item moved nothing; the others stand).
+        Returns only once the transaction is durable; raises if it is not.
+        """
+
+    def record_outcomes(self, ops: Sequence[Op]) -> None:
+        """Durably remember closing operations whose batch failed, for recovery."""
+
+    def recover(self) -> list[Recovered]:
+        """Close every open hold: complete recorded outcomes, refund the rest."""
+
+    def balance(self, player: str) -> Balance: ...
+
+    def statement(self, player: str, n: int) -> list[Movement]: ...
+
+    def fail_next_commits(self, n: int) -> None:
+        """Test hook: the next `n` commits fail as a failing disk would."""
+
+    def close(self) -> None: ...

@@ -1,0 +1,60 @@
+"""What we can guess about a client from telnet negotiation.
+
+TTYPE (and the MTTS bit field MUD clients send as their third terminal type),
+CHARSET / LANG and NAWS give sensible defaults for colour, Unicode and width;
+the player's own `set` choices always win over these guesses.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+# MTTS bits (https://tintin.mudhalla.net/protocols/mtts/)
+_MTTS_ANSI = 1
+_MTTS_UTF8 = 4
+_COLOUR_TERMS = ("xterm", "ansi", "vt100", "vt220", "linux", "screen", "tmux", "rxvt",
+                 "color", "mudlet", "tintin", "cmud", "zmud", "mushclient", "putty", "konsole")
+_UNICODE_TERMS = ("xterm", "rxvt-unicode", "mudlet", "tintin", "screen", "tmux", "konsole", "alacritty", "kitty")
+
+
+@dataclass(frozen=True)
+class Prefs:
+    color: bool = False
+    unicode: bool = False
+    dice: str = "dark"       # "dark" or "light" pips
+    width: int = 80
+
+    def with_overrides(self, overrides: dict[str, Any]) -> "Prefs":
+        known = {k: v for k, v in overrides.items() if k in self.__dataclass_fields__}
+        return Prefs(**{**self.__dict__, **known})
+
+
+MIN_WIDTH, MAX_WIDTH = 40, 250
+
+
+def clamp_width(cols: int) -> int:
+    return max(MIN_WIDTH, min(MAX_WIDTH, cols))
+
+
+def guess_prefs(extra: dict[str, Any]) -> Prefs:
+    """Guess preferences from what negotiation told us (`get_extra_info` values)."""
+    ttypes = [str(extra.get(f"ttype{i}") or "") for i in range(1, 5)]
+    term = str(extra.get("TERM") or "").lower()
+    names = [t.lower() for t in ttypes if t] + [term]
+    mtts = 0
+    for t in ttypes:
+        if t.upper().startswith("MTTS "):
+            try:
+                mtts = int(t.split()[1])
+            except (IndexError, ValueError):
+                pass
+    charset = str(extra.get("charset") or extra.get("LANG") or "").lower()
+    color = bool(mtts & _MTTS_ANSI) or any(c in n for n in names for c in _COLOUR_TERMS)
+    unicode = (bool(mtts & _MTTS_UTF8) or "utf-8" in charset or "utf8" in charset
+               or any(n.startswith(_UNICODE_TERMS) for n in names if n))
+    cols = extra.get("cols") or 80
+    try:
+        width = clamp_width(int(cols))
+    except (TypeError, ValueError):
+        width = 80
+    return Prefs(color=color, unicode=unicode, width=width)

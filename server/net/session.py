@@ -1,0 +1,141 @@
+"""One connected person: their output queue, prompt, preferences and state.
+
+Output is queued and flushed once per event-loop turn, so a command's reply and
+any messages it caused leave as one block that ends with the prompt and a telnet
+GA (or EOR where the client agreed to it): clients and scripts can always tell
+the server is waiting. A client that stops reading is cut off rather than
+allowed to grow our buffers.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+from contextlib import contextmanager
+from typing import Any, Iterator
+
+from telnetlib3.telopt import ECHO, EOR, WILL, WONT
+
+from server.net.client import Prefs, clamp_width, guess_prefs
+
+log = logging.getLogger("casino.net")
+
+MAX_PENDING_OUTPUT = 1 << 20   # bytes queued to a client that is not reading
+
+
+class Session:
+    def __init__(self, writer: Any, ip: str) -> None:
+        self.writer = writer
+        self.transport = getattr(writer, "transport", None)   # kept past close(), to see it drain
+        self.ip = ip
+        self.account: Any = None          # server.accounts.store.Account once logged in
+        self.room: str | None = None
+        self.prompt_text = "Name: "
+        self.idle_ticks = 0
+        self.closed = False
+        self.stage: Any = None            # login stage object while logging in
+        self.bucket: Any = None           # commands-per-second TokenBucket
+        self.naws_cols: int | None = None
+        self._outbox: list[str] = []
+        self._flush_scheduled = False
+        self._echo_off = False
+        self._replying = False
+
+    # --- identity and preferences -------------------------------------
+    @property
+    def name(self) -> str:
+        return self.account.name if self.account else "someone"
+
+    @property
+    def key(self) -> str | None:
+        return self.account.key if self.account else None
+
+    @property
+    def prefs(self) -> Prefs:
+        extra = {k: self._extra(k) for k in
+                 ("ttype1", "ttype2", "ttype3", "ttype4", "TERM", "charset", "LANG", "cols")}
+        if self.naws_cols:
+            extra["cols"] = self.naws_cols
+        guessed = guess_prefs(extra)
+        return guessed.with_overrides(self.account.prefs if self.account else {})
+
+    def _extra(self, key: str) -> Any:
+        try:
+            return self.writer.get_extra_info(key)
+        except Exception:   # a closing transport may refuse
+            return None
+
+    def on_resize(self, cols: int) -> None:
+        self.naws_cols = clamp_width(cols)
+
+    # --- output ---------------------------------------------------------
+    def tell(self, *lines: str) -> None:
+        """Queue lines for this player; they leave with the next prompt."""
+        if self.closed:
+            return
+        self._outbox.extend(lines)
+        if not self._flush_scheduled and not self._replying:
+            self._flush_scheduled = True
+            asyncio.get_running_loop().call_soon(self.flush)
+
+    @contextmanager
+    def reply(self) -> Iterator[None]:
+        """Hold output while a command runs, so its whole reply leaves as one
+        block under one prompt, however many awaits the command makes."""
+        self._replying = True
+        try:
+            yield
+        finally:
+            self._replying = False
+            self.flush()
+
+    def flush(self) -> None:
+        self._flush_scheduled = False
+        if self.closed:
+            return
+        body = "".join(line + "\r\n" for line in self._outbox)
+        self._outbox.clear()
+        self._write(body + self.prompt_text)
+        self._go_ahead()
+
+    def _write(self, text: str) -> None:
+        transport = self.transport
+        if transport is not None and transport.get_write_buffer_size() > MAX_PENDING_OUTPUT:
+            log.info("event=drop_slow_client ip=%s name=%s", self.ip, self.key)
+            self.close()
+            return
+        self.writer.write(text)
+
+    def _go_ahead(self) -> None:
+        if self.writer.local_option.enabled(EOR):
+            self.writer.send_eor()
+        else:
+            self.writer.send_ga()
+
+    def echo(self, on: bool) -> None:
+        """Turn the client's local echo on or off (off for passwords)."""
+        if on == (not self._echo_off):
+            return
+        self._echo_off = not on
+        self.writer.iac(WONT if on else WILL, ECHO)
+        if on:
+            self._outbox.insert(0, "")   # the client did not echo the newline
+
+    def unsent(self) -> int:
+        """Bytes still queued for this client (0 once delivered or dropped)."""
+        t = self.transport
+        return t.get_write_buffer_size() if t is not None else 0
+
+    def close(self, message: str | None = None) -> None:
+        """Say a last line and hang up."""
+        if self.closed:
+            return
+        if message:
+            self._outbox.append(message)
+        if self._outbox:
+            self.writer.write("".join(line + "\r\n" for line in self._outbox))
+            self._outbox.clear()
+        self.closed = True
+        try:
+            self.writer.close()
+        except Exception:
+            pass

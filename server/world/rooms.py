@@ -1,0 +1,57 @@
+"""The rooms and who is in each: the only shared geography.
+
+Rooms come from rooms/*.yaml (validated into RoomConfig). Movement words are
+full direction names; `n s e w u d` are aliases. `down` is always movement.
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from server.config.model import RoomConfig
+
+DIRECTIONS = {
+    "north": "n", "south": "s", "east": "e", "west": "w", "up": "u", "down": "d",
+    "northeast": "ne", "northwest": "nw", "southeast": "se", "southwest": "sw",
+    "in": "", "out": "",
+}
+_ALIASES = {short: full for full, short in DIRECTIONS.items() if short}
+_OPPOSITE = {"north": "the south", "south": "the north", "east": "the west", "west": "the east",
+             "up": "below", "down": "above", "northeast": "the southwest", "northwest": "the southeast",
+             "southeast": "the northwest", "southwest": "the northeast", "in": "outside", "out": "inside"}
+
+
+def direction(word: str) -> str | None:
+    """The full direction name for a word or its short form."""
+    word = word.lower()
+    if word in DIRECTIONS:
+        return word
+    return _ALIASES.get(word)
+
+
+def arrival_from(direction_word: str) -> str:
+    return _OPPOSITE.get(direction_word, "somewhere")
+
+
+class World:
+    def __init__(self, rooms: dict[str, RoomConfig]) -> None:
+        self.rooms = rooms
+        self._occupants: dict[str, set[Any]] = defaultdict(set)
+
+    def occupants(self, room_id: str) -> list[Any]:
+        return sorted(self._occupants.get(room_id, ()), key=lambda s: s.name.lower())
+
+    def place(self, session: Any, room_id: str) -> None:
+        self.remove(session)
+        session.room = room_id
+        self._occupants[room_id].add(session)
+
+    def remove(self, session: Any) -> None:
+        if session.room is not None:
+            self._occupants[session.room].discard(session)
+
+    def others(self, session: Any) -> list[Any]:
+        return [s for s in self.occupants(session.room) if s is not session] if session.room else []
+
+    def replace_rooms(self, rooms: dict[str, RoomConfig]) -> None:
+        self.rooms = rooms

@@ -1,0 +1,106 @@
+"""The real process: `python -m server`, the real telnet client, and shutdown."""
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pexpect
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+@pytest.fixture
+def server_process(tmp_path):
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "server", "--port", str(port), "--data", str(tmp_path / "casino.db")],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            break
+        except OSError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                proc.kill()
+                raise RuntimeError(proc.stdout.read())
+            time.sleep(0.05)     # polling for a real process to listen, not game time
+    yield proc, port, tmp_path / "casino.db"
+    if proc.poll() is None:
+        proc.kill()
+        proc.wait()
+
+def spawn_telnet(port: int) -> pexpect.spawn:
+    telnet = shutil.which("telnet")
+    assert telnet, "the inetutils telnet client must be installed (make test installs it)"
+    env = {**os.environ, "TERM": "xterm", "LANG": "C.UTF-8"}
+    child = pexpect.spawn(telnet, ["127.0.0.1", str(port)], env=env, encoding="utf-8",
+                          timeout=10, dimensions=(40, 100))
+    return child
+
+def test_real_telnet_client_logs_in_with_password_not_echoed(server_process):
+    proc, port, _ = server_process
+    child = spawn_telnet(port)
+    child.expect("Name: ")
+    child.sendline("yuri")
+    child.expect("New password: ")
+    child.sendline("s3cretpw")
+    child.expect("again: ")
+    child.sendline("s3cretpw")
+    child.expect("Welcome, yuri!")
+    child.expect("Exits:")
+    child.expect("> ")
+    assert "s3cretpw" not in child.before
+    child.sendline("quit")
+    child.expect("Goodbye")
+    child.expect(pexpect.EOF)
+
+    child = spawn_telnet(port)
+    child.expect("Name: ")
+    child.sendline("yuri")
+    child.expect("Password: ")
+    child.sendline("s3cretpw")
+    child.expect("You have 1000 chips.")
+    seen = child.before
+    child.expect("> ")
+    assert "s3cretpw" not in seen + child.before
+    child.sendline("north")
+    child.expect("Bank Craps")
+    child.expect("Exits: ")
+    child.expect("> ")
+    child.sendline("balance")
+    child.expect("Wallet: 1000 chips.")
+    child.expect("> ")
+    child.sendline("say hi from telnet")
+    child.expect('You say, "hi from telnet"')
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+
+def test_sigterm_tells_everyone_and_exits_zero(server_process):
+    proc, port, db = server_process
+    child = spawn_telnet(port)
+    child.expect("Name: ")
+    child.sendline("create zack secret123")
+    child.expect("> ")
+    proc.send_signal(signal.SIGTERM)
+    child.expect("closing")
+    child.expect(pexpect.EOF)
+    assert proc.wait(timeout=10) == 0
+    log = proc.stdout.read()
+    assert "event=shutdown" in log
+    assert "secret123" not in log
+    check = subprocess.run([sys.executable, "-m", "server.cli", "ledger", "check", "--data", str(db)],
+                           cwd=ROOT, capture_output=True, text=True)
+    assert check.returncode == 0, check.stdout + check.stderr
