@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
+import time
 from pathlib import Path
 from typing import Any
 
@@ -100,6 +102,11 @@ class Casino:
         self.stop_requested = asyncio.Event()
         self.stop_reason = "The casino is closing."
         self.grants: list[str] = []
+        # Prefixes every table's ledger keys: keys never repeat across restarts.
+        self.run_id = f"{int(time.time()):x}{secrets.token_hex(3)}"
+        self.tables: dict[str, Any] = {}     # table id -> TableHost
+        self.seats: dict[str, Any] = {}      # player key -> the TableHost they sit at
+        self.presence = asyncio.Condition()  # notified when someone logs in or out
         self.manager.subscribe(SessionClock(self))
 
     # --- lifecycle ------------------------------------------------------
@@ -111,6 +118,7 @@ class Casino:
         for item in getattr(self.ledger, "recovered", []) or []:
             logs.event(log, "recovery", detail=item)
         self.accounts = AccountStore(self.data_path)
+        self.open_tables()
         self._telnet = await start_telnet(self, host, port)
         if run_clock:
             self._clock_task = asyncio.create_task(self.manager.run())
@@ -121,6 +129,18 @@ class Casino:
     def port(self) -> int:
         sockets = self._telnet.sockets if self._telnet else None
         return sockets[0].getsockname()[1] if sockets else 0
+
+    def open_tables(self) -> None:
+        from server.tables.factory import make_game
+        from server.tables.host import TableHost
+        for table_id, table in self.config.tables.items():
+            game = make_game(table, self.seed)
+            if game is None or table_id in self.tables:
+                continue
+            host = TableHost(self, game)
+            self.tables[table_id] = host
+            self.manager.subscribe(host)
+            logs.event(log, "table_opened", table=table_id, game=table.game)
 
     def request_stop(self, reason: str) -> None:
         """Ask the serving loop to stop (signals, an operator's shutdown)."""
@@ -146,6 +166,9 @@ class Casino:
         logs.event(log, "shutdown", reason=reason)
         if self._clock_task:
             self._clock_task.cancel()
+        for host in list(self.tables.values()):
+            await host.close(f"{reason} Every live stake at this table is refunded.")
+            logs.event(log, "table_closed", table=host.id)
         sessions = list(self.sessions)
         for session in sessions:
             session.close(f"*** {reason} Goodbye. ***")
@@ -204,11 +227,18 @@ class Casino:
         if session.account is None:
             return
         if self.online.get(session.key) is session:
+            host = self.seats.pop(session.key, None)
+            if host is not None and not host.closed:
+                await host.run(lambda: host.apply(host.game.disconnect(session.key)))
+            for h in self.tables.values():
+                h.watchers.pop(session.key, None)
             del self.online[session.key]
             for other in self.world.others(session):
                 other.tell(f"{session.name} leaves the casino.")
             self.world.remove(session)
             logs.event(log, "logout", name=session.key, ip=session.ip)
+            async with self.presence:
+                self.presence.notify_all()
 
     def broadcast_room(self, room: str, text: str, exclude: Session | None = None) -> None:
         for other in self.world.occupants(room):

@@ -67,6 +67,11 @@ async def help_(ctx: Context) -> None:
     operator = ctx.app.is_operator(ctx.session)
     if ctx.args:
         topic = ctx.argv[0]
+        from server.commands.tables import game_help
+        lines = game_help(topic)
+        if lines:
+            ctx.tell(*lines)
+            return
         cmd = registry.find(topic, operator)
         if cmd is None:
             hint = registry.suggest(topic, operator)

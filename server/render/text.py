@@ -24,7 +24,7 @@ def clean(text: str) -> str:
 
 _CODES = {
     "reset": "0", "bold": "1", "dim": "2",
-    "red": "31", "green": "32", "yellow": "33", "blue": "34", "magenta": "35",
+    "black": "30", "red": "31", "green": "32", "yellow": "33", "blue": "34", "magenta": "35",
     "cyan": "36", "white": "37", "bright_green": "92", "bright_yellow": "93",
     "bright_red": "91", "bright_cyan": "96", "bright_white": "97",
     "on_green": "42", "on_black": "40", "on_white": "47",

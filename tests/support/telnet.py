@@ -132,6 +132,18 @@ class Client:
         await self.send(line)
         return await self.read_until_prompt(timeout)
 
+    async def expect(self, text: str, timeout: float = 10.0) -> str:
+        """Read prompt after prompt until `text` has appeared; returns all read.
+        For output that may arrive behind messages from other players."""
+        seen = ""
+        while text not in plain(seen):
+            seen += await self.read_until_prompt(timeout)
+        return seen
+
+    async def cmd_expect(self, line: str, text: str, timeout: float = 10.0) -> str:
+        await self.send(line)
+        return await self.expect(text, timeout)
+
     async def close(self) -> None:
         self.writer.close()
         try:

@@ -1,0 +1,50 @@
+"""Pip dice, drawn for the viewer: Unicode or ASCII, dark or light, colour or not.
+
+Every game draws dice the same way, so a player's `set dice`, `set unicode`
+and `set color` choices hold at every table.
+"""
+from __future__ import annotations
+
+from server.net.client import Prefs
+from server.render.text import paint
+
+# Which of the 3x3 pip positions are set for each face, row by row.
+_PIPS = {
+    1: ("   ", " o ", "   "),
+    2: ("o  ", "   ", "  o"),
+    3: ("o  ", " o ", "  o"),
+    4: ("o o", "   ", "o o"),
+    5: ("o o", " o ", "o o"),
+    6: ("o o", "o o", "o o"),
+}
+
+
+def _face(n: int, prefs: Prefs) -> list[str]:
+    if prefs.unicode:
+        pip = "●" if prefs.dice == "dark" else "○"
+        top, bottom, side = "┌───────┐", "└───────┘", "│"
+    else:
+        pip = "@" if prefs.dice == "dark" else "o"
+        top, bottom, side = "+-------+", "+-------+", "|"
+    rows = []
+    for row in _PIPS[n]:
+        cells = " ".join(pip if c == "o" else " " for c in row)
+        inner = f" {cells} "
+        if prefs.color:
+            styles = ("bright_white", "on_black") if prefs.dice == "dark" else ("black", "on_white")
+            inner = paint(inner, *styles)
+        rows.append(f"{side}{inner}{side}")
+    return [top, *rows, bottom]
+
+
+def dice_art(dice: tuple[int, int], prefs: Prefs) -> list[str]:
+    """Two dice side by side, five lines."""
+    left, right = _face(dice[0], prefs), _face(dice[1], prefs)
+    return [f"  {a}  {b}" for a, b in zip(left, right)]
+
+
+def dice_inline(dice: tuple[int, int], prefs: Prefs) -> str:
+    """Two dice in one short word: Unicode die faces or [3][4]."""
+    if prefs.unicode:
+        return " ".join(chr(0x2680 + d - 1) for d in dice)
+    return "".join(f"[{d}]" for d in dice)

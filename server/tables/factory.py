@@ -1,0 +1,14 @@
+"""Which GameTable plays each configured table."""
+from __future__ import annotations
+
+from typing import Any
+
+from server.config.model import TableConfig
+
+
+def make_game(config: TableConfig, seed: int | None) -> Any | None:
+    """The GameTable for `config`, or None for a game not playable yet."""
+    if config.game == "craps" and config.options.variant == "simplified":
+        from server.tables.simplified import SimplifiedTable
+        return SimplifiedTable(config, seed)
+    return None

@@ -1,0 +1,27 @@
+"""The words each game adds, with their help, gathered for the command registry.
+
+Game words are registered once as commands that route to the player's table;
+`help <game>` shows the game's own list.
+"""
+from __future__ import annotations
+
+from server.tables.simplified import COMMANDS as SIMPLIFIED
+
+_TABLE_WORDS = [
+    "play <game> - sit down at this room's table.",
+    "watch <game> - watch without playing.",
+    "table / table rules - the table and its state / the rules in plain words.",
+    "seed <text> - as the shooter, set the client seed; fair [new] - check the dice.",
+    "leave - get up (once your bets are decided).",
+]
+
+GAME_HELP: dict[str, list[str]] = {
+    "craps": ["Simplified craps (the solo table):", *(f"  {h}" for h in SIMPLIFIED.values()),
+              "At any table:", *(f"  {h}" for h in _TABLE_WORDS)],
+}
+
+# word -> help text for the registry (a word several games share lists each meaning)
+GAME_WORDS: dict[str, str] = {}
+for _game, _commands in (("simplified craps", SIMPLIFIED),):
+    for _word, _help in _commands.items():
+        GAME_WORDS[_word] = (GAME_WORDS[_word] + "\n" if _word in GAME_WORDS else "") + f"{_help}  ({_game})"

@@ -1,0 +1,208 @@
+"""The table host: the game-agnostic part of every table.
+
+A host owns one table's inputs and feeds them to its game one at a time, in
+order - a player's command, elapsed ticks, a ledger result - so a wager is live
+only once its hold is durable and a roll never overtakes a wager the player
+already saw accepted. It applies the game's money intents to the ledger, tells
+the game when the ledger refused a hold, and hands every fact to each viewer
+(seated players and spectators) through the game's renderer.
+
+The game side is a `GameTable` (server.tables.game): pure rules plus the
+seating and timing policy of that game. Intent keys from the game are
+prefixed with the process's run id, so keys never repeat across restarts.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+from typing import Any, Awaitable, Callable
+
+from server import logs
+from server.games.intents import Forfeit, Hold, Refund, Settle
+from server.tables.game import GameTable, Note, Viewer, WalletReport
+
+log = logging.getLogger("casino.tables")
+
+RETRY_SECONDS = 2          # how often a settlement the ledger could not write is retried
+
+
+@dataclass
+class PendingIntent:
+    intent: Any
+    players: tuple[str, ...]
+
+
+class TableHost:
+    def __init__(self, app: Any, game: GameTable) -> None:
+        self.app = app
+        self.game = game
+        self.id = game.config.id
+        self.watchers: dict[str, Any] = {}        # player key -> session
+        self.pending: list[PendingIntent] = []    # writes the ledger failed; retried
+        self._retry_ticks = 0
+        self._queue: asyncio.Queue[tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any] | None]] = asyncio.Queue()
+        self._worker = asyncio.get_running_loop().create_task(self._work())
+        self.closed = False
+
+    # --- ordered inputs ---------------------------------------------------
+    async def _work(self) -> None:
+        while True:
+            job, fut = await self._queue.get()
+            try:
+                result = await job()
+                if fut is not None and not fut.done():
+                    fut.set_result(result)
+            except Exception as err:
+                log.exception("event=table_error table=%s", self.id)
+                if fut is not None and not fut.done():
+                    fut.set_exception(err)
+            finally:
+                self._queue.task_done()
+
+    async def run(self, job: Callable[[], Awaitable[Any]]) -> Any:
+        """Run `job` on this table's queue, after everything queued before it."""
+        fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait((job, fut))
+        return await fut
+
+    async def idle(self) -> None:
+        """Wait until every queued input has been handled (tests use this)."""
+        await self._queue.join()
+
+    def advance(self, ticks: int) -> None:
+        """Manager ticks: queued like any other input."""
+        if not self.closed:
+            self._queue.put_nowait((lambda: self._advance(ticks), None))
+
+    async def _advance(self, ticks: int) -> None:
+        await self.apply(self.game.advance(ticks))
+        if self.pending:
+            self._retry_ticks += ticks
+            if self._retry_ticks >= self.app.manager.seconds(RETRY_SECONDS):
+                self._retry_ticks = 0
+                await self._retry_pending()
+
+    # --- people -------------------------------------------------------------
+    def viewers(self) -> list[Viewer]:
+        seen: dict[str, Viewer] = {}
+        for key in self.game.seated():
+            session = self.app.online.get(key)
+            if session is not None:
+                seen[key] = Viewer(key, session.prefs, seated=True, session=session)
+        for key, session in self.watchers.items():
+            if key not in seen and not session.closed:
+                seen[key] = Viewer(key, session.prefs, seated=False, session=session)
+        return list(seen.values())
+
+    def viewer(self, session: Any) -> Viewer:
+        return Viewer(session.key, session.prefs, seated=session.key in self.game.seated(),
+                      session=session)
+
+    # --- money and facts ----------------------------------------------------
+    def ledger_key(self, key: str) -> str:
+        return f"{self.app.run_id}:{key}"
+
+    async def apply(self, events: list[Any]) -> None:
+        """Apply money intents in order, then show every fact to its viewers."""
+        queue = list(events)
+        while queue:
+            event = queue.pop(0)
+            if isinstance(event, (Hold, Settle, Refund, Forfeit)):
+                queue[:0] = await self._money(event)
+            elif isinstance(event, WalletReport):
+                session = self.app.online.get(event.player)
+                if session is not None:
+                    balance = await self.app.ledger.balance(event.player)
+                    session.tell(f"Wallet: {balance.wallet} chips.")
+            else:
+                self._show(event)
+
+    async def _write(self, intent: Any) -> None:
+        """One money intent to the ledger; returns only when durable."""
+        ledger, k = self.app.ledger, self.ledger_key
+        if isinstance(intent, Hold):
+            await ledger.hold(k(intent.key), intent.player, self.id, intent.amount)
+        elif isinstance(intent, Settle):
+            await ledger.settle(k(intent.key), self.id, [k(s) for s in intent.stakes],
+                                _sum_pays(intent.pays))
+        elif isinstance(intent, Refund):
+            await ledger.refund(k(intent.key), self.id, k(intent.stake))
+        else:
+            await ledger.forfeit(k(intent.key), self.id, k(intent.stake))
+
+    async def _money(self, intent: Any) -> list[Any]:
+        """Write an intent; a refused hold goes back to the game, a failed
+        settlement is kept for retry and its players told "pending recovery"."""
+        from server.ledger import LedgerError, Refused
+        try:
+            await self._write(intent)
+        except Refused as err:
+            if isinstance(intent, Hold):
+                logs.event(log, "hold_refused", table=self.id, player=intent.player,
+                           chips=intent.amount, why=err)
+                return self.game.hold_refused(intent.key, str(err))
+            log.error("event=settlement_refused table=%s key=%s error=%s", self.id, intent.key, err)
+            return []
+        except LedgerError as err:
+            if isinstance(intent, Hold):
+                logs.event(log, "hold_failed", table=self.id, player=intent.player, why=err)
+                return self.game.hold_refused(intent.key, "The cashier could not take that wager just now.")
+            players = self.game.players_of(intent)
+            self.pending.append(PendingIntent(intent, players))
+            logs.event(log, "settlement_pending", table=self.id, key=intent.key, why=err)
+            return [Note(players, "Settlement pending recovery: the ledger could not record it yet. "
+                                  "Your stake stays held until it is; nothing is paid twice.")]
+        if isinstance(intent, Settle):
+            logs.event(log, "settlement", table=self.id, key=intent.key, stakes=len(intent.stakes),
+                       paid=sum(a for _, a in intent.pays))
+        return []
+
+    async def _retry_pending(self) -> None:
+        from server.ledger import LedgerError
+        still: list[PendingIntent] = []
+        for item in self.pending:
+            try:
+                await self._write(item.intent)
+            except LedgerError:
+                still.append(item)
+                continue
+            logs.event(log, "settlement_recovered", table=self.id, key=item.intent.key)
+            for key in item.players:
+                session = self.app.online.get(key)
+                if session is not None:
+                    session.tell("The pending settlement has now been recorded.")
+        self.pending = still
+
+    def _show(self, event: Any) -> None:
+        if isinstance(event, Note) and event.to is not None:
+            # Addressed lines reach their players seated or not (a refused `play`).
+            for key in event.to:
+                session = self.app.online.get(key)
+                if session is not None:
+                    session.tell(event.text)
+            return
+        for viewer in self.viewers():
+            lines = self.game.render(event, viewer)
+            if lines:
+                viewer.session.tell(*lines)
+
+    # --- lifecycle ----------------------------------------------------------
+    async def close(self, why: str) -> None:
+        """Shutdown or room closing: refund every outstanding stake, in order."""
+        if self.closed:
+            return
+
+        async def closing() -> None:
+            await self.apply(self.game.close(why))
+            await self._retry_pending()
+        await self.run(closing)
+        self.closed = True
+        self._worker.cancel()
+
+
+def _sum_pays(pays: tuple[tuple[str, int], ...]) -> dict[str, int]:
+    total: dict[str, int] = {}
+    for player, amount in pays:
+        total[player] = total.get(player, 0) + amount
+    return total

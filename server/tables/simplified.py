@@ -1,0 +1,195 @@
+"""Simplified craps at a table: one seat, the 001/002 game, rendered for people.
+
+Seating policy: a solo table. Leaving with a bet in play is refused (roll it
+out first); a disconnect forfeits the live stakes; shutdown refunds them. The
+dice rotate (reveal and re-commit) after every decided game.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from server.config.model import TableConfig
+from server.dice.fair import FairDice
+from server.games.simplified import events as ev
+from server.games.simplified.commands import parse_action
+from server.games.simplified.engine import Phase, SimplifiedCraps
+from server.games.simplified.rules import Outcome, Side
+from server.render.dice import dice_art
+from server.render.text import paint
+from server.tables.game import Note, Viewer, WalletReport, render_note
+
+_SIDE = {Side.PASS: "pass line", Side.DONT: "don't pass"}
+
+COMMANDS = {
+    "bet": "bet pass|dontpass <amount> - start a game on the pass or don't pass line.",
+    "roll": "roll - roll the dice.",
+    "press": "press - double your flat bet, right after the point is set.",
+    "odds": "odds <amount> - take (or lay) true odds behind your bet once a point is set.",
+    "ride": "ride - after a win, let the stake and winnings ride as the next bet.",
+    "collect": "collect - after a win, pick up your chips (they are already in your wallet).",
+}
+
+RULES = [
+    "Simplified craps: you against the house, one player at a time.",
+    "Bet the pass line (you win on 7 or 11 at the come-out, lose on 2, 3 or 12)",
+    "or don't pass (the mirror image; a come-out 12 is a push unless the table says otherwise).",
+    "Any other come-out total is the point: roll it again before a 7 to win the pass line.",
+    "After the point is set you may press (double) your bet, and take true odds:",
+    "2:1 on 4 and 10, 3:2 on 5 and 9, 6:5 on 6 and 8 (laid the other way on don't pass).",
+    "After a win, ride (bet stake and winnings again on the same side) or collect.",
+]
+
+
+class SimplifiedTable:
+    word = "craps"
+    commands = COMMANDS
+
+    def __init__(self, config: TableConfig, seed: int | None = None) -> None:
+        self.config = config
+        self.dice = FairDice(config.id, seed=seed)
+        self.player: str | None = None
+        self.engine: SimplifiedCraps | None = None
+        self.sittings = 0
+
+    def seated(self) -> list[str]:
+        return [self.player] if self.player else []
+
+    def phase(self) -> str:
+        return self.engine.phase.value if self.engine else "empty"
+
+    def sit(self, player: str, wallet: int) -> list[Any]:
+        if self.player == player:
+            return [Note((player,), "You are already at this table.")]
+        if self.player is not None:
+            return [Note((player,), f"This is a table for one, and {self.player} is playing. Try 'watch craps'.")]
+        self.sittings += 1
+        self.player = player
+        self.engine = SimplifiedCraps(self.config, player, self.dice, f"{self.config.id}:s{self.sittings}")
+        return [Note((player,), f"You sit down at {self.config.id}. Minimum bet {self.config.min_bet}. "
+                                 "Type: bet pass <amount> or bet dontpass <amount>.")]
+
+    def _live(self) -> bool:
+        return bool(self.engine and self.engine.stakes)
+
+    def leave(self, player: str) -> list[Any]:
+        if player != self.player:
+            return [Note((player,), "You are not seated here.")]
+        if self._live():
+            return [Note((player,), "You have a bet in play: roll until it is decided, then leave.")]
+        self.player, self.engine = None, None
+        return [Note(None, f"{player} leaves the table.")]
+
+    def disconnect(self, player: str) -> list[Any]:
+        if player != self.player or self.engine is None:
+            return []
+        events = self.engine.close(forfeit=True)
+        self.player, self.engine = None, None
+        return events
+
+    def act(self, player: str, words: list[str], wallet: int) -> list[Any]:
+        if player != self.player or self.engine is None:
+            return [Note((player,), "Sit down first: play craps.")]
+        action = parse_action(" ".join(words))
+        if isinstance(action, str):
+            return [Note((player,), action)]
+        events = self.engine.act(action, wallet)
+        if any(isinstance(e, ev.GameOver) for e in events):
+            self.dice.rotate()
+            events.append(WalletReport(player))
+        return events
+
+    def advance(self, ticks: int) -> list[Any]:
+        return []     # a solo table never forces anything
+
+    def hold_refused(self, key: str, reason: str) -> list[Any]:
+        if self.engine is None:
+            return []
+        return [Note(tuple(self.seated()), f"Wager refused: {reason}"), *self.engine.hold_refused(key)]
+
+    def close(self, why: str) -> list[Any]:
+        if self.engine is None:
+            return []
+        events = self.engine.close(forfeit=False)
+        return [Note(None, why), *events]
+
+    def players_of(self, intent: Any) -> tuple[str, ...]:
+        return tuple(self.seated())
+
+    def shooter(self) -> str | None:
+        return self.player
+
+    # --- what people see ------------------------------------------------------
+    def view(self, viewer: Viewer) -> list[str]:
+        e = self.engine
+        lines = [f"Simplified craps table {self.config.id}: min bet {self.config.min_bet}, "
+                 f"max {self.config.max_bet}."]
+        if e is None:
+            return lines + ["Nobody is playing. Type 'play craps' to sit down."]
+        lines.append(f"Player: {self.player}. Phase: {e.phase.value}.")
+        if e.side is not None and e.flat:
+            point = f", point {e.point}" if e.point else ", come-out roll next"
+            odds = f", odds {e.odds}" if e.odds else ""
+            lines.append(f"Bet: {e.flat} on the {_SIDE[e.side]}{odds}{point}.")
+        if e.phase is Phase.WON:
+            lines.append(f"You won: 'ride' to bet {e.ride_amount} again on the {_SIDE[e.side]}, or 'collect'.")
+        return lines
+
+    def rules(self) -> list[str]:
+        o = self.config.options
+        bar = "a come-out 12 pushes don't pass" if o.dont_pass_bar == 12 else "don't pass wins on 2, 3 and 12"
+        press = {"pass": "the pass line may press", "both": "both sides may press", "none": "no pressing"}[o.press]
+        odds = "3-4-5x odds" if o.odds == 0 else f"{o.odds}x odds"
+        return RULES + [f"At this table: {bar}; {press}; {odds}."]
+
+    def render(self, event: Any, viewer: Viewer) -> list[str]:
+        note = render_note(event, viewer)
+        if note is not None:
+            return note
+        you = viewer.key == self.player
+        who = "You" if you else self.player
+        c = viewer.prefs.color
+        if isinstance(event, ev.Refused):
+            return [event.reason] if you else []
+        if isinstance(event, ev.BetPlaced):
+            verb = "let it ride:" if event.ride else "bet"
+            lines = [f"{who} {verb} {event.amount} on the {_SIDE[event.side]}. Type 'roll'."]
+            return ([event.note] if event.note and you else []) + lines
+        if isinstance(event, ev.Rolled):
+            return [*dice_art(event.dice, viewer.prefs),
+                    f"{who} rolled {event.dice[0]} and {event.dice[1]}: {paint(str(event.total), 'bold', color=c)}."]
+        if isinstance(event, ev.PointSet):
+            offer = " You may 'press' (double your bet) or take 'odds <amount>'." if event.can_press and you else ""
+            return [f"The point is {event.point}.{offer} Roll again."]
+        if isinstance(event, ev.RollAgain):
+            return [f"No decision; the point is still {event.point}. Roll again."] if you else []
+        if isinstance(event, ev.Pressed):
+            return [f"{who} pressed: the bet is now {event.flat}."]
+        if isinstance(event, ev.OddsPlaced):
+            lines = [f"{who} took {event.amount} in odds on the {event.point} (wins {event.wins})."]
+            return ([event.note] if event.note and you else []) + lines
+        if isinstance(event, ev.GameOver):
+            return self._game_over(event, who, you, c)
+        if isinstance(event, ev.Collected):
+            return [f"{who} collected {event.amount} chips."]
+        if isinstance(event, ev.HoldCancelled):
+            return [f"The {event.what} of {event.amount} is off."] if you else []
+        if isinstance(event, ev.Closed):
+            if event.refunded:
+                return [f"{event.refunded} chips in live bets were refunded."] if you else []
+            return []
+        return []
+
+    def _game_over(self, e: ev.GameOver, who: str, you: bool, c: bool) -> list[str]:
+        if e.outcome is Outcome.WIN:
+            head = paint(f"{who} won {e.net}", "bright_green", "bold", color=c)
+        elif e.outcome is Outcome.LOSE:
+            head = paint(f"{who} lost {-e.net}", "bright_red", "bold", color=c)
+        else:
+            head = paint("Push: the bet is returned", "yellow", color=c)
+        lines = [f"{head} ({e.how}, {e.total}) on the {_SIDE[e.side]}."]
+        if you and e.ride:
+            lines.append(f"Type 'ride' to bet {e.ride} again, 'collect', or a new bet.")
+        elif you:
+            lines.append("Place a new bet to play again.")
+        return lines
+
