@@ -134,7 +134,7 @@ class Casino:
         from server.tables.factory import make_game
         from server.tables.host import TableHost
         for table_id, table in self.config.tables.items():
-            game = make_game(table, self.seed)
+            game = make_game(table, self.config.settings.tick_hz, self.seed)
             if game is None or table_id in self.tables:
                 continue
             host = TableHost(self, game)

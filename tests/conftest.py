@@ -38,9 +38,9 @@ async def casino_factory(tmp_path):
     from server.ledger import check
     started = []
 
-    async def start(**settings_changes):
+    async def start(seed=None, **settings_changes):
         config = shipped_config(**settings_changes)
-        app = Casino(config, tmp_path / "casino.db", config_dir=ROOT / "config", rooms_dir=ROOT / "rooms")
+        app = Casino(config, tmp_path / "casino.db", seed=seed, config_dir=ROOT / "config", rooms_dir=ROOT / "rooms")
         await app.start("127.0.0.1", 0, run_clock=False)
         started.append(app)
         return app

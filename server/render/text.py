@@ -27,7 +27,7 @@ _CODES = {
     "black": "30", "red": "31", "green": "32", "yellow": "33", "blue": "34", "magenta": "35",
     "cyan": "36", "white": "37", "bright_green": "92", "bright_yellow": "93",
     "bright_red": "91", "bright_cyan": "96", "bright_white": "97",
-    "on_green": "42", "on_black": "40", "on_white": "47",
+    "on_green": "42", "on_dark_green": "48;5;22", "on_black": "40", "on_white": "47",
 }
 
 

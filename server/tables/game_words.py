@@ -5,6 +5,8 @@ Game words are registered once as commands that route to the player's table;
 """
 from __future__ import annotations
 
+from server.games.craps.parse import KINDS_HELP
+from server.tables.bank.table import COMMANDS as BANK
 from server.tables.simplified import COMMANDS as SIMPLIFIED
 
 _TABLE_WORDS = [
@@ -16,12 +18,14 @@ _TABLE_WORDS = [
 ]
 
 GAME_HELP: dict[str, list[str]] = {
-    "craps": ["Simplified craps (the solo table):", *(f"  {h}" for h in SIMPLIFIED.values()),
+    "craps": ["Bank craps (room 6185):", *(f"  {h}" for h in BANK.values()),
+              f"  Bet kinds: {KINDS_HELP}.",
+              "Simplified craps (the solo table):", *(f"  {h}" for h in SIMPLIFIED.values()),
               "At any table:", *(f"  {h}" for h in _TABLE_WORDS)],
 }
 
 # word -> help text for the registry (a word several games share lists each meaning)
 GAME_WORDS: dict[str, str] = {}
-for _game, _commands in (("simplified craps", SIMPLIFIED),):
+for _game, _commands in (("bank craps", BANK), ("simplified craps", SIMPLIFIED)):
     for _word, _help in _commands.items():
         GAME_WORDS[_word] = (GAME_WORDS[_word] + "\n" if _word in GAME_WORDS else "") + f"{_help}  ({_game})"

@@ -1,0 +1,1 @@
+"""Bank craps at a table: seats, the shooter queue, pacing, and rendering."""
