@@ -1,0 +1,84 @@
+"""Rendering snapshots of the bank craps table: colour and Unicode, ASCII, no
+colour, dark and light dice, 80 columns. Set UPDATE_SNAPSHOTS=1 to rewrite them
+after an intended change, then read the diff."""
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from server.config.load import load_config
+from server.dice.source import FixedDice
+from server.net.client import Prefs
+from server.tables.bank.table import BankCrapsTable
+from server.tables.game import Viewer
+
+ROOT = Path(__file__).resolve().parents[2]
+SNAPSHOTS = Path(__file__).parent / "snapshots"
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+PREFS = {
+    "color-unicode-dark": Prefs(color=True, unicode=True, dice="dark"),
+    "color-unicode-light": Prefs(color=True, unicode=True, dice="light"),
+    "ascii-nocolor-dark": Prefs(color=False, unicode=False, dice="dark"),
+    "ascii-nocolor-light": Prefs(color=False, unicode=False, dice="light"),
+    "unicode-nocolor": Prefs(color=False, unicode=True),
+    "ascii-color": Prefs(color=True, unicode=False),
+}
+
+
+class Dice(FixedDice):
+    def rotate(self):
+        pass
+
+
+def busy_table() -> BankCrapsTable:
+    """A table mid-hand: point 6, Fire has the 4, Small has 2 and 4, many bets."""
+    config = load_config(ROOT / "config", ROOT / "rooms").tables["bank_craps"]
+    t = BankCrapsTable(config, 10)
+    t.dice = Dice([(1, 3), (2, 2), (1, 1), (3, 3), (2, 6)])
+    t.sit("ann", 1000)
+    for words in (["pass", "10"], ["fire", "1"], ["small", "1"], ["tall", "1"]):
+        t.act("ann", ["bet", *words], 1000)
+    t.act("ann", ["roll"], 1000)                           # point 4
+    t.act("ann", ["roll"], 1000)                           # hard 4: point made, Fire has 4
+    t.act("ann", ["bet", "pass", "10"], 1000)
+    t.act("ann", ["roll"], 1000)                           # 2: craps, pass loses
+    t.act("ann", ["bet", "pass", "15"], 1000)
+    t.act("ann", ["roll"], 1000)                           # point 6
+    for words in (["odds", "pass", "30"], ["place", "8", "12"], ["buy", "4", "25"], ["lay", "10", "40"],
+                  ["come", "5"], ["hard", "8", "2"], ["field", "5"], ["horn", "4"], ["hop", "2", "3", "1"]):
+        t.act("ann", ["bet", *words], 1000)
+    t.act("ann", ["roll"], 1000)                           # easy 8: come travels to 8, place 8 wins
+    return t
+
+
+@pytest.mark.parametrize("name", sorted(PREFS))
+def test_table_view_snapshot(name):
+    prefs = PREFS[name]
+    t = busy_table()
+    lines = t.view(Viewer("ann", prefs, True))
+    for line in lines:
+        assert len(ANSI.sub("", line)) <= 80, line
+    text = "\n".join(lines) + "\n"
+    if not prefs.color:
+        assert "\x1b" not in text
+    if not prefs.unicode:
+        assert text.isascii()
+    path = SNAPSHOTS / f"bank-table-{name}.txt"
+    if os.environ.get("UPDATE_SNAPSHOTS") or not path.exists():
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    assert text == path.read_text(encoding="utf-8")
+
+
+def test_the_snapshot_shows_puck_wagers_and_filled_trackers():
+    text = ANSI.sub("", "\n".join(busy_table().view(Viewer("ann", Prefs(), True))))
+    assert "puck: ON 6" in text
+    assert "[4]" in text                  # Fire: the 4 was made
+    assert "[2]" in text and "[8]" in text  # Small has the 2, Tall the 8
+    assert "PASS LINE 15   odds 30" in text
+    assert "5+0" not in text and "25b" in text
+    assert "Your bets:" in text and "Commands:" in text
