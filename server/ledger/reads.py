@@ -63,12 +63,19 @@ def statement(conn: sqlite3.Connection, player: str, n: int) -> list[Movement]:
             " (SELECT op_id FROM entries WHERE account = ?"
             "  UNION SELECT closed_by FROM holds WHERE player = ? AND closed_by IS NOT NULL)"
             " ORDER BY id DESC LIMIT ?", (wallet, player, n)).fetchall()
+        ids = [op[0] for op in ops]
+        marks = ",".join("?" * len(ids))
+        closed_by: dict[int, list[tuple[str, int]]] = {}
+        for op_id, handle, amount in conn.execute(
+                f"SELECT closed_by, handle, amount FROM holds WHERE player = ? AND closed_by IN ({marks})"
+                " ORDER BY id", (player, *ids)):
+            closed_by.setdefault(op_id, []).append((handle, amount))
+        deltas = dict(conn.execute(f"SELECT op_id, SUM(amount) FROM entries WHERE account = ?"
+                                   f" AND op_id IN ({marks}) GROUP BY op_id", (wallet, *ids)).fetchall())
         out = []
         for op_id, when, kind, table, scope, key, args in reversed(ops):
-            delta = conn.execute("SELECT COALESCE(SUM(amount), 0) FROM entries"
-                                 " WHERE account = ? AND op_id = ?", (wallet, op_id)).fetchone()[0]
-            closed = conn.execute("SELECT handle, amount FROM holds WHERE player = ? AND closed_by = ?"
-                                  " ORDER BY id", (player, op_id)).fetchall()
+            delta = deltas.get(op_id, 0)
+            closed = closed_by.get(op_id, [])
             out.append(Movement(time=datetime.fromtimestamp(when, timezone.utc), amount=delta,
                                 kind=kind, table=table, memo=_memo(kind, scope, key, args, delta, closed)))
         return out

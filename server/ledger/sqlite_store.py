@@ -224,7 +224,7 @@ class SQLiteStore:
                         raise UnknownPlayer(f"no wallet for payee {player!r}")
                     from_stakes = min(pay, total)
                     move(pending, wallet, from_stakes)
-                    move(HOUSE_ACCOUNT, wallet, pay - from_stakes)
+                    move(HOUSE_ACCOUNT, wallet, max(0, pay - from_stakes - 1))
                     total -= from_stakes
                 move(pending, HOUSE_ACCOUNT, total)
             elif op.kind is Kind.REFUND:
@@ -252,12 +252,12 @@ class SQLiteStore:
     def _close(self, op: Op, op_id: int) -> Closed:
         closed: Closed = []
         for handle in op.stakes:
-            row = self._w.execute("UPDATE holds SET closed_by = ? WHERE table_id = ? AND handle = ?"
-                                  " AND closed_by IS NULL RETURNING player, amount",
-                                  (op_id, op.table, handle)).fetchall()
-            if not row:
+            row = self._w.execute("SELECT id, player, amount FROM holds WHERE table_id = ? AND handle = ?"
+                                  " AND closed_by IS NULL", (op.table, handle)).fetchone()
+            if row is None:
                 raise UnknownStake(f"table={op.table} stake={handle} is not an open hold")
-            closed.append((handle, row[0][0], row[0][1]))
+            self._w.execute("UPDATE holds SET closed_by = ? WHERE id = ?", (op_id, row[0]))
+            closed.append((handle, row[1], row[2]))
         return closed
 
     # -- recovery and reads -------------------------------------------------------------

@@ -19,6 +19,7 @@ class LedgerModel:
         self.closed: set[str] = set()
         self.house = 0
         self.refuse: set[str] = set()       # Hold keys to refuse
+        self.refuse_next = False            # refuse the next Hold, whatever its key
 
     @property
     def held(self) -> int:
@@ -30,7 +31,8 @@ class LedgerModel:
             if isinstance(e, Hold):
                 assert e.key not in self.stakes and e.key not in self.closed, e.key
                 assert e.amount > 0
-                if e.key in self.refuse or e.amount > self.wallets[e.player]:
+                if e.key in self.refuse or self.refuse_next or e.amount > self.wallets[e.player]:
+                    self.refuse_next = False
                     refused.append(e.key)
                     continue
                 self.wallets[e.player] -= e.amount
@@ -63,12 +65,17 @@ class Table:
         self.log: list = []
 
     def _run(self, events: list) -> list:
-        self.log += events
-        refused = self.ledger.apply(events)
-        if refused:
-            events = events + self._run(self.game.hold_refused(*refused))
+        """Like the table host: intents one at a time, in order; a refused Hold
+        goes back to the game at once and its answer is handled before the rest."""
+        queue, seen = list(events), []
+        while queue:
+            event = queue.pop(0)
+            seen.append(event)
+            if self.ledger.apply([event]):
+                queue[:0] = self.game.hold_refused(event.key)
+        self.log += seen
         self.check()
-        return events
+        return seen
 
     def check(self) -> None:
         assert self.ledger.house == 0

@@ -169,7 +169,7 @@ def test_shooter_leaving_before_the_roll_calls_the_pass_off():
     assert of(out, ev.PassCalledOff) == [ev.PassCalledOff("ann")]
     assert of(out, ev.PaidOut) == [ev.PaidOut("ann", 100)]
     assert of(out, ev.BonesPassed) == [ev.BonesPassed("ann", "bob", ev.PassReason.LEFT)]
-    assert t.game.bankrolls == {"bob": 100, "cy": 100}
+    assert t.game.bankrolls == {"bob": 100, "cy": 100} and t.game.players == ("bob", "cy")
 
 
 def test_shooter_leaving_mid_roll_has_the_dealer_roll_it_out():
@@ -237,16 +237,18 @@ def test_a_refused_buy_in_removes_the_player():
     t = Table(["ann", "bob", "cy"], [], wallets={"ann": 1000, "bob": 50, "cy": 1000})
     out = t.start()
     assert ev.BuyInRefused("bob") in out
-    assert t.game.bankrolls == {"ann": 100, "cy": 100}
+    assert t.game.bankrolls == {"ann": 100, "cy": 100} and t.game.players == ("ann", "cy")
     out = t.act("ann", Bet(10))
     assert of(out, ev.FadeAsked)[0].player == "cy"
 
 
 def test_a_refused_buy_in_with_two_players_cancels():
-    t = Table(["ann", "bob"], [], wallets={"ann": 1000, "bob": 50})
-    out = t.start()
+    t = Table(["ann", "bob"], [], wallets={"ann": 50, "bob": 1000})
+    out = t.start()                  # ann's Hold is refused before bob's is even applied
+    assert ev.BuyInRefused("ann") in out and not of(out, ev.GameOver)
+    out = t.advance(1)               # what follows comes with the next input
     assert of(out, ev.GameOver) == [ev.GameOver(None, 0, 0, ev.GameEnd.CANCELLED)]
-    assert t.ledger.wallets == {"ann": 1000, "bob": 50}
+    assert t.ledger.wallets == {"ann": 50, "bob": 1000} and not t.ledger.stakes
 
 
 def test_a_refused_rehold_means_that_player_left_with_their_chips():
@@ -255,6 +257,8 @@ def test_a_refused_rehold_means_that_player_left_with_their_chips():
     t.ledger.refuse.add("a1:g1:stake:5:bob")                  # the re-hold after cy leaves
     out = t.leave("cy")
     assert ev.BuyInRefused("bob") in out
+    out = t.act("bob", PassDice())
+    assert out[-1] == ev.Refused("bob", "the game is over")
     assert of(out, ev.GameOver) == [ev.GameOver("ann", 120, 20, ev.GameEnd.LAST_STANDING)]
     assert t.ledger.wallets == {"ann": 1020, "bob": 980, "cy": 1000}
 

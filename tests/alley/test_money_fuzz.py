@@ -21,7 +21,8 @@ class SeededDice:
         return (self._rng.randint(1, 6), self._rng.randint(1, 6))
 
 
-op = st.tuples(st.sampled_from(["bet", "fade", "roll", "pass", "leave", "tick", "decline"]),
+op = st.tuples(st.sampled_from(["bet", "fade", "roll", "pass", "leave", "tick", "decline",
+                                "auto", "auto", "auto", "refuse"]),
                st.integers(0, 5), st.integers(-1, 25))
 
 
@@ -46,6 +47,20 @@ def test_money_is_conserved_in_random_play(n, seed, ops, poor, close):
             t.act(player, Roll())
         elif kind == "pass":
             t.act(player, PassDice())
+        elif kind == "auto":                       # whoever is awaited does something sensible
+            v = t.game.view()
+            if v.waiting_for is None:
+                continue
+            if v.phase is Phase.FADING:
+                t.act(v.waiting_for, Fade(10 * (amount % 4)))
+            elif v.phase is Phase.BETTING:
+                t.act(v.waiting_for, Bet(10 * max(1, amount % 12)))
+            elif v.phase is Phase.CHOOSING and amount % 3 == 0:
+                t.act(v.waiting_for, PassDice())
+            else:
+                t.act(v.waiting_for, Roll())
+        elif kind == "refuse":
+            t.ledger.refuse_next = True
         elif kind == "leave":
             t.leave(player)
         else:

@@ -280,9 +280,29 @@ def test_close_refunds_every_ante():
 def test_a_refused_ante_removes_the_player_or_cancels():
     g = game(["ann", "bob", "cy"], [], stake=10)
     g.start()
-    out = g.hold_refused("t1:g1:ante:ann")
-    assert out[0] == ev.AnteRefused("ann") and g.players == ("bob", "cy") and g.pot == 20
-    assert g.current == "bob"
-    out = g.hold_refused("t1:g1:ante:cy")
+    assert g.hold_refused("t1:g1:ante:ann") == [ev.AnteRefused("ann")]   # facts only
+    assert g.pot == 20
+    out = g.act("ann", "roll")                          # the next input acts on it
+    assert out[-1] == ev.Refused("ann", "you are not playing at this table")
+    assert g.players == ("bob", "cy") and of(out, ev.TurnStarted)[0].player == "bob"
+    assert g.hold_refused("t1:g1:ante:cy") == [ev.AnteRefused("cy")]
+    out = g.advance(1)
     assert sorted(r.stake for r in of(out, Refund)) == ["t1:g1:ante:bob"]
     assert of(out, ev.GameOver)[0].reason is ev.GameEnd.CANCELLED
+
+
+def test_refused_antes_at_start_never_touch_stakes_not_yet_held():
+    """The host applies the start's Holds one by one and reports a refusal at once."""
+    g = game(["ann", "bob"], [], stake=10)
+    ledger = LedgerModel({"ann": 0, "bob": 100})
+    queue = g.start()
+    while queue:
+        e = queue.pop(0)
+        if isinstance(e, Hold) and e.amount > ledger.wallets[e.player]:
+            queue[:0] = g.hold_refused(e.key)
+        else:
+            ledger.apply([e])
+    out = g.advance(1)
+    ledger.apply(out)
+    assert of(out, Refund) == [Refund("t1:g1:refund:bob", "t1:g1:ante:bob")]
+    assert ledger.wallets == {"ann": 0, "bob": 100} and not ledger.stakes

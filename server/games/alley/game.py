@@ -11,27 +11,29 @@ clock or makes randomness (dice come from the DiceSource handed in).
     events = game.act(player, Bet(60))     # Fade(20), Fade(0) declines, Roll(), PassDice()
     events = game.advance(ticks)           # windows expire
     events = game.leave(player)            # leave or drop; see below
-    events = game.hold_refused(*keys)      # the ledger refused Holds
+    events = game.hold_refused(key)        # the ledger refused a Hold (facts only)
     events = game.close("shutdown")        # everyone gets their bankroll back
 
 Each list mixes facts (server.games.alley.events) and money intents
-(server.games.intents). The host applies the intents in order and reports a
-refused Holds of one batch together with `hold_refused(*keys)` before it
-relays the next command. A refused
-command is a `Refused` event with a one-line reason and changes nothing.
+(server.games.intents). The host applies the intents in order and hands
+the facts to the renderer. It reports a refused Hold with `hold_refused(key)`
+as soon as it learns of it, even in the middle of a batch: the answer is facts
+only, and the consequences (with any money they move) come with the next
+input, so no intent ever names a stake whose Hold the host has not written
+yet. The host must keep calling `advance` while a game runs. `game_id` must
+make the intent keys unique within the table (e.g. table id plus a game
+counter). A refused command is a `Refused` event with a one-line reason and
+changes nothing.
 
 Money (see escrow.py for why): each buy-in is one Hold; bankrolls change only
 inside the game; when chips leave the table one Settle closes every open stake
 and pays them out, re-holding the bankrolls of those who stay. House net 0.
 
-Flow: the shooter (seat order) has `bet_window` to set the action, or the bones
-pass. Opponents are asked one at a time in seat order, each with `fade_window`;
-no answer sits that pass out; `fade` / `fade 0` declines. Covered: "NO MORE
-BETS". Nobody fading returns the action and the shooter chooses. Then the
-shooter has `roll_window` for each roll, after which the dealer rolls for them.
-After the pass: balances to all, then `roll` (another pass; `bet <amount>` is
-taken as `roll` plus the bet) or `pass` within `choice_window` (timeout passes).
-`pass` also works while the shooter is still to set the action.
+Windows (docs/play-alley-craps.md says it in players' words): `bet_window`
+for the action (timeout passes the bones), `fade_window` for each opponent in
+seat order (timeout sits that pass out; Fade(0) declines), `roll_window` for
+each roll (timeout: the dealer rolls), `choice_window` after a pass for `roll`
+or `pass` (timeout passes). In the choice, `bet <amount>` means roll again.
 
 Leaving: a player who leaves is out at once and is never asked again. Their
 chips in a pass in play (a fade, or a rolling shooter's covered action) stay
@@ -50,7 +52,10 @@ from server.dice.source import DiceSource
 from server.games.alley import events as ev
 from server.games.alley.escrow import Escrow
 from server.games.alley.rules import SHOOTER_WINS, Decision, amount_problem, decide
-from server.games.alley.state import WAITING, AlleyView, Phase, PassState, seconds_to_ticks, start_problem
+from server.games.alley.seats import Seats
+from server.games.alley.state import (
+    WAITING, AlleyView, PassState, Phase, seconds_to_ticks, start_problem,
+)
 from server.games.intents import MoneyIntent
 
 Event = ev.Fact | MoneyIntent
@@ -66,11 +71,7 @@ class AlleyGame:
             raise ValueError(problem)
         self.options = options
         self._dice = dice
-        self._order = list(players)                     # seat order, never changes
-        self._seated = set(players)
-        self._bank = {p: options.buy_in for p in players}   # seated and unpaid leavers only
-        self._unpaid: list[str] = []
-        self._announced: set[str] = set()               # cleaned out, already told
+        self._seats = Seats.buy_in(players, options.buy_in)
         self._escrow = Escrow(game_id)
         self._window = {phase: seconds_to_ticks(seconds, ticks_per_second) for phase, seconds in (
             (Phase.BETTING, options.bet_window), (Phase.FADING, options.fade_window),
@@ -80,12 +81,18 @@ class AlleyGame:
         self._shooter: str | None = None
         self._pass: PassState | None = None
         self._decided = 0
+        self._refused: list[str] = []                   # Holds refused, not yet acted on
 
     # ---- reading ---------------------------------------------------------------
     @property
     def bankrolls(self) -> dict[str, int]:
         """Table bankrolls of everyone whose chips are still in the game."""
-        return dict(self._bank)
+        return dict(self._seats.bank)
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """Players still seated in this game, in seat order."""
+        return tuple(q for q in self._seats.order if q in self._seats.seated)
 
     @property
     def shooter(self) -> str | None:
@@ -102,21 +109,26 @@ class AlleyGame:
         live = self.phase in WAITING
         return AlleyView(self.phase, self._shooter, p.action if p else 0,
                          tuple(p.fades.items()) if p else (), p.point if p else None,
-                         waiting if live else None, self._clock if live else 0, self._balances())
+                         waiting if live else None, self._clock if live else 0, self._seats.balances())
 
     # ---- inputs ----------------------------------------------------------------
     def start(self) -> list[Event]:
         if self.phase is not Phase.READY:
             raise RuntimeError("the game has already started")
-        problem = start_problem(self._order, self.options, len(self._order))
+        order = self._seats.order
+        problem = start_problem(order, self.options, len(order))
         if problem:
             raise ValueError(problem)
-        holds = [self._escrow.hold(p, self._bank[p]) for p in self._order]
-        total = self.options.buy_in * len(self._order)
-        return [*holds, ev.GameStarted(tuple(self._order), self.options.buy_in, total),
-                *self._begin_betting(self._order[0])]
+        holds = [self._escrow.hold(p, self.options.buy_in) for p in order]
+        total = self.options.buy_in * len(order)
+        return [*holds, ev.GameStarted(tuple(order), self.options.buy_in, total),
+                *self._begin_betting(order[0])]
 
     def act(self, player: str, action: ev.Action) -> list[Event]:
+        flushed = self._flush()
+        return flushed + self._act(player, action)
+
+    def _act(self, player: str, action: ev.Action) -> list[Event]:
         problem = self._act_problem(player)
         if problem:
             return [ev.Refused(player, problem)]
@@ -134,7 +146,7 @@ class AlleyGame:
         """Time passing; a slow tick is caught up window by window."""
         if ticks < 0:
             raise ValueError("ticks cannot be negative")
-        events: list[Event] = []
+        events = self._flush()
         while ticks > 0 and self.phase in WAITING:
             if ticks < self._clock:
                 self._clock -= ticks
@@ -145,50 +157,49 @@ class AlleyGame:
 
     def leave(self, player: str) -> list[Event]:
         """The player leaves or drops: out at once, paid when nothing of theirs is in play."""
-        if player not in self._seated:
+        flushed = self._flush()
+        return flushed + self._leave(player)
+
+    def _leave(self, player: str) -> list[Event]:
+        seats = self._seats
+        if player not in seats.seated:
             return [ev.Refused(player, "you are not playing at this table")]
-        self._seated.discard(player)
         if self.phase in (Phase.READY, Phase.OVER, Phase.CLOSED):
+            seats.drop(player)
             if self.phase is Phase.READY:
-                self._order.remove(player)
-                del self._bank[player]
+                seats.order.remove(player)
             return [ev.PlayerLeft(player, 0)]
-        p = self._pass
-        if self.phase is Phase.FADING and player == self._shooter:
-            at_risk = 0
-        elif p and self.phase in (Phase.FADING, Phase.ROLLING):
-            at_risk = p.covered if player == p.shooter else p.fades.get(player, 0)
-        else:
-            at_risk = 0
-        if self._bank[player]:
-            self._unpaid.append(player)
-        else:
-            del self._bank[player]
+        p = self._pass    # a shooter leaving before the roll calls the pass off: nothing at risk
+        live = p is not None and (self.phase is Phase.ROLLING
+                                  or self.phase is Phase.FADING and player != p.shooter)
+        at_risk = (p.covered if player == p.shooter else p.fades.get(player, 0)) if p and live else 0
+        seats.leave(player)
         return [ev.PlayerLeft(player, at_risk)] + self._after_removal(player, call_off=False)
 
     def hold_refused(self, *keys: str) -> list[Event]:
-        """The ledger refused these Holds (all refusals of one batch in one call):
-        their players are out, their chips in their wallets."""
+        """The ledger refused these Holds: their players are out, chips in their wallets.
+
+        Only facts come back: the host may still be applying Holds of the same
+        batch, so what follows (the bones moving on, the game ending and its
+        Settle) comes with the next input."""
         if self.phase in (Phase.OVER, Phase.CLOSED):
             return []
         dropped = [d for d in map(self._escrow.drop, keys) if d is not None]
         for player, _ in dropped:
-            self._seated.discard(player)
-            self._bank.pop(player, None)
-        events: list[Event] = [ev.BuyInRefused(player) for player, _ in dropped]
-        for player, _ in dropped:
-            if self.phase is not Phase.OVER:
-                events += self._after_removal(player, call_off=True)
-        return events
+            self._seats.drop(player)
+            self._refused.append(player)
+        return [ev.BuyInRefused(player) for player, _ in dropped]
 
     def close(self, reason: str = "shutdown") -> list[Event]:
         """Shutdown: a pass in play is called off, every bankroll goes back to its wallet."""
+        self._refused.clear()
         if self.phase in (Phase.OVER, Phase.CLOSED):
             return []
-        balances = self._balances()
-        intents = self._escrow.pay_out(dict(self._bank), {})
-        self.phase, self._pass, self._unpaid = Phase.CLOSED, None, []
-        self._bank = {q: 0 for q in self._order if q in self._seated}
+        seats = self._seats
+        balances = seats.balances()
+        intents = self._escrow.pay_out(dict(seats.bank), {})
+        self.phase, self._pass, seats.unpaid = Phase.CLOSED, None, []
+        seats.bank = {q: 0 for q in seats.order if q in seats.seated}
         return [*intents, ev.GameClosed(reason, balances)]
 
     # ---- commands --------------------------------------------------------------
@@ -197,7 +208,7 @@ class AlleyGame:
             return "the game has not started yet"
         if self.phase in (Phase.OVER, Phase.CLOSED):
             return "the game is over"
-        if player not in self._seated:
+        if player not in self._seats.seated:
             return "you are not playing at this table"
         return None
 
@@ -206,10 +217,10 @@ class AlleyGame:
             return [ev.Refused(player, f"only the shooter sets the action; {self._shooter} is shooting")]
         if self.phase not in (Phase.BETTING, Phase.CHOOSING):
             return [ev.Refused(player, "the action is already set")]
-        problem = amount_problem(amount, self.options.bet_unit, self._bank[player], "your bankroll")
+        problem = amount_problem(amount, self.options.bet_unit, self._seats.bank[player], "your bankroll")
         if problem:
             return [ev.Refused(player, problem)]
-        queue = [q for q in self._after(player) if self._bank.get(q)]
+        queue = [q for q in self._seats.after(player) if self._seats.has_money(q)]
         self._pass = PassState(player, amount, queue)
         return [ev.ActionSet(player, amount)] + self._ask_next()
 
@@ -219,7 +230,7 @@ class AlleyGame:
             return [ev.Refused(player, "there is no action to fade right now")]
         if player == p.shooter:
             return [ev.Refused(player, "the shooter cannot fade their own action")]
-        if not self._bank.get(player):
+        if not self._seats.has_money(player):
             return [ev.Refused(player, "you are cleaned out")]
         if player != p.queue[0]:
             if player in p.queue:
@@ -228,7 +239,7 @@ class AlleyGame:
         if amount == 0 and not isinstance(amount, bool):
             p.queue.pop(0)
             return [ev.FadeDeclined(player)] + self._ask_next()
-        uncovered, bank = p.action - p.covered, self._bank[player]
+        uncovered, bank = p.action - p.covered, self._seats.bank[player]
         limit = "the uncovered action" if uncovered <= bank else "your bankroll"
         problem = amount_problem(amount, self.options.bet_unit, min(uncovered, bank), limit)
         if problem:
@@ -267,19 +278,19 @@ class AlleyGame:
     def _begin_betting(self, shooter: str) -> list[Event]:
         self._shooter, self._pass = shooter, None
         self._enter(Phase.BETTING)
-        bank = self._bank[shooter]
+        bank = self._seats.bank[shooter]
         return [ev.ShooterUp(shooter, bank, self.options.bet_unit, bank)]
 
     def _ask_next(self) -> list[Event]:
         p = self._pass
         assert p is not None
-        while p.queue and not (p.queue[0] in self._seated and self._bank.get(p.queue[0])):
+        while p.queue and not self._seats.has_money(p.queue[0]):
             p.queue.pop(0)
         if p.queue:
             asked, uncovered = p.queue[0], p.action - p.covered
             self._enter(Phase.FADING)
             return [ev.FadeAsked(asked, p.shooter, p.action, uncovered, self.options.bet_unit,
-                                 min(uncovered, self._bank[asked]))]
+                                 min(uncovered, self._seats.bank[asked]))]
         if p.covered == 0:
             self._pass = None
             return [ev.NoAction(p.shooter, p.action)] + self._after_pass()
@@ -287,7 +298,7 @@ class AlleyGame:
 
     def _start_rolling(self) -> list[Event]:
         assert self._pass is not None
-        if self._pass.shooter not in self._seated:
+        if self._pass.shooter not in self._seats.seated:
             return self._roll(by_dealer=True)
         self._enter(Phase.ROLLING)
         return [ev.RollAsked(self._pass.shooter, None)]
@@ -306,7 +317,7 @@ class AlleyGame:
                 return events + self._resolve(decision)
             if decision is Decision.POINT_SET:
                 p.point = total
-            if p.shooter in self._seated:
+            if p.shooter in self._seats.seated:
                 self._enter(Phase.ROLLING)
                 return events + [ev.RollAsked(p.shooter, p.point)]
             by_dealer = True
@@ -318,10 +329,10 @@ class AlleyGame:
         sign = 1 if won else -1
         results = [(p.shooter, sign * p.covered)] + [(q, -sign * a) for q, a in p.fades.items()]
         for player, delta in results:
-            self._bank[player] += delta
+            self._seats.bank[player] += delta
         self._pass, self._decided = None, self._decided + 1
         return [ev.PassResolved(p.shooter, won, decision, p.covered, tuple(results)),
-                ev.Balances(self._balances())] + self._after_pass()
+                ev.Balances(self._seats.balances())] + self._after_pass()
 
     def _after_pass(self) -> list[Event]:
         """Between passes: settle up, then the shooter chooses or the bones move on."""
@@ -330,16 +341,16 @@ class AlleyGame:
             return events
         shooter = self._shooter
         assert shooter is not None
-        if shooter in self._seated and self._bank.get(shooter):
+        if self._seats.has_money(shooter):
             self._enter(Phase.CHOOSING)
             return events + [ev.ChoiceAsked(shooter)]
-        reason = ev.PassReason.CLEANED_OUT if shooter in self._seated else ev.PassReason.LEFT
+        reason = ev.PassReason.CLEANED_OUT if shooter in self._seats.seated else ev.PassReason.LEFT
         return events + self._pass_bones(reason)
 
     def _pass_bones(self, reason: ev.PassReason) -> list[Event]:
         shooter = self._shooter
         assert shooter is not None
-        nxt = next(q for q in self._after(shooter) if self._bank.get(q) and q in self._seated)
+        nxt = self._seats.next_shooter(shooter)
         return [ev.BonesPassed(shooter, nxt, reason)] + self._begin_betting(nxt)
 
     def _expire(self) -> list[Event]:
@@ -354,6 +365,15 @@ class AlleyGame:
         return [ev.TimedOut(shooter, waiting)] + self._pass_bones(ev.PassReason.TIMEOUT)
 
     # ---- people leaving, money leaving ------------------------------------------
+    def _flush(self) -> list[Event]:
+        """Act on Holds refused since the last input."""
+        refused, self._refused = self._refused, []
+        events: list[Event] = []
+        for player in refused:
+            if self.phase in WAITING:
+                events += self._after_removal(player, call_off=True)
+        return events
+
     def _after_removal(self, player: str, call_off: bool) -> list[Event]:
         """Carry on after `player` is gone (left, or their Hold was refused)."""
         p = self._pass
@@ -366,7 +386,7 @@ class AlleyGame:
             more, over = self._settle_up()
             if over:
                 return events + more
-            if p.shooter in self._seated and self._bank.get(p.shooter):
+            if self._seats.has_money(p.shooter):
                 return events + more + self._begin_betting(p.shooter)
             return events + more + self._pass_bones(ev.PassReason.LEFT)
         if in_play:
@@ -384,53 +404,34 @@ class AlleyGame:
 
     def _settle_up(self) -> tuple[list[Event], bool]:
         """No pass in play: announce the cleaned out, end the game or pay leavers."""
-        events: list[Event] = []
-        for player in self._order:
-            if player in self._seated and self._bank.get(player) == 0 and player not in self._announced:
-                self._announced.add(player)
-                events.append(ev.CleanedOut(player))
-        active = [q for q in self._order if q in self._seated and self._bank.get(q)]
+        events: list[Event] = [ev.CleanedOut(q) for q in self._seats.newly_cleaned_out()]
+        active = self._seats.active()
         if len(active) >= 2:
             return events + self._pay_leavers(), False
         return events + self._end(active[0] if active else None), True
 
     def _pay_leavers(self) -> list[Event]:
-        pays = {q: self._bank.pop(q) for q in self._unpaid}
-        self._unpaid = []
-        if not any(pays.values()):
+        owed = self._seats.take_unpaid()
+        if not any(owed.values()):
             return []
-        stay = {q: self._bank[q] for q in self._order if q in self._seated and q in self._bank}
-        return [*self._escrow.pay_out(pays, stay),
-                *(ev.PaidOut(q, a) for q, a in pays.items() if a)]
+        return [*self._escrow.pay_out(owed, self._seats.seated_banks()),
+                *(ev.PaidOut(q, a) for q, a in owed.items() if a)]
 
     def _end(self, winner: str | None) -> list[Event]:
         self.phase, self._pass = Phase.OVER, None
-        pays = {q: self._bank[q] for q in self._unpaid}
+        seats = self._seats
+        pays = seats.take_unpaid()
         if self._decided == 0:
-            pays.update({q: a for q, a in self._bank.items() if q in self._seated})
+            pays.update(seats.seated_banks())
             winner, reason = None, ev.GameEnd.CANCELLED
         elif winner is None:
             reason = ev.GameEnd.NOBODY_LEFT
         else:
-            pays[winner] = self._bank[winner]
-            everything = self.options.buy_in * len(self._order)
+            pays[winner] = seats.bank[winner]
+            everything = self.options.buy_in * len(seats.order)
             reason = ev.GameEnd.CLEANED_HOUSE if pays[winner] == everything else ev.GameEnd.LAST_STANDING
         intents = self._escrow.pay_out(pays, {})
-        for q in pays:
-            if q in self._seated:
-                self._bank[q] = 0
-            else:
-                del self._bank[q]
-        self._unpaid = []
+        seats.bank = {q: 0 for q in seats.bank}
         pot = pays.get(winner, 0) if winner else 0
         paid = [ev.PaidOut(q, a) for q, a in pays.items() if a and q != winner]
         return [*intents, *paid, ev.GameOver(winner, pot, pot - self.options.buy_in if winner else 0, reason)]
-
-    # ---- helpers ---------------------------------------------------------------
-    def _after(self, player: str) -> list[str]:
-        """Everyone else in seat order, starting after `player`."""
-        i = self._order.index(player)
-        return self._order[i + 1:] + self._order[:i]
-
-    def _balances(self) -> tuple[tuple[str, int], ...]:
-        return tuple((q, self._bank[q]) for q in self._order if q in self._bank)

@@ -89,7 +89,7 @@ class Bet:
     number: int = 0
     amount: int = 0
 
-    def travel(self, number: int) -> "Bet":
+    def travel(self, number: int) -> Bet:
         return Bet(self.kind, number, self.amount)
 
 

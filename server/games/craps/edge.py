@@ -10,14 +10,26 @@ Edge = expected loss / amount wagered, a push counting as a resolved bet.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from fractions import Fraction
-from typing import Callable, Hashable
+from functools import lru_cache
 
 from server.config.model import TableConfig
 
-from .bets import Bet, Kind, commission_free_unit, payout_unit, POINTS
+from .bets import POINTS, Bet, Kind, commission_free_unit, payout_unit
 from .limits import Limits
-from .outcome import ALL_DICE, COME_OUT, Result, Rulebook, TableView, advance, rulebook
+from .outcome import (
+    ALL_DICE,
+    ALL_MASK,
+    COME_OUT,
+    SMALL_MASK,
+    TALL_MASK,
+    Result,
+    Rulebook,
+    TableView,
+    advance,
+    rulebook,
+)
 
 State = Hashable
 Step = Callable[[State], list[tuple[Fraction, Fraction | None, State | None]]]
@@ -33,9 +45,9 @@ def _point_only(v: TableView) -> TableView:
 PROJECTION: dict[Kind, Callable[[TableView], TableView]] = {
     Kind.ODDS: _point_only, Kind.PLACE: _point_only, Kind.BUY: _point_only, Kind.HARD: _point_only,
     Kind.FIRE: lambda v: TableView(v.point, v.fire),
-    Kind.SMALL: lambda v: TableView(hits=v.hits),
-    Kind.TALL: lambda v: TableView(hits=v.hits),
-    Kind.ALL: lambda v: TableView(hits=v.hits),
+    Kind.SMALL: lambda v: TableView(hits=v.hits & SMALL_MASK),
+    Kind.TALL: lambda v: TableView(hits=v.hits & TALL_MASK),
+    Kind.ALL: lambda v: TableView(hits=v.hits & ALL_MASK),
 }
 
 
@@ -196,11 +208,18 @@ def _bets() -> list[tuple[str, Bet | Kind]]:
 def house_edges(table: TableConfig) -> list[tuple[str, Fraction]]:
     """Every bank craps bet's exact house edge at this table's settings."""
     limits = Limits.of(table)
-    book = rulebook(limits.field_12)
+    return list(_house_edges(limits.odds, limits.field_12))
+
+
+@lru_cache(maxsize=32)
+def _house_edges(odds: int, field_12: int) -> tuple[tuple[str, Fraction], ...]:
+    """Edges depend only on the odds and field_12 settings (not on min/max): cached."""
+    limits = Limits(odds=odds, field_12=field_12)
+    book = rulebook(field_12)
     result = []
     for label, bet in _bets():
         if isinstance(bet, Kind):
             result.append((label, line_with_odds(book, limits, bet)))
         else:
             result.append((label, edge(book, bet)))
-    return result
+    return tuple(result)

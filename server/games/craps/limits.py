@@ -26,7 +26,7 @@ class Limits:
     field_12: int = 2
 
     @classmethod
-    def of(cls, table: TableConfig) -> "Limits":
+    def of(cls, table: TableConfig) -> Limits:
         opts = table.options if isinstance(table.options, CrapsOptions) else CrapsOptions()
         return cls(table.min_bet, table.max_bet, opts.odds, opts.field_12)
 

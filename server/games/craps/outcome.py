@@ -14,12 +14,30 @@ Small/Tall/All tracker, rolls in the hand) and is pure as well.
 from __future__ import annotations
 
 import enum
-from typing import Callable, NamedTuple
+from collections.abc import Callable
+from typing import NamedTuple
 
 from .bets import (
-    ANY7_ODDS, ANYCRAPS_ODDS, ATS_PAYS, FIRE_PAYS, HARD_ODDS, HOP_EASY_ODDS, HOP_PAIR_ODDS,
-    HORN_ODDS, LAID_ODDS, NUMBERS, PLACE_ODDS, POINTS, PROP_ODDS, SMALL_NUMBERS, TALL_NUMBERS,
-    TRUE_ODDS, Bet, Kind, commission, hop_pair,
+    ANY7_ODDS,
+    ANYCRAPS_ODDS,
+    ATS_PAYS,
+    FIRE_PAYS,
+    HARD_ODDS,
+    HOP_EASY_ODDS,
+    HOP_PAIR_ODDS,
+    HORN_ODDS,
+    LAID_ODDS,
+    NUMBERS,
+    PLACE_ODDS,
+    POINTS,
+    PROP_ODDS,
+    SMALL_NUMBERS,
+    TALL_NUMBERS,
+    TRUE_ODDS,
+    Bet,
+    Kind,
+    commission,
+    hop_pair,
 )
 
 Dice = tuple[int, int]

@@ -18,10 +18,19 @@ from fractions import Fraction
 
 from server.config.model import TableConfig
 
-from .bets import BONUS, CONTRACTS, LINE, Bet, Kind, payout_unit
+from .bets import BONUS, CONTRACTS, LINE, NUMBERS, Bet, Kind, payout_unit
 from .limits import Limits, stake_problem, timing_problem
-from .outcome import ALL_DICE, COME_OUT, Outcome, Result, Rule, TableView, advance, decide, rulebook
-
+from .outcome import (
+    ALL_DICE,
+    COME_OUT,
+    Outcome,
+    Result,
+    Rule,
+    TableView,
+    advance,
+    decide,
+    rulebook,
+)
 
 TIMED = frozenset((*LINE, *BONUS))      # kinds whose acceptance depends on the hand
 
@@ -29,9 +38,9 @@ TIMED = frozenset((*LINE, *BONUS))      # kinds whose acceptance depends on the 
 class Slot:
     """One live bet in the simulator. `base` is the line bet odds back."""
 
-    __slots__ = ("bet", "rule", "base", "odds", "totals", "live", "again")
+    __slots__ = ("again", "base", "bet", "live", "odds", "rule", "totals")
 
-    def __init__(self, bet: Bet, rule: Rule, base: "Slot | None",
+    def __init__(self, bet: Bet, rule: Rule, base: Slot | None,
                  totals: frozenset[int] | None) -> None:
         self.bet = bet
         self.rule = rule
@@ -48,13 +57,13 @@ class Slot:
 class Strategy:
     """What a strategy may define. All hooks are optional; the defaults do nothing."""
 
-    def before_roll(self, seat: "Seat") -> None:
+    def before_roll(self, seat: Seat) -> None:
         """Called before every roll: place or remove bets here."""
 
-    def travelled(self, seat: "Seat", slot: Slot) -> None:
+    def travelled(self, seat: Seat, slot: Slot) -> None:
         """A pass/come/don't bet just moved to its number (slot.bet.number)."""
 
-    def resolved(self, seat: "Seat", slot: Slot, outcome: Outcome) -> None:
+    def resolved(self, seat: Seat, slot: Slot, outcome: Outcome) -> None:
         """A bet was decided (won, lost or pushed); it comes off the table when this
         returns, unless the hook calls `seat.again(slot)` to put the same bet back up."""
 
@@ -109,7 +118,7 @@ class Seat:
             problem = stake_problem(self.limits, kind, number, amount)
             if kind in (Kind.ODDS, Kind.LAY_ODDS):
                 problem = "odds are placed with seat.odds(base)"
-            elif (kind, number) not in self.book.rules:
+            elif number not in (NUMBERS[kind] or (0,)):
                 problem = f"{kind.value} does not take {number}"
             if problem:
                 self.refused = problem

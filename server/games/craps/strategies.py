@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
-from .bets import Kind, POINTS
+from .bets import POINTS, Kind
 from .outcome import Outcome
 from .sim import Seat, Slot, Strategy
 

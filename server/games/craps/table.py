@@ -9,15 +9,29 @@ Stake handles and every intent key are f"{table}:{seq}", unique per table.
 """
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from server.config.model import TableConfig
 from server.games.intents import Forfeit, Hold, MoneyIntent, Refund, Settle
 
-from .bets import CONTRACTS, Bet, Kind, name
+from .bets import CONTRACTS, NUMBERS, Bet, Kind, name
 from .events import (
-    BetAccepted, BetCancelled, BetLost, BetPushed, BetRefused, BetRemoved, BetWon, ComeOutSeven,
-    Fact, PointMade, PointSet, Rolled, SevenOut, Travelled, UnbetRefused, Wager,
+    BetAccepted,
+    BetCancelled,
+    BetLost,
+    BetPushed,
+    BetRefused,
+    BetRemoved,
+    BetWon,
+    ComeOutSeven,
+    Fact,
+    PointMade,
+    PointSet,
+    Rolled,
+    SevenOut,
+    Travelled,
+    UnbetRefused,
+    Wager,
 )
 from .limits import Limits, stake_problem, timing_problem
 from .outcome import COME_OUT, Result, TableView, advance, rulebook
@@ -64,7 +78,23 @@ class CrapsTable:
 
     @property
     def point(self) -> int:
+        """The puck: 0 (OFF, a come-out roll is next) or the point."""
         return self.view.point
+
+    @property
+    def fire_points(self) -> tuple[int, ...]:
+        """Distinct points made in this shooter hand (the Fire tracker)."""
+        return tuple(n for n in (4, 5, 6, 8, 9, 10) if self.view.fire >> n & 1)
+
+    @property
+    def ats_hits(self) -> tuple[int, ...]:
+        """Totals rolled since the last seven (the Small/Tall/All tracker)."""
+        return tuple(t for t in range(2, 13) if self.view.hits >> t & 1)
+
+    @property
+    def bonus_open(self) -> bool:
+        """Whether Fire/Small/Tall/All are taken now (before the hand's first roll)."""
+        return self.view.rolls == 0
 
     # -- placing ----------------------------------------------------------
     def bet(self, player: str, words: str | list[str]) -> list[Event]:
@@ -92,6 +122,8 @@ class CrapsTable:
             return problem
         base: str | None = None
         number = req.number
+        if kind not in (Kind.ODDS, Kind.LAY_ODDS) and number not in (NUMBERS[kind] or (0,)):
+            return f"{kind.value} does not take {number}"
         if kind in (Kind.ODDS, Kind.LAY_ODDS):
             assert req.base is not None
             bases = [w for w in self.bets_of(player) if w.bet.kind is req.base
@@ -192,8 +224,9 @@ class CrapsTable:
             r = o.result
             if r is Result.NONE:
                 continue
-            if r is Result.TRAVEL:
-                self._drop(w)
+            if r is Result.TRAVEL:                 # same handle, same place in `bets`
+                for t in self.book.rule(w.bet).totals:
+                    self._by_total[t].pop(w.handle, None)
                 bet = w.bet.travel(o.number)
                 moved = Wager(w.handle, w.player, bet, name(bet), w.base)
                 self.wagers[w.handle] = moved

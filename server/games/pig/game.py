@@ -11,15 +11,19 @@ clock or makes randomness (dice come from the DiceSource handed in).
     events = game.act(player, "roll")   # or "hold"
     events = game.advance(ticks)    # deadlines and the computer's paced rolls
     events = game.leave(player)     # the player is out; one left wins the pot
-    events = game.hold_refused(*keys)  # the ledger refused ante Holds
+    events = game.hold_refused(key) # the ledger refused an ante (facts only)
     events = game.close("shutdown") # shutdown: every ante is refunded
 
 Every returned list mixes facts (server.games.pig.events) and money intents
-(server.games.intents); the host applies the intents in order, reports a
-refused Holds of one batch together with `hold_refused(*keys)` before relaying
-the next command, and hands
-the facts to the renderer. A refused command is a `Refused` event and changes
-nothing.
+(server.games.intents); the host applies the intents in order and hands
+the facts to the renderer. It reports a refused Hold with `hold_refused(key)`
+as soon as it learns of it, even in the middle of a batch: the answer is facts
+only, and the consequences (with any money they move) come with the next
+input, so no intent ever names a stake whose Hold the host has not written
+yet. The host must keep calling `advance` while a game runs. `game_id` must
+make the intent keys unique within the table (e.g. table id plus a game
+counter). A refused command is a `Refused` event with a one-line reason and
+changes nothing.
 
 Who plays: one player plays the computer (named `computer_name`, last in
 turn order, no stake). Two to `max_players` play each other; with
@@ -107,6 +111,7 @@ class PigGame:
         self._stake = 0 if self.vs_computer else options.stake
         self._antes: dict[str, str] = {}    # open ante stakes: player -> Hold key
         self._pot = 0
+        self._refused: list[str] = []       # antes refused, not yet acted on
         self.phase = Phase.READY
 
     # ---- what the host and renderer may read ----------------------------------
@@ -153,18 +158,19 @@ class PigGame:
 
     def act(self, player: str, action: str) -> list[Event]:
         """A player's `roll` or `hold`."""
+        events = self._flush()
         problem = self._act_problem(player, action)
         if problem:
-            return [Refused(player, problem)]
+            return events + [Refused(player, problem)]
         if action == "roll":
-            return self._roll(player)
-        return self._hold(player, TurnEnd.HOLD)
+            return events + self._roll(player)
+        return events + self._hold(player, TurnEnd.HOLD)
 
     def advance(self, ticks: int) -> list[Event]:
         """Time passing: turn deadlines expire, the computer takes its next roll."""
         if ticks < 0:
             raise ValueError("ticks cannot be negative")
-        events: list[Event] = []
+        events = self._flush()
         while ticks > 0 and self.phase is Phase.PLAYING:
             if ticks < self._clock:
                 self._clock -= ticks
@@ -179,34 +185,32 @@ class PigGame:
 
     def leave(self, player: str) -> list[Event]:
         """The player is out; their ante stays in the pot."""
+        events = self._flush()
         if player not in self._order:
-            return [Refused(player, "you are not playing at this table")]
+            return events + [Refused(player, "you are not playing at this table")]
         if self.phase is not Phase.PLAYING:
             self._order.remove(player)
-            return [PlayerLeft(player)]
-        return [PlayerLeft(player)] + self._drop(player)
+            return events + [PlayerLeft(player)]
+        return events + [PlayerLeft(player)] + self._drop(player)
 
     def hold_refused(self, *keys: str) -> list[Event]:
-        """The ledger refused these antes (all refusals of one batch in one call):
-        those players are out without a stake; fewer than two left cancels the game."""
+        """The ledger refused these antes: those players are out without a stake.
+
+        Only facts come back: the host may still be applying Holds of the same
+        batch, so what follows (the turn moving on, or a cancelled game and its
+        Refunds when fewer than two remain) comes with the next input."""
         refused = [p for p, k in self._antes.items() if k in keys]
-        if not refused or self.phase is not Phase.PLAYING:
+        if self.phase is not Phase.PLAYING:
             return []
-        events: list[Event] = []
         for player in refused:
             del self._antes[player]
             self._pot -= self._stake
-            events.append(AnteRefused(player))
-        if len(self._order) - len(refused) < 2:
-            for player in refused:
-                self._order.remove(player)
-            return events + self._cancel()
-        for player in refused:
-            events += self._drop(player)
-        return events
+            self._refused.append(player)
+        return [AnteRefused(player) for player in refused]
 
     def close(self, reason: str = "shutdown") -> list[Event]:
         """Shutdown or eviction: refund every ante, end the game."""
+        self._refused.clear()
         if self.phase in (Phase.OVER, Phase.CLOSED):
             return []
         self.phase = Phase.CLOSED
@@ -279,6 +283,20 @@ class PigGame:
         return self._begin_turn()
 
     # ---- endings ---------------------------------------------------------------
+    def _flush(self) -> list[Event]:
+        """Act on refused antes reported since the last input."""
+        refused, self._refused = self._refused, []
+        if not refused or self.phase is not Phase.PLAYING:
+            return []
+        if len(self._order) - len(refused) < 2:
+            for player in refused:
+                self._order.remove(player)
+            return self._cancel()
+        events: list[Event] = []
+        for player in refused:
+            events += self._drop(player)
+        return events
+
     def _drop(self, player: str) -> list[Event]:
         """Remove a player mid-game: a lone survivor wins; the turn moves on if it was theirs."""
         if self.vs_computer:

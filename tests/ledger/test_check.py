@@ -1,0 +1,88 @@
+"""`casino ledger check`: passes on a sound ledger, names each broken invariant."""
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from server.ledger import Ledger, check
+
+@pytest.fixture
+async def busy_db(db_path):
+    led = await Ledger.open(db_path)
+    await led.mint("m-a", "alice", 100, "start")
+    await led.mint("m-b", "bob", 50, "start")
+    await led.hold("a1", "alice", "craps", 10)
+    await led.hold("a2", "alice", "craps", 20)
+    await led.hold("b1", "bob", "pig", 5)
+    await led.settle("s1", "craps", ["a1"], {"alice": 30})
+    await led.close()
+    return db_path
+
+
+def tamper(path, *sql: str) -> None:
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("PRAGMA ignore_check_constraints = ON")
+    for s in sql:
+        conn.execute(s)
+    conn.close()
+
+
+def test_cli_check_passes_and_reports_json(busy_db, cli):
+    code, report = cli.check_json(busy_db)
+    assert code == 0
+    assert report["ok"] is True and report["open_holds"] == 2 and report["minted"] == 150
+    assert report["balances"] == 150 and report["house"] == -20 and report["broken"] == []
+    done = cli.check(busy_db)
+    assert done.returncode == 0 and done.stdout.startswith("ledger check: ok open_holds=2")
+
+
+def test_cli_check_without_database_exits_2(tmp_path, cli):
+    done = cli.check(tmp_path / "missing.db")
+    assert done.returncode == 2 and "no ledger database" in done.stderr
+
+
+def test_cli_check_names_a_broken_invariant(busy_db, cli):
+    tamper(busy_db, "UPDATE accounts SET balance = balance + 7 WHERE kind = 'wallet' AND owner = 'bob'")
+    done = cli.check(busy_db)
+    assert done.returncode == 1
+    assert "broken invariant conservation" in done.stdout
+    assert "broken invariant balance_equals_entries: wallet:bob" in done.stdout
+    code, report = cli.check_json(busy_db)
+    assert code == 1 and report["ok"] is False
+
+
+@pytest.mark.parametrize("sql, invariant", [
+    (["INSERT INTO entries (op_id, transfer, account, amount) VALUES (1, 999, 2, 5)",
+      "UPDATE accounts SET balance = balance + 5 WHERE id = 2",
+      "UPDATE accounts SET balance = balance - 5 WHERE id = 1"], "transfer_legs"),
+    (["UPDATE accounts SET balance = -3 WHERE kind = 'wallet' AND owner = 'bob'",
+      "UPDATE accounts SET balance = balance + 48 WHERE id = 2",
+      "INSERT INTO entries (op_id, transfer, account, amount) SELECT 1, 1000, id, -48 FROM accounts"
+      " WHERE kind = 'wallet' AND owner = 'bob'",
+      "INSERT INTO entries (op_id, transfer, account, amount) VALUES (1, 1000, 2, 48)"], "wallet_non_negative"),
+    (["INSERT INTO operations (scope, key, kind, table_id, args, time)"
+      " VALUES ('table:craps', 'again', 'refund', 'craps', '{\"stake\":\"a1\"}', 0)"], "hold_closed_once"),
+    (["UPDATE holds SET closed_by = NULL WHERE handle = 'a1'"], "hold_closed_once"),
+    (["UPDATE holds SET amount = 6 WHERE handle = 'b1'"], "pending_equals_open_holds"),
+    (["UPDATE operations SET args = '{\"amount\":99,\"player\":\"bob\",\"reason\":\"start\"}'"
+      " WHERE key = 'm-b'"], "mint_only_mints"),
+    (["PRAGMA user_version = 99"], "schema_version"),
+])
+def test_check_detects_each_broken_invariant(busy_db, sql, invariant):
+    assert check(busy_db).ok
+    tamper(busy_db, *sql)
+    report = check(busy_db)
+    assert not report.ok
+    assert any(b.startswith(invariant + ":") for b in report.broken), report.broken
+
+
+async def test_check_on_a_live_database_counts_open_holds(db_path, cli):
+    led = await Ledger.open(db_path)
+    try:
+        await led.mint("m", "alice", 100, "start")
+        await led.hold("h", "alice", "t", 40)
+        code, report = cli.check_json(db_path)
+        assert code == 0 and report["ok"] and report["open_holds"] == 1
+    finally:
+        await led.close()
