@@ -34,9 +34,12 @@ class SessionClock:
 
     def __init__(self, app: "Casino") -> None:
         self.app = app
-        limits = app.config.settings.limits
-        self.login_ticks = app.manager.seconds(limits.login_timeout)
-        self.idle_ticks = app.manager.seconds(limits.idle_timeout)
+        self.configure()
+
+    def configure(self) -> None:
+        limits = self.app.config.settings.limits
+        self.login_ticks = self.app.manager.seconds(limits.login_timeout)
+        self.idle_ticks = self.app.manager.seconds(limits.idle_timeout)
 
     def advance(self, ticks: int) -> None:
         for session in list(self.app.sessions):
@@ -107,7 +110,9 @@ class Casino:
         self.tables: dict[str, Any] = {}     # table id -> TableHost
         self.seats: dict[str, Any] = {}      # player key -> the TableHost they sit at
         self.presence = asyncio.Condition()  # notified when someone logs in or out
-        self.manager.subscribe(SessionClock(self))
+        self.closed_rooms: set[str] = set()  # closed by an operator until the next reload
+        self.session_clock = SessionClock(self)
+        self.manager.subscribe(self.session_clock)
 
     # --- lifecycle ------------------------------------------------------
     async def start(self, host: str, port: int, *, run_clock: bool = True) -> None:
@@ -130,17 +135,63 @@ class Casino:
         sockets = self._telnet.sockets if self._telnet else None
         return sockets[0].getsockname()[1] if sockets else 0
 
-    def open_tables(self) -> None:
+    def open_tables(self) -> list[str]:
+        """Open a host for every configured table that has none; returns their ids."""
         from server.tables.factory import make_game
         from server.tables.host import TableHost
+        opened = []
         for table_id, table in self.config.tables.items():
+            if table_id in self.tables:
+                continue
             game = make_game(table, self.config.settings.tick_hz, self.seed)
-            if game is None or table_id in self.tables:
+            if game is None:
                 continue
             host = TableHost(self, game)
             self.tables[table_id] = host
             self.manager.subscribe(host)
+            opened.append(table_id)
             logs.event(log, "table_opened", table=table_id, game=table.game)
+        return opened
+
+    def forget_table(self, host: Any) -> None:
+        """A closed table leaves the casino (its own worker stops after this job)."""
+        if self.tables.get(host.id) is host:
+            del self.tables[host.id]
+        self.manager.unsubscribe(host)
+        for key in [k for k, h in self.seats.items() if h is host]:
+            del self.seats[key]
+        logs.event(log, "table_closed", table=host.id)
+        asyncio.get_running_loop().call_soon(host.stop)
+
+    def apply_settings(self) -> None:
+        """Settings that take effect without a restart (after `reload`)."""
+        settings = self.config.settings
+        self.operators = {name.lower() for name in settings.operators}
+        self.connections.limit = settings.limits.connections_per_ip
+        self.login_failures.limit = settings.limits.failed_logins_per_minute
+        self.session_clock.configure()
+
+    async def reload(self) -> tuple[bool, list[str]]:
+        from server.reload import reload
+        return await reload(self)
+
+    async def close_room(self, room_id: str, reason: str) -> list[str]:
+        """Refund every stake at the room's tables, send everyone out, keep it
+        closed until the next reload."""
+        room = self.world.rooms[room_id]
+        done = []
+        for table_id in room.tables:
+            host = self.tables.get(table_id)
+            if host is not None:
+                await host.close(reason)
+                self.forget_table(host)
+                done.append(table_id)
+        self.closed_rooms.add(room_id)
+        start = self.config.settings.start_room
+        for session in self.world.occupants(room_id):
+            session.tell(f"{reason} You are shown out.")
+            self.world.place(session, start if start != room_id else next(iter(self.world.rooms)))
+        return done
 
     def request_stop(self, reason: str) -> None:
         """Ask the serving loop to stop (signals, an operator's shutdown)."""

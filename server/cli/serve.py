@@ -43,6 +43,14 @@ async def _serve(config, args: argparse.Namespace) -> int:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, app.request_stop, "The casino is closing for the night.")
+    loop.add_signal_handler(signal.SIGHUP, lambda: asyncio.ensure_future(_reload(app)))
     await app.stop_requested.wait()
     await app.stop(app.stop_reason)
     return 0
+
+
+async def _reload(app) -> None:
+    """SIGHUP: the same as an operator's `reload`; the outcome goes to the log."""
+    applied, lines = await app.reload()
+    for line in lines:
+        print(("reload: " if applied else "reload refused: ") + line, file=sys.stderr)

@@ -80,3 +80,46 @@ async def shutdown(ctx: Context) -> None:
     logs.event(log, "operator_shutdown", operator=ctx.session.key, seconds=seconds, reason=reason)
     ctx.app.schedule_shutdown(seconds, reason)
     ctx.tell(f"Shutdown in {seconds} seconds." if seconds else "Shutting down now.")
+
+
+@command("reload", operator=True, topic="operator",
+         help="""reload - re-read config/ and rooms/; apply what is safe now and the rest when each table is idle.
+Any error changes nothing; each is shown as file:line: key: problem.""")
+async def reload(ctx: Context) -> None:
+    applied, lines = await ctx.app.reload()
+    logs.event(log, "operator_reload", operator=ctx.session.key, applied=applied)
+    if not applied:
+        ctx.tell(f"Reload refused: {len(lines)} error{'s' if len(lines) != 1 else ''}; nothing changed.")
+    ctx.tell(*lines)
+
+
+@command("tables", operator=True, topic="operator",
+         help="""tables - every table: its room, players, phase and live stakes.""")
+async def tables(ctx: Context) -> None:
+    app = ctx.app
+    rooms = {t: r.id for r in app.world.rooms.values() for t in r.tables}
+    if not app.tables:
+        ctx.tell("No tables are open.")
+    for table_id, host in sorted(app.tables.items()):
+        players = ", ".join(host.game.seated()) or "nobody"
+        live = sum(amount for _, amount in host.stakes.values())
+        flags = (" [closing]" if host.retiring else "") + (" [new settings waiting]" if host.next_config else "")
+        pending = f", {len(host.pending)} pending" if host.pending else ""
+        ctx.tell(f"{table_id:<14} {host.game.config.game:<12} room {rooms.get(table_id, '?'):<8} "
+                 f"{host.game.phase():<12} stakes {live} in {len(host.stakes)} hold(s){pending}{flags}")
+        ctx.tell(f"{'':14} players: {players}")
+
+
+@command("close", operator=True, topic="operator",
+         help="""close <room> - refund every stake at the room's tables, show everyone out, keep it closed until reload.""")
+async def close(ctx: Context) -> None:
+    if len(ctx.argv) != 1:
+        ctx.tell("Usage: close <room>")
+        return
+    room = ctx.argv[0]
+    if room not in ctx.app.world.rooms:
+        ctx.tell(f"No room called {room[:20]}. Rooms: " + ", ".join(sorted(ctx.app.world.rooms)))
+        return
+    closed = await ctx.app.close_room(room, "The management has closed this room; every stake is refunded.")
+    logs.event(log, "operator_close", operator=ctx.session.key, room=room, tables=len(closed))
+    ctx.tell(f"Room {room} closed" + (f"; refunded and closed tables: {', '.join(closed)}." if closed else "."))

@@ -14,6 +14,7 @@ from server.dice.view import fair_lines
 from server.tables.game_words import GAME_HELP, GAME_WORDS
 
 command = REGISTRY.command
+OPENING_WORDS = ("bet", "start", "odds", "press", "ride")   # refused at a closing table
 
 
 def tables_here(app: Any, session: Any) -> list[Any]:
@@ -46,6 +47,9 @@ async def play(ctx: Context) -> None:
     host, why = find_table(app, session, ctx.argv[0] if ctx.argv else None)
     if host is None:
         ctx.tell(why)
+        return
+    if host.retiring:
+        ctx.tell("This table is closing; it takes no new players.")
         return
     current = app.seats.get(session.key)
     if current is not None and current is not host:
@@ -144,6 +148,9 @@ def _game_word(word: str):
         host = app.seats.get(session.key)
         if host is None or word not in host.game.commands:
             ctx.tell(f"'{word}' is a table command: sit at a table first (play craps, play alley, play pig).")
+            return
+        if host.retiring and word in OPENING_WORDS:
+            ctx.tell("This table is closing: no new bets or games.")
             return
         chips = await wallet(app, session.key)
         await host.run(lambda: host.apply(host.game.act(session.key, [word, *ctx.argv], chips)))

@@ -224,7 +224,7 @@ class SQLiteStore:
                         raise UnknownPlayer(f"no wallet for payee {player!r}")
                     from_stakes = min(pay, total)
                     move(pending, wallet, from_stakes)
-                    move(HOUSE_ACCOUNT, wallet, max(0, pay - from_stakes - 1))
+                    move(HOUSE_ACCOUNT, wallet, pay - from_stakes)
                     total -= from_stakes
                 move(pending, HOUSE_ACCOUNT, total)
             elif op.kind is Kind.REFUND:

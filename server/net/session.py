@@ -52,7 +52,8 @@ class Session:
     @property
     def prefs(self) -> Prefs:
         extra = {k: self._extra(k) for k in
-                 ("ttype1", "ttype2", "ttype3", "ttype4", "TERM", "charset", "LANG", "cols")}
+                 ("ttype1", "ttype2", "ttype3", "ttype4", "TERM", "LANG", "cols")}
+        extra["charset"] = self._extra("agreed_charset")
         if self.naws_cols:
             extra["cols"] = self.naws_cols
         guessed = guess_prefs(extra)

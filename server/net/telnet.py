@@ -33,6 +33,12 @@ class CasinoTelnetServer(telnetlib3.TelnetServer):
         super().begin_advanced_negotiation()
         self.writer.iac(WILL, EOR)
 
+    def on_charset(self, charset: str) -> None:
+        # get_extra_info("charset") defaults to our own encoding; remember
+        # what the client really agreed to, for the Unicode guess.
+        super().on_charset(charset)
+        self._extra["agreed_charset"] = charset
+
     def on_naws(self, rows: int, cols: int) -> None:
         super().on_naws(rows, cols)
         session = getattr(self.writer, "casino_session", None)

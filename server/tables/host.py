@@ -40,6 +40,9 @@ class TableHost:
         self.id = game.config.id
         self.watchers: dict[str, Any] = {}        # player key -> session
         self.pending: list[PendingIntent] = []    # writes the ledger failed; retried
+        self.stakes: dict[str, tuple[str, int]] = {}  # open holds, by game key: (player, chips)
+        self.retiring = False                     # removed from the config: closes when idle
+        self.next_config: Any = None              # a changed config waiting for the table to idle
         self._retry_ticks = 0
         self._queue: asyncio.Queue[tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any] | None]] = asyncio.Queue()
         self._worker = asyncio.get_running_loop().create_task(self._work())
@@ -77,6 +80,8 @@ class TableHost:
 
     async def _advance(self, ticks: int) -> None:
         await self.apply(self.game.advance(ticks))
+        if self.retiring or self.next_config is not None:
+            await self.settle_config()
         if self.pending:
             self._retry_ticks += ticks
             if self._retry_ticks >= self.app.manager.seconds(RETRY_SECONDS):
@@ -153,10 +158,21 @@ class TableHost:
             logs.event(log, "settlement_pending", table=self.id, key=intent.key, why=err)
             return [Note(players, "Settlement pending recovery: the ledger could not record it yet. "
                                   "Your stake stays held until it is; nothing is paid twice.")]
+        self._track(intent)
         if isinstance(intent, Settle):
             logs.event(log, "settlement", table=self.id, key=intent.key, stakes=len(intent.stakes),
                        paid=sum(a for _, a in intent.pays))
         return []
+
+    def _track(self, intent: Any) -> None:
+        """Keep the open stakes: what `tables` shows and what "idle" means."""
+        if isinstance(intent, Hold):
+            self.stakes[intent.key] = (intent.player, intent.amount)
+        elif isinstance(intent, Settle):
+            for stake in intent.stakes:
+                self.stakes.pop(stake, None)
+        else:
+            self.stakes.pop(intent.stake, None)
 
     async def _retry_pending(self) -> None:
         from server.ledger import LedgerError
@@ -167,6 +183,7 @@ class TableHost:
             except LedgerError:
                 still.append(item)
                 continue
+            self._track(item.intent)
             logs.event(log, "settlement_recovered", table=self.id, key=item.intent.key)
             for key in item.players:
                 session = self.app.online.get(key)
@@ -187,6 +204,62 @@ class TableHost:
             if lines:
                 viewer.session.tell(*lines)
 
+    # --- configuration changes ----------------------------------------------
+    @property
+    def at_rest(self) -> bool:
+        """No stake is live and no settlement is waiting: safe to change or close."""
+        return not self.stakes and not self.pending
+
+    def tell_table(self, text: str) -> None:
+        for viewer in self.viewers():
+            viewer.session.tell(text)
+
+    async def reconfigure(self, config: Any) -> str:
+        """A changed table config from `reload`: live where the game can take it
+        (new limits for new wagers), otherwise once the table is idle."""
+        async def change() -> str:
+            live = getattr(self.game, "reconfigure", None)
+            if live is not None and live(config):
+                self.tell_table("The operator changed this table's settings; they apply to new wagers now.")
+                return "applied now"
+            self.next_config = config
+            await self.settle_config()
+            if self.next_config is None:
+                return "applied now (the table was idle)"
+            self.tell_table("The operator changed this table's settings; they apply once no bets are live.")
+            return "applies when the table is idle"
+        return await self.run(change)
+
+    async def retire(self) -> None:
+        """The table was removed from the config: no new games or wagers, then
+        close (refunding anything left) once its live stakes are decided."""
+        async def go() -> None:
+            self.retiring = True
+            self.tell_table("This table has been removed: it closes once the live bets are decided. No new bets.")
+            await self.settle_config()
+        await self.run(go)
+
+    async def settle_config(self) -> None:
+        """Apply a waiting change or retirement if the table is idle now."""
+        if not self.at_rest:
+            return
+        if self.retiring:
+            await self.apply(self.game.close("This table is now closed."))
+            self.closed = True
+            self.app.forget_table(self)
+            return
+        if self.next_config is not None:
+            from server.tables.factory import make_game
+            config, self.next_config = self.next_config, None
+            game = make_game(config, self.app.manager.tick_hz, self.app.seed)
+            players = self.game.seated()
+            game.dice = self.game.dice            # the commitment players were shown stays
+            self.game = game
+            for player in players:
+                wallet = (await self.app.ledger.balance(player)).wallet
+                await self.apply([e for e in game.sit(player, wallet) if isinstance(e, Note) and e.to])
+            self.tell_table("This table's new settings are in effect.")
+
     # --- lifecycle ----------------------------------------------------------
     async def close(self, why: str) -> None:
         """Shutdown or room closing: refund every outstanding stake, in order."""
@@ -198,6 +271,10 @@ class TableHost:
             await self._retry_pending()
         await self.run(closing)
         self.closed = True
+        self._worker.cancel()
+
+    def stop(self) -> None:
+        """Stop the worker of a table that has closed itself."""
         self._worker.cancel()
 
 

@@ -26,7 +26,7 @@ def test_same_seed_same_result(name):
 
 
 def test_many_renewing_and_rescanning_agree():
-    """The `resolved`+`again` strategy and the plain before_roll one place the same bets."""
+    """Standing bets and the plain before_roll strategy place the same bets."""
     a = sim.run(config(), strategies.load("many"), 5000, seed=3)
     b = sim.run(config(), strategies.Many(), 5000, seed=3)
     assert (a.wagered, a.net) == (b.wagered, b.net)

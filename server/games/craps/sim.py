@@ -38,7 +38,7 @@ TIMED = frozenset((*LINE, *BONUS))      # kinds whose acceptance depends on the 
 class Slot:
     """One live bet in the simulator. `base` is the line bet odds back."""
 
-    __slots__ = ("again", "base", "bet", "live", "odds", "rule", "totals")
+    __slots__ = ("again", "base", "bet", "keep", "live", "odds", "rule", "totals")
 
     def __init__(self, bet: Bet, rule: Rule, base: Slot | None,
                  totals: frozenset[int] | None) -> None:
@@ -49,6 +49,7 @@ class Slot:
         self.totals = totals
         self.live = True
         self.again = False
+        self.keep = False
 
     def __repr__(self) -> str:
         return f"Slot({self.bet})"
@@ -109,8 +110,14 @@ class Seat:
         return -(-self.limits.min_bet // unit) * unit
 
     # -- betting ----------------------------------------------------------
-    def bet(self, kind: Kind, number: int = 0, amount: int | None = None) -> Slot | None:
-        """Place a bet (amount None: the table's smallest). None if refused (see .refused)."""
+    def bet(self, kind: Kind, number: int = 0, amount: int | None = None,
+            keep: bool = False) -> Slot | None:
+        """Place a bet (amount None: the table's smallest). None if refused (see .refused).
+
+        keep=True makes it a standing bet: after each decision the same bet goes
+        straight back up (place, buy, lay, hardways, one-roll bets; not line or
+        bonus bets, whose acceptance depends on the moment of the hand).
+        """
         if amount is None:
             amount = self.min_stake(kind, number)
         bet = Bet(kind, number, amount)
@@ -125,12 +132,17 @@ class Seat:
                 return None
             self._ok.add(bet)
         if kind in TIMED:
+            if keep:
+                self.refused = f"{kind.value} cannot be a standing bet"
+                return None
             view = self.view
             problem = timing_problem(kind, view.point, view.rolls)
             if problem:
                 self.refused = problem
                 return None
-        return self._add(bet, None)
+        slot = self._add(bet, None)
+        slot.keep = keep
+        return slot
 
     def odds(self, base: Slot, amount: int | None = None) -> Slot | None:
         """Odds behind a travelled line bet (amount None: the most the table allows)."""
@@ -165,6 +177,8 @@ class Seat:
     def again(self, slot: Slot) -> bool:
         """From `resolved`: put the same bet straight back up (cheaper than a new `bet`)."""
         bet = slot.bet
+        if slot.keep:
+            return True
         if bet.kind in TIMED:
             view = self.view
             problem = timing_problem(bet.kind, view.point, view.rolls)
@@ -233,6 +247,14 @@ class SimResult:
         return self.rolls / self.seconds if self.seconds > 0 else float("inf")
 
 
+def _hook(strategy: object, name: str):
+    """The strategy's hook, or None when it has none (or only Strategy's empty one)."""
+    fn = getattr(strategy, name, None)
+    if fn is None or getattr(type(strategy), name, None) is getattr(Strategy, name):
+        return None
+    return fn
+
+
 def run(table: TableConfig, strategy: Strategy, rolls: int, seed: int) -> SimResult:
     """Play `rolls` rolls of one seat with `strategy`, dice from random.Random(seed)."""
     seat = Seat(table)
@@ -240,9 +262,8 @@ def run(table: TableConfig, strategy: Strategy, rolls: int, seed: int) -> SimRes
     always = seat.always
     drop = seat._drop
     rnd = random.Random(seed).random
-    before = getattr(strategy, "before_roll", None)
-    travelled = getattr(strategy, "travelled", None)
-    resolved = getattr(strategy, "resolved", None)
+    before, travelled, resolved = (_hook(strategy, name)
+                                   for name in ("before_roll", "travelled", "resolved"))
     add = seat._add
     WIN, LOSE, TRAVEL = Result.WIN, Result.LOSE, Result.TRAVEL
     wagered = net = 0
@@ -272,6 +293,10 @@ def run(table: TableConfig, strategy: Strategy, rolls: int, seed: int) -> SimRes
                     net += o[1]
                 elif r is LOSE:
                     net -= stake
+                if slot.keep:                   # a standing bet: straight back up
+                    if resolved is not None:
+                        resolved(seat, slot, o)
+                    continue
                 if resolved is not None:
                     resolved(seat, slot, o)
                     if slot.again:              # the strategy put it straight back up

@@ -12,7 +12,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 from .bets import POINTS, Kind
-from .outcome import Outcome
 from .sim import Seat, Slot, Strategy
 
 
@@ -53,11 +52,9 @@ class Many(Strategy):
         seat.odds(slot)
 
 
-RENEWED = frozenset((Kind.PLACE, Kind.FIELD, Kind.HARD))
-
-
-class ManyRenewing(Many):
-    """The same bets as `many`, renewed from the `resolved` hook (cheaper per roll)."""
+class ManyStanding(Many):
+    """The same bets as `many`, with the place bets, field and hardways made standing
+    bets (`keep=True`): the simulator puts them back up itself, which is cheaper."""
 
     def __init__(self) -> None:
         self.started = False
@@ -66,20 +63,16 @@ class ManyRenewing(Many):
         if not self.started:
             self.started = True
             for kind, number in STANDING:
-                seat.bet(kind, number)
-        if seat.point:
+                seat.bet(kind, number, keep=True)
+        if seat.view.point:
             if not seat.has(Kind.COME, 0):
                 seat.bet(Kind.COME)
         elif not seat.has(Kind.PASS):
             seat.bet(Kind.PASS)
 
-    def resolved(self, seat: Seat, slot: Slot, outcome: Outcome) -> None:
-        if slot.bet.kind in RENEWED:
-            seat.again(slot)
-
 
 BUILT_IN: dict[str, Callable[[], Strategy]] = {
-    "pass": PassLine, "pass-odds": PassOdds, "many": ManyRenewing,
+    "pass": PassLine, "pass-odds": PassOdds, "many": ManyStanding,
 }
 
 

@@ -1,0 +1,76 @@
+"""Apply a re-read configuration to the running casino (`reload`, SIGHUP).
+
+Everything is validated first: any error and nothing changes. A valid change
+is applied at once where that is safe - new rooms and tables appear, room text
+and exits change, settings such as limits and starting chips apply to what
+happens next - and otherwise when the affected table is idle: a changed table
+takes its new settings once no stake is live (bank and simplified craps take
+new limits for new wagers at once), a removed table takes no new bets and
+closes, refunding what is left, once its live bets are decided.
+"""
+from __future__ import annotations
+
+import dataclasses
+import logging
+from typing import Any
+
+from server import logs
+
+log = logging.getLogger("casino.reload")
+
+NEEDS_RESTART = ("host", "port", "tick_hz", "connect_maxwait")
+
+
+def _same_table(a: Any, b: Any) -> bool:
+    return dataclasses.replace(a, source=None) == dataclasses.replace(b, source=None)
+
+
+async def reload(app: Any) -> tuple[bool, list[str]]:
+    """Re-read config/ and rooms/; returns (applied, lines for the operator)."""
+    from server.config.load import ConfigInvalid, load_config
+    try:
+        new = load_config(app.config_dir, app.rooms_dir)
+    except ConfigInvalid as err:
+        lines = [str(e) for e in err.errors]
+        logs.event(log, "reload_refused", errors=len(lines))
+        return False, lines
+
+    old = app.config
+    report: list[str] = []
+    kept = {f: getattr(old.settings, f) for f in NEEDS_RESTART}
+    changed_restart = [f for f in NEEDS_RESTART if getattr(new.settings, f) != kept[f]]
+    if changed_restart:
+        report.append("Needs a restart to take effect: " + ", ".join(changed_restart) + ".")
+    settings = dataclasses.replace(new.settings, **kept)
+    app.config = dataclasses.replace(new, settings=settings)
+    app.apply_settings()
+
+    # Rooms: replace; anyone standing in a room that is gone goes to the start room.
+    app.world.replace_rooms(new.rooms)
+    app.closed_rooms.clear()
+    for session in list(app.online.values()):
+        if session.room not in new.rooms:
+            app.world.place(session, settings.start_room)
+            session.tell("The room you were in is gone; you find yourself back at the start.")
+    added = sorted(set(new.rooms) - set(old.rooms))
+    removed = sorted(set(old.rooms) - set(new.rooms))
+    if added:
+        report.append("Rooms added: " + ", ".join(added) + ".")
+    if removed:
+        report.append("Rooms removed: " + ", ".join(removed) + ".")
+
+    # Tables.
+    for table_id in sorted(set(app.tables) - set(new.tables)):
+        await app.tables[table_id].retire()
+        report.append(f"Table {table_id} removed: it closes once its live bets are decided.")
+    for table_id in sorted(set(app.tables) & set(new.tables)):
+        if not _same_table(app.tables[table_id].game.config, new.tables[table_id]):
+            how = await app.tables[table_id].reconfigure(new.tables[table_id])
+            report.append(f"Table {table_id} changed: {how}.")
+    opened = app.open_tables()
+    if opened:
+        report.append("Tables opened: " + ", ".join(opened) + ".")
+    if not report:
+        report.append("Nothing changed.")
+    logs.event(log, "reload", changes=len(report))
+    return True, ["Reloaded config and rooms."] + report

@@ -1,0 +1,248 @@
+"""The alley craps table: seats, game starts and the pure engine behind them.
+
+Seating policy (RULES.md "Alley craps", issue 6):
+- `play alley` takes a seat (up to max_players) if the wallet covers the
+  buy-in; nothing is held yet. A game starts when someone seated types `start`
+  with at least min_players seated, or by itself when the table fills. The
+  engine holds every buy-in through the ledger in start(); a refused buy-in
+  leaves that player out of the game (still seated, for the next one).
+- Who sits down while a game runs waits for the next game.
+- `leave` and a dropped connection are the same: the player is out of the game
+  at once; the engine keeps their live fade in the pass in play and pays their
+  bankroll back when that pass ends (at once if none is in play).
+- Shutdown calls a pass in play off and returns every table bankroll.
+- After each game: every player still seated is told their wallet, and the
+  dice rotate (reveal and re-commit).
+
+The engine (server.games.alley) decides everything about the game and its
+money; this adapter parses words, keeps the seats and adds the wallet reports.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from server.config.model import AlleyOptions, TableConfig
+from server.dice.fair import FairDice
+from server.games.alley import events as ev
+from server.games.alley.game import AlleyGame
+from server.games.alley.state import start_problem
+from server.games.alley.text import table_rules
+from server.games.intents import Hold, Settle
+from server.tables.alley import render
+from server.tables.game import Note, Viewer, WalletReport
+
+COMMANDS = {
+    "start": "start - start a game of alley craps with everyone seated (at least 2).",
+    "bet": "bet <amount> - as the shooter, set the action (after a pass: shoot another pass for that much).",
+    "fade": "fade <amount> - take that much of the shooter's action when asked; 'fade' alone declines.",
+    "roll": "roll - as the shooter, roll the dice; after a pass, shoot another pass.",
+    "pass": "pass - as the shooter, pass the bones to the next player (after a pass, or instead of betting).",
+}
+
+_AMOUNT = re.compile(r"\d{1,9}")
+
+
+def parse(verb: str, rest: list[str]) -> ev.Action | str:
+    """The engine command for what a player typed, or a one-line usage reason."""
+    if verb in ("roll", "pass"):
+        return ev.Roll() if verb == "roll" else ev.PassDice()
+    if verb == "fade" and not rest:
+        return ev.Fade(0)
+    usage = "Usage: bet <amount>, e.g. bet 20" if verb == "bet" else \
+        "Usage: fade <amount> to take part of the action, or 'fade' to decline"
+    if len(rest) != 1:
+        return usage
+    if not _AMOUNT.fullmatch(rest[0]):
+        return f"The amount must be a whole number of chips. {usage}."
+    amount = int(rest[0])
+    return ev.Bet(amount) if verb == "bet" else ev.Fade(amount)
+
+
+class AlleyTable:
+    word = "alley"
+    commands = COMMANDS
+
+    def __init__(self, config: TableConfig, tick_hz: int, seed: int | None = None) -> None:
+        if not isinstance(config.options, AlleyOptions):
+            raise TypeError(f"table {config.id} is not an alley craps table")
+        self.config = config
+        self.options: AlleyOptions = config.options
+        self.tick_hz = tick_hz
+        self.dice: Any = FairDice(config.id, seed=seed)
+        self.seats: list[str] = []              # everyone seated, in arrival (= seat) order
+        self.engine: AlleyGame | None = None    # the game running, if any
+        self.in_game: tuple[str, ...] = ()      # who the current (or last) game started with
+        self.games = 0                          # game counter: keeps money keys unique
+        self.last_result: ev.GameOver | ev.GameClosed | None = None
+        self.last_dice: tuple[int, int] | None = None
+
+    # --- who is who -------------------------------------------------------------
+    def seated(self) -> list[str]:
+        return list(self.seats)
+
+    def playing(self) -> tuple[str, ...]:
+        """Seated players in the running game (not waiting, not out)."""
+        return self.engine.players if self.engine is not None else ()
+
+    def waiting(self) -> list[str]:
+        """Seated players who will play in the next game."""
+        playing = set(self.playing())
+        return [p for p in self.seats if p not in playing]
+
+    def shooter(self) -> str | None:
+        return self.engine.shooter if self.engine is not None else None
+
+    def phase(self) -> str:
+        if self.engine is None:
+            return f"waiting for players ({len(self.seats)} seated)"
+        return self.engine.phase.value
+
+    # --- seating ----------------------------------------------------------------
+    def sit(self, player: str, wallet: int) -> list[Any]:
+        o, most = self.options, self.config.max_players
+        if player in self.seats:
+            return [Note((player,), "You are already at this table.")]
+        if len(self.seats) >= most:
+            return [Note((player,), f"The table is full ({most} players). Try 'watch alley'.")]
+        if wallet < o.buy_in:
+            return [Note((player,), f"The buy-in here is {o.buy_in} chips and your wallet has {wallet}.")]
+        self.seats.append(player)
+        events: list[Any] = [
+            Note(None, f"{player} sits down at the alley craps table."),
+            Note((player,), f"Welcome to {self.config.id}: {max(2, o.min_players)} to {most} players "
+                            f"bet against each other, the house takes nothing. The buy-in is {o.buy_in} "
+                            "chips: the ledger holds it from your wallet when the game starts, and "
+                            "your table bankroll comes back to your wallet when you leave or the "
+                            "game ends. 'table rules' explains the game.")]
+        if self.engine is not None:
+            return events + [Note((player,), "A game is in progress: you will play in the next one. "
+                                             "'table' shows how it stands.")]
+        if len(self.seats) >= most:
+            return events + [Note(None, "The table is full: the game starts.")] + self._start()
+        return events + [self._start_hint()]
+
+    def _start_hint(self) -> Note:
+        least = max(2, self.options.min_players)
+        names = ", ".join(self.seats) or "nobody"
+        if len(self.seats) < least:
+            return Note(None, f"Seated: {names}. A game needs at least {least} players.")
+        return Note(None, f"Seated: {names}. Anyone seated can type 'start' to begin.")
+
+    def leave(self, player: str) -> list[Any]:
+        if player not in self.seats:
+            return [Note((player,), "You are not seated here.")]
+        self.seats.remove(player)
+        if player not in self.playing():
+            return [Note(None, f"{player} leaves the table."), Note((player,), "You leave the table.")]
+        assert self.engine is not None
+        events = self.engine.leave(player)
+        left = next((e for e in events if isinstance(e, ev.PlayerLeft)), None)
+        if left is not None and left.at_risk:
+            told = Note((player,), f"You leave the game. Your {left.at_risk} in the pass in play stays "
+                                   "in it; your table bankroll comes back to your wallet when that pass "
+                                   "is decided.")
+        else:
+            told = Note((player,), "You leave the game.")
+        return [told, *self._after(events)]
+
+    def disconnect(self, player: str) -> list[Any]:
+        """A dropped connection is a leave: the engine already plays it out fairly."""
+        if player not in self.seats:
+            return []
+        return self.leave(player)
+
+    # --- commands ---------------------------------------------------------------
+    def act(self, player: str, words: list[str], wallet: int) -> list[Any]:
+        verb, rest = words[0].lower(), words[1:]
+        if player not in self.seats:
+            return [Note((player,), "Sit down first: play alley.")]
+        if verb == "start":
+            return self._start_command(player)
+        if self.engine is None:
+            return [Note((player,), "No game is running."), self._start_hint()]
+        if player not in self.playing():
+            return [Note((player,), "You are not in this game: you will play in the next one.")]
+        action = parse(verb, rest)
+        if isinstance(action, str):
+            return [Note((player,), action)]
+        return self._after(self.engine.act(player, action))
+
+    def _start_command(self, player: str) -> list[Any]:
+        if self.engine is not None:
+            where = "you are playing in it" if player in self.playing() else "you will play in the next one"
+            return [Note((player,), f"A game is already running: {where}.")]
+        problem = start_problem(self.seats, self.options, self.config.max_players)
+        if problem:
+            return [Note((player,), f"Cannot start: {problem} ({len(self.seats)} seated).")]
+        return [Note(None, f"{player} starts the game.")] + self._start()
+
+    def _start(self) -> list[Any]:
+        self.games += 1
+        self.in_game = tuple(self.seats)
+        self.last_result, self.last_dice = None, None
+        self.engine = AlleyGame(self.in_game, self.options, self.dice, self.tick_hz,
+                                max_players=self.config.max_players,
+                                game_id=f"{self.config.id}:g{self.games}")
+        return self._after(self.engine.start())
+
+    # --- time and the host's other inputs ---------------------------------------
+    def advance(self, ticks: int) -> list[Any]:
+        if self.engine is None:
+            return []
+        return self._after(self.engine.advance(ticks))
+
+    def hold_refused(self, key: str, reason: str) -> list[Any]:
+        if self.engine is None:
+            return []
+        facts = self.engine.hold_refused(key)
+        told = [Note((f.player,), f"The cashier could not hold your chips ({reason}): you are out of "
+                                  "this game and your chips are in your wallet.")
+                for f in facts if isinstance(f, ev.BuyInRefused)]
+        return [*told, *facts]
+
+    def close(self, why: str) -> list[Any]:
+        if self.engine is None:
+            return []
+        return self._after(self.engine.close(why))
+
+    def players_of(self, intent: Any) -> tuple[str, ...]:
+        if isinstance(intent, Settle):
+            return tuple(p for p, _ in intent.pays) or tuple(self.seats)
+        if isinstance(intent, Hold):
+            return (intent.player,)
+        return tuple(self.seats)
+
+    # --- after every engine answer ----------------------------------------------
+    def _after(self, events: list[Any]) -> list[Any]:
+        """Add what the table adds to the engine's events: wallet reports, the
+        end of a game (rotate the dice, free the table for the next start)."""
+        out: list[Any] = []
+        for e in events:
+            out.append(e)
+            if isinstance(e, ev.Rolled):
+                self.last_dice = e.dice
+            elif isinstance(e, ev.PaidOut) and e.player not in self.seats:
+                out += [Note((e.player,), f"Your {e.amount} chips from the alley craps game are back "
+                                          "in your wallet."), WalletReport(e.player)]
+            elif isinstance(e, (ev.GameOver, ev.GameClosed)):
+                out += self._game_done(e)
+        return out
+
+    def _game_done(self, result: ev.GameOver | ev.GameClosed) -> list[Any]:
+        self.engine, self.last_result = None, result
+        reports = [WalletReport(p) for p in self.in_game if p in self.seats]
+        if isinstance(result, ev.GameClosed):
+            return reports
+        self.dice.rotate()
+        return [*reports, self._start_hint()]
+
+    # --- what people see ----------------------------------------------------------
+    def render(self, event: Any, viewer: Viewer) -> list[str]:
+        return render.event_lines(self, event, viewer)
+
+    def view(self, viewer: Viewer) -> list[str]:
+        return render.table_view(self, viewer)
+
+    def rules(self) -> list[str]:
+        return table_rules(self.options, self.config.max_players) + render.table_rules_extra(self)
