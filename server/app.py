@@ -68,10 +68,9 @@ class ShutdownCountdown:
         before = self.left
         self.left = max(0, self.left - ticks)
         hz = self.app.manager.tick_hz
-        for mark in self.ANNOUNCE_AT:
-            if self.left < mark * hz <= before and self.left > 0:
-                self._announce(mark)
-                break
+        crossed = [m for m in self.ANNOUNCE_AT if self.left <= m * hz < before]
+        if crossed and self.left > 0:
+            self._announce(-(-self.left // hz))
         if self.left == 0:
             self.app.manager.unsubscribe(self)
             self.app.request_stop(self.reason)

@@ -17,6 +17,7 @@ from typing import Iterable, Mapping, Sequence
 
 from server.ledger.errors import InvalidOperation
 
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"))
 MINT_SCOPE = "mint"
 RECOVERY_SCOPE = "recovery"
 
@@ -87,7 +88,8 @@ class Op:
         if len(set(handles)) != len(handles):
             raise InvalidOperation(f"a stake is named twice: {handles}")
         total: dict[str, int] = {}
-        items = pays.items() if isinstance(pays, Mapping) else pays
+        # dict first: an ABC isinstance check costs more than the rest of this method
+        items = pays.items() if isinstance(pays, dict) or isinstance(pays, Mapping) else pays
         for player, amount in items:
             total[_name("payee", player)] = total.get(player, 0) + _chips("pay", amount, allow_zero=True)
         return cls(Kind.SETTLE, table_scope(table), _name("key", key), table=table, stakes=handles,
@@ -115,7 +117,7 @@ class Op:
             args = {"stakes": list(self.stakes), "pays": [list(p) for p in self.pays]}
         else:
             args = {"stake": self.stakes[0]}
-        return json.dumps(args, sort_keys=True, separators=(",", ":"))
+        return _CANONICAL.encode(args)
 
     @classmethod
     def from_record(cls, kind: str, scope: str, key: str, table: str | None, args: str) -> "Op":

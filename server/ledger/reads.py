@@ -11,6 +11,8 @@ from datetime import datetime, timezone
 
 from server.ledger.ops import RECOVERY_SCOPE, Balance, Movement
 
+MAX_STATEMENT = 1000     # movements in one statement (and SQL parameters in one query)
+
 
 def _snapshot(conn: sqlite3.Connection):
     conn.execute("BEGIN")
@@ -57,6 +59,7 @@ def statement(conn: sqlite3.Connection, player: str, n: int) -> list[Movement]:
                            (player,)).fetchone()
         if row is None or n <= 0:
             return []
+        n = min(n, MAX_STATEMENT)
         wallet = row[0]
         ops = conn.execute(
             "SELECT id, time, kind, table_id, scope, key, args FROM operations WHERE id IN"

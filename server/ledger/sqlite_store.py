@@ -10,7 +10,9 @@ plus the same change to each account's materialised balance.
 """
 from __future__ import annotations
 
+import fcntl
 import logging
+import os
 import sqlite3
 import threading
 import time
@@ -19,8 +21,8 @@ from pathlib import Path
 from typing import Sequence
 
 from server.ledger import reads, recovery
-from server.ledger.errors import (InsufficientFunds, KeyConflict, Refused, UnknownPlayer,
-                                  UnknownStake)
+from server.ledger.errors import (InsufficientFunds, KeyConflict, LedgerError, Refused,
+                                  UnknownPlayer, UnknownStake)
 from server.ledger.ops import (CLOSING, RECOVERY_SCOPE, Balance, Kind, Movement, Op, Recovered,
                                TakeNotices)
 from server.ledger.schema import connect, migrate
@@ -38,8 +40,17 @@ class SQLiteStore:
 
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
+        self._lock = _exclusive(self.path + ".lock")
+        try:
+            self._setup()
+        except BaseException:
+            os.close(self._lock)
+            raise
+
+    def _setup(self) -> None:
         self._w = connect(self.path, check_same_thread=False)
         migrate(self._w)
+        self._c = self._w.cursor()       # one cursor for the hot path: no allocation per statement
         self._r = connect(self.path, check_same_thread=False)
         self._ids: dict[tuple[str, str], int] = {}
         self._op_created: list[tuple[str, str]] = []
@@ -97,18 +108,18 @@ class SQLiteStore:
 
     def _isolated(self, fn, *args):
         """Run one operation under a SAVEPOINT; a refusal undoes only it and is returned."""
-        self._w.execute("SAVEPOINT op")
+        self._c.execute("SAVEPOINT op")
         try:
             result = fn(*args)
         except (Refused, KeyConflict) as exc:
-            self._w.execute("ROLLBACK TO op")
-            self._w.execute("RELEASE op")
+            self._c.execute("ROLLBACK TO op")
+            self._c.execute("RELEASE op")
             for k in self._op_created:
                 self._ids.pop(k, None)
             self._op_created = []
             self._op_legs, self._op_deltas = [], defaultdict(int)
             return exc
-        self._w.execute("RELEASE op")
+        self._c.execute("RELEASE op")
         self._batch_created += self._op_created
         self._op_created = []
         self._legs += self._op_legs
@@ -173,7 +184,7 @@ class SQLiteStore:
 
     def _apply_op(self, op: Op, now: float) -> Closed | None:
         """Apply one operation; None when it is a retry of one already applied."""
-        c = self._w
+        c = self._c
         args = op.args_json()
         cur = c.execute("INSERT INTO operations (scope, key, kind, table_id, args, time)"
                         " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (scope, key) DO NOTHING",
@@ -242,7 +253,7 @@ class SQLiteStore:
         wallet = self._account("wallet", player, create=False)
         if wallet is None:
             raise InsufficientFunds(player, amount, 0)
-        cur = self._w.execute("UPDATE accounts SET balance = balance - ? WHERE id = ? AND balance >= ?",
+        cur = self._c.execute("UPDATE accounts SET balance = balance - ? WHERE id = ? AND balance >= ?",
                               (amount, wallet, amount))
         if cur.rowcount == 0:
             balance = self._w.execute("SELECT balance FROM accounts WHERE id = ?", (wallet,)).fetchone()[0]
@@ -252,11 +263,11 @@ class SQLiteStore:
     def _close(self, op: Op, op_id: int) -> Closed:
         closed: Closed = []
         for handle in op.stakes:
-            row = self._w.execute("SELECT id, player, amount FROM holds WHERE table_id = ? AND handle = ?"
+            row = self._c.execute("SELECT id, player, amount FROM holds WHERE table_id = ? AND handle = ?"
                                   " AND closed_by IS NULL", (op.table, handle)).fetchone()
             if row is None:
                 raise UnknownStake(f"table={op.table} stake={handle} is not an open hold")
-            self._w.execute("UPDATE holds SET closed_by = ? WHERE id = ?", (op_id, row[0]))
+            self._c.execute("UPDATE holds SET closed_by = ? WHERE id = ?", (op_id, row[0]))
             closed.append((handle, row[1], row[2]))
         return closed
 
@@ -312,3 +323,17 @@ class SQLiteStore:
     def close(self) -> None:
         self._r.close()
         self._w.close()
+        os.close(self._lock)
+
+
+def _exclusive(lock_path: str) -> int:
+    """One ledger process per file: a second one's start-up recovery would refund the
+    first one's live stakes. The kernel drops the lock when the process dies (kill -9
+    included), so a crash never leaves the file locked."""
+    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        raise LedgerError(f"{lock_path} is held: another process has this ledger open") from None
+    return fd

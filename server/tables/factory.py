@@ -14,4 +14,10 @@ def make_game(config: TableConfig, tick_hz: int, seed: int | None) -> Any | None
     if config.game == "craps":
         from server.tables.bank.table import BankCrapsTable
         return BankCrapsTable(config, tick_hz, seed)
+    if config.game == "alley_craps":
+        from server.tables.alley.table import AlleyTable
+        return AlleyTable(config, tick_hz, seed)
+    if config.game == "pig":
+        from server.tables.pig import PigTable
+        return PigTable(config, tick_hz, seed)
     return None

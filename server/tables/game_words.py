@@ -7,7 +7,9 @@ Game words are registered once as commands that route to the player's table;
 from __future__ import annotations
 
 from server.games.craps.parse import KINDS_HELP
+from server.tables.alley.table import COMMANDS as ALLEY
 from server.tables.bank.table import COMMANDS as BANK
+from server.tables.pig import COMMANDS as PIG
 from server.tables.simplified import COMMANDS as SIMPLIFIED
 
 TABLE_WORDS = [
@@ -22,6 +24,10 @@ TABLE_WORDS = [
 GAMES: list[tuple[str, str, dict[str, str], list[str]]] = [
     ("craps", "Bank craps (room 6185):", BANK, [f"Bet kinds: {KINDS_HELP}."]),
     ("craps", "Simplified craps (the solo table):", SIMPLIFIED, []),
+    ("alley", "Alley craps (the back alley, down from the lobby):", ALLEY,
+     ["Players bet against each other; 'table rules' has the rules in plain words."]),
+    ("pig", "Pig (the parlour, west of the lobby):", PIG,
+     ["A 1 loses your round score; double 1s lose your whole score too. 'table rules' has the rest."]),
 ]
 
 GAME_HELP: dict[str, list[str]] = {}

@@ -54,6 +54,8 @@ class TableHost:
             job, fut = await self._queue.get()
             try:
                 result = await job()
+                if (self.retiring or self.next_config is not None) and not self.closed:
+                    await self.settle_config()
                 if fut is not None and not fut.done():
                     fut.set_result(result)
             except Exception as err:
@@ -80,8 +82,6 @@ class TableHost:
 
     async def _advance(self, ticks: int) -> None:
         await self.apply(self.game.advance(ticks))
-        if self.retiring or self.next_config is not None:
-            await self.settle_config()
         if self.pending:
             self._retry_ticks += ticks
             if self._retry_ticks >= self.app.manager.seconds(RETRY_SECONDS):
@@ -235,20 +235,26 @@ class TableHost:
         close (refunding anything left) once its live stakes are decided."""
         async def go() -> None:
             self.retiring = True
-            self.tell_table("This table has been removed: it closes once the live bets are decided. No new bets.")
+            self.tell_table("This table has been removed: it closes after the current hand, refunding what is left. No new bets.")
             await self.settle_config()
         await self.run(go)
 
+    def _hand_over(self) -> bool:
+        """Between hands (the game says so), or nothing at stake."""
+        between = getattr(self.game, "between_hands", None)
+        return self.at_rest or (not self.pending and between is not None and between())
+
     async def settle_config(self) -> None:
-        """Apply a waiting change or retirement if the table is idle now."""
-        if not self.at_rest:
-            return
+        """Apply a waiting change if the table is idle now, or close a removed
+        table once its current hand is over (refunding what is left)."""
         if self.retiring:
+            if not self._hand_over():
+                return
             await self.apply(self.game.close("This table is now closed."))
             self.closed = True
             self.app.forget_table(self)
             return
-        if self.next_config is not None:
+        if self.next_config is not None and self.at_rest:
             from server.tables.factory import make_game
             config, self.next_config = self.next_config, None
             game = make_game(config, self.app.manager.tick_hz, self.app.seed)

@@ -101,6 +101,16 @@ class SimplifiedTable:
     def advance(self, ticks: int) -> list[Any]:
         return []     # a solo table never forces anything
 
+    def reconfigure(self, config: TableConfig) -> bool:
+        """New limits and rules apply from the next game; a game in play
+        finishes under the rules it started with."""
+        if config.options.variant != "simplified" or (self.engine and self.engine.stakes):
+            return False
+        self.config = config
+        if self.engine is not None:
+            self.engine = SimplifiedCraps(config, self.player, self.dice, f"{config.id}:s{self.sittings}")
+        return True
+
     def hold_refused(self, key: str, reason: str) -> list[Any]:
         if self.engine is None:
             return []

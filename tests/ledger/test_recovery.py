@@ -139,3 +139,16 @@ async def test_stale_recorded_outcome_is_discarded_not_paid(db_path):
     await led.close()
     report = check(db_path)
     assert report.ok and report.pending_outcomes == 0
+
+
+async def test_a_second_process_cannot_open_a_ledger_in_use(db_path):
+    from server.ledger import LedgerError
+    led = await seeded(db_path)
+    try:
+        with pytest.raises(LedgerError, match="another process"):
+            await Ledger.open(db_path)          # its recovery would refund our live stake
+        assert await led.balance("alice") == Balance(90, {"craps": 10})
+    finally:
+        await led.close()
+    again = await Ledger.open(db_path)          # released on close (and by the kernel on kill -9)
+    await again.close()

@@ -222,7 +222,7 @@ class AlleyTable:
             out.append(e)
             if isinstance(e, ev.Rolled):
                 self.last_dice = e.dice
-            elif isinstance(e, ev.PaidOut) and e.player not in self.seats:
+            elif isinstance(e, ev.PaidOut) and e.player not in self.playing():
                 out += [Note((e.player,), f"Your {e.amount} chips from the alley craps game are back "
                                           "in your wallet."), WalletReport(e.player)]
             elif isinstance(e, (ev.GameOver, ev.GameClosed)):
@@ -230,8 +230,8 @@ class AlleyTable:
         return out
 
     def _game_done(self, result: ev.GameOver | ev.GameClosed) -> list[Any]:
+        reports = [WalletReport(p) for p in self.playing()]   # leavers were told when paid
         self.engine, self.last_result = None, result
-        reports = [WalletReport(p) for p in self.in_game if p in self.seats]
         if isinstance(result, ev.GameClosed):
             return reports
         self.dice.rotate()

@@ -19,6 +19,9 @@ from typing import Any
 from server.config.model import TableConfig
 from server.dice.fair import FairDice
 from server.games.craps import events as ev
+from server.games.craps.bets import Kind
+from server.games.craps.limits import Limits
+from server.games.craps.outcome import rulebook
 from server.games.craps.table import CrapsTable
 from server.games.intents import Settle
 from server.tables.bank.pacing import Pacing, Signal
@@ -339,6 +342,31 @@ class BankCrapsTable:
                     events += self._roll(dealer=signal is Signal.DEALER_ROLL)
                     break
         return events
+
+    # --- reload ----------------------------------------------------------------
+    def between_hands(self) -> bool:
+        """The come-out with no roll pending: a removed table may close here,
+        refunding what is left (odds, place bets, established come bets)."""
+        return self.state.point == 0
+
+
+    def reconfigure(self, config: TableConfig) -> bool:
+        """Take new settings live when that is fair to every live wager: limits
+        and odds apply to the next wager, timing to the next window; a new
+        field payout waits until no field bet is live."""
+        old = self.config.options
+        new = config.options
+        if config.game != "craps" or new.variant != old.variant:
+            return False
+        if new.field_12 != old.field_12 and any(w.bet.kind is Kind.FIELD for w in self.state.wagers.values()):
+            return False
+        self.config = config
+        self.state.limits = Limits.of(config)
+        self.state.book = rulebook(new.field_12)
+        t, hz = new.timing, self.tick_hz
+        self.pacing.window, self.pacing.last_call = t.window * hz, t.last_call * hz
+        self.pacing.shooter, self.pacing.autoroll = t.shooter * hz, t.autoroll * hz
+        return True
 
     # --- the host's other inputs -------------------------------------------
     def hold_refused(self, key: str, reason: str) -> list[Any]:

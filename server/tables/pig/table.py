@@ -1,0 +1,193 @@
+"""Pig at its table: seats, `start`, and the pure engine (server.games.pig) wired to the host.
+
+Seating policy (RULES.md "Pig", tracker issue 7):
+- anyone may sit while there is a free seat (`max_players`); people who sit
+  during a game wait for the next one;
+- `start` begins a game among everyone seated: one player plays the computer
+  (no stake), two to `max_players` play each other and, with `stake > 0`, each
+  antes the stake through the ledger and the winner takes the pot;
+- `leave` (and a disconnect, which is the same thing) takes the player out of
+  the game at once: their ante stays in the pot, and one player left wins it;
+- shutdown (`close`) refunds every ante;
+- after every game each human player is told their wallet and the dice rotate
+  (reveal and re-commit), so the game's rolls can be verified.
+
+The engine's `hold_refused` answers with facts only; what follows (the turn
+moving on, or a called-off game with its refunds) comes with the engine's next
+input, and the host calls `advance` every manager tick, so that is at most one
+tick later.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from server.config.model import PigOptions, TableConfig
+from server.dice.fair import FairDice
+from server.games.intents import Settle
+from server.games.pig import events as ev
+from server.games.pig.game import PigGame, Phase, start_problem
+from server.tables.game import Note, Viewer, WalletReport
+from server.tables.pig import render
+
+COMPUTER = "computer"
+
+COMMANDS = {
+    "start": "start - begin a game of Pig: alone you play the computer; two to six seated players play each other.",
+    "roll": "roll - on your turn, roll both dice once and add them to your round score.",
+    "hold": "hold - on your turn, bank your round score and pass the dice.",
+}
+
+
+class PigTable:
+    word = "pig"
+    commands = COMMANDS
+
+    def __init__(self, config: TableConfig, tick_hz: int, seed: int | None = None) -> None:
+        if not isinstance(config.options, PigOptions):
+            raise TypeError(f"table {config.id} is not a Pig table")
+        self.config = config
+        self.options: PigOptions = config.options
+        self.tick_hz = tick_hz
+        self.dice = FairDice(config.id, seed=seed)
+        self.seats: list[str] = []
+        self.game: PigGame | None = None
+        self.games = 0
+        self.last: ev.GameOver | None = None    # how the last game ended, for `table`
+
+    # --- who is who -------------------------------------------------------
+    def seated(self) -> list[str]:
+        return list(self.seats)
+
+    def playing(self) -> bool:
+        return self.game is not None and self.game.phase is Phase.PLAYING
+
+    def in_game(self, player: str) -> bool:
+        return self.playing() and player in self.game.players and player != self.game.computer
+
+    def phase(self) -> str:
+        return "playing" if self.playing() else "waiting"
+
+    def shooter(self) -> str | None:
+        """Who may set the client seed: the human on turn (the lone human
+        throughout a game against the computer), else the first seat."""
+        if self.playing():
+            current = self.game.current
+            if current == self.game.computer:
+                return self.game.players[0]
+            return current
+        return self.seats[0] if self.seats else None
+
+    # --- seating ------------------------------------------------------------
+    def sit(self, player: str, wallet: int) -> list[Any]:
+        if player in self.seats:
+            return [Note((player,), "You are already at this table.")]
+        if len(self.seats) >= self.config.max_players:
+            return [Note((player,), f"The Pig table is full ({self.config.max_players} players). "
+                                    "Try 'watch pig'.")]
+        self.seats.append(player)
+        if self.playing():
+            welcome = ("A game is under way: you play in the next one. "
+                       "'table' shows the scores.")
+        else:
+            welcome = (f"Type 'start' to play the computer, or wait for others and 'start' a "
+                       f"game among you. First to {self.options.target} wins.")
+        if self.options.stake > 0:
+            welcome += (f" Games among players cost an ante of {self.options.stake} chips each; "
+                        "the winner takes the pot.")
+        return [Note(None, f"{player} sits down at the Pig table."), Note((player,), welcome)]
+
+    def leave(self, player: str) -> list[Any]:
+        if player not in self.seats:
+            return [Note((player,), "You are not seated here.")]
+        return self._depart(player, gone=False)
+
+    def disconnect(self, player: str) -> list[Any]:
+        if player not in self.seats:
+            return []
+        return self._depart(player, gone=True)
+
+    def _depart(self, player: str, gone: bool) -> list[Any]:
+        """Up from the table; in a game, out of it at once (their ante stays in the pot)."""
+        was_playing = self.in_game(player)
+        self.seats.remove(player)
+        if not was_playing:
+            line = f"{player} has gone." if gone else f"{player} leaves the table."
+            return [Note((player,), "You leave the Pig table."), Note(None, line)]
+        events: list[Any] = [Note((player,), "You leave the Pig table and are out of the game.")]
+        if gone:
+            events.append(Note(None, f"{player} has gone."))
+        return events + self._after(self.game.leave(player))
+
+    # --- commands -----------------------------------------------------------
+    def act(self, player: str, words: list[str], wallet: int) -> list[Any]:
+        if player not in self.seats:
+            return [Note((player,), "Sit down first: play pig.")]
+        verb = words[0].lower()
+        if verb == "start":
+            return self._start(player)
+        if verb not in ("roll", "hold"):
+            return [Note((player,), f"Pig has no '{verb}': start, roll, hold.")]
+        if not self.playing():
+            return [Note((player,), "No game is running: type 'start'.")]
+        if not self.in_game(player):
+            return [Note((player,), "You play in the next game; this one is under way.")]
+        return self._after(self.game.act(player, verb))
+
+    def _start(self, player: str) -> list[Any]:
+        if self.playing():
+            return [Note((player,), "A game is already under way.")]
+        players = list(self.seats)
+        problem = start_problem(players, self.config.max_players, COMPUTER)
+        if problem:
+            return [Note((player,), f"Cannot start: {problem}.")]
+        self.games += 1
+        self.game = PigGame(players, self.options, self.dice, self.tick_hz,
+                            max_players=self.config.max_players,
+                            game_id=f"{self.config.id}:g{self.games}", computer_name=COMPUTER)
+        return self._after(self.game.start())
+
+    def _after(self, events: list[Any]) -> list[Any]:
+        """A game that just ended: rotate the dice, tell each human still in it
+        their wallet (after the Settle or Refunds before it in the list, so
+        after the money is durable)."""
+        over = next((e for e in events if isinstance(e, ev.GameOver)), None)
+        if over is None:
+            return events
+        self.last = over
+        self.dice.rotate()
+        humans = [p for p in self.game.players if p != self.game.computer and p in self.seats]
+        return events + [WalletReport(p) for p in humans]
+
+    # --- time and the host's other inputs -----------------------------------
+    def advance(self, ticks: int) -> list[Any]:
+        if not self.playing():
+            return []
+        return self._after(self.game.advance(ticks))
+
+    def hold_refused(self, key: str, reason: str) -> list[Any]:
+        if self.game is None:
+            return []
+        facts = self.game.hold_refused(key)
+        notes = [Note((f.player,), f"Your ante of {self.options.stake} chips could not be held: {reason}")
+                 for f in facts if isinstance(f, ev.AnteRefused)]
+        return notes + facts
+
+    def close(self, why: str) -> list[Any]:
+        if not self.playing():
+            return []
+        return [Note(None, why), *self.game.close("shutdown")]
+
+    def players_of(self, intent: Any) -> tuple[str, ...]:
+        if isinstance(intent, Settle):
+            return tuple(p for p, _ in intent.pays) or tuple(self.seats)
+        return tuple(self.seats)
+
+    # --- what people see ------------------------------------------------------
+    def render(self, event: Any, viewer: Viewer) -> list[str]:
+        return render.event_lines(self, event, viewer)
+
+    def view(self, viewer: Viewer) -> list[str]:
+        return render.table_view(self, viewer)
+
+    def rules(self) -> list[str]:
+        return render.rules_text(self)
