@@ -6,9 +6,17 @@ hold ends exactly once; an acknowledged settlement survives kill -9; start-up
 recovery closes every open hold; no wallet goes below zero.
 """
 from server.ledger.check import CheckReport, check
-from server.ledger.errors import (InsufficientFunds, InvalidOperation, KeyConflict, LedgerClosed,
-                                  LedgerError, LedgerUnavailable, Refused, UnknownPlayer,
-                                  UnknownStake)
+from server.ledger.errors import (
+                                  InsufficientFunds,
+                                  InvalidOperation,
+                                  KeyConflict,
+                                  LedgerClosed,
+                                  LedgerError,
+                                  LedgerUnavailable,
+                                  Refused,
+                                  UnknownPlayer,
+                                  UnknownStake,
+)
 from server.ledger.ledger import Ledger
 from server.ledger.ops import Balance, Movement, Recovered
 

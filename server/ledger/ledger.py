@@ -9,9 +9,9 @@ event loop.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Mapping, Sequence
 
 from server.games.intents import Forfeit, Hold, MoneyIntent, Refund, Settle
 from server.ledger.errors import InvalidOperation, LedgerClosed
@@ -32,7 +32,7 @@ class Ledger:
         self._closed = False
 
     @classmethod
-    async def open(cls, path: str | Path) -> "Ledger":
+    async def open(cls, path: str | Path) -> Ledger:
         """Create or migrate the database, run start-up recovery, start the writer."""
         def start() -> tuple[Store, list[Recovered]]:
             store = SQLiteStore(path)

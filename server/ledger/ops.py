@@ -10,10 +10,10 @@ reaches the writer.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import Enum
-from typing import Iterable, Mapping, Sequence
 
 from server.ledger.errors import InvalidOperation
 
@@ -66,19 +66,19 @@ class Op:
     pays: tuple[tuple[str, int], ...] = ()
 
     @classmethod
-    def mint(cls, key: str, player: str, amount: int, reason: str) -> "Op":
+    def mint(cls, key: str, player: str, amount: int, reason: str) -> Op:
         return cls(Kind.MINT, MINT_SCOPE, _name("key", key), player=_name("player", player),
                    amount=_chips("amount", amount), reason=str(reason))
 
     @classmethod
-    def hold(cls, key: str, player: str, table: str, amount: int) -> "Op":
+    def hold(cls, key: str, player: str, table: str, amount: int) -> Op:
         table = _name("table", table)
         return cls(Kind.HOLD, table_scope(table), _name("key", key), table=table,
                    player=_name("player", player), amount=_chips("amount", amount))
 
     @classmethod
     def settle(cls, key: str, table: str, stakes: Sequence[str],
-               pays: Mapping[str, int] | Iterable[tuple[str, int]]) -> "Op":
+               pays: Mapping[str, int] | Iterable[tuple[str, int]]) -> Op:
         table = _name("table", table)
         if isinstance(stakes, str):
             raise InvalidOperation("stakes must be a sequence of handles, not a string")
@@ -89,20 +89,20 @@ class Op:
             raise InvalidOperation(f"a stake is named twice: {handles}")
         total: dict[str, int] = {}
         # dict first: an ABC isinstance check costs more than the rest of this method
-        items = pays.items() if isinstance(pays, dict) or isinstance(pays, Mapping) else pays
+        items = pays.items() if isinstance(pays, (dict, Mapping)) else pays
         for player, amount in items:
             total[_name("payee", player)] = total.get(player, 0) + _chips("pay", amount, allow_zero=True)
         return cls(Kind.SETTLE, table_scope(table), _name("key", key), table=table, stakes=handles,
                    pays=tuple(sorted((p, a) for p, a in total.items() if a)))
 
     @classmethod
-    def refund(cls, key: str, table: str, stake: str, *, scope: str | None = None) -> "Op":
+    def refund(cls, key: str, table: str, stake: str, *, scope: str | None = None) -> Op:
         table = _name("table", table)
         return cls(Kind.REFUND, scope or table_scope(table), _name("key", key), table=table,
                    stakes=(_name("stake", stake),))
 
     @classmethod
-    def forfeit(cls, key: str, table: str, stake: str) -> "Op":
+    def forfeit(cls, key: str, table: str, stake: str) -> Op:
         table = _name("table", table)
         return cls(Kind.FORFEIT, table_scope(table), _name("key", key), table=table,
                    stakes=(_name("stake", stake),))
@@ -120,7 +120,7 @@ class Op:
         return _CANONICAL.encode(args)
 
     @classmethod
-    def from_record(cls, kind: str, scope: str, key: str, table: str | None, args: str) -> "Op":
+    def from_record(cls, kind: str, scope: str, key: str, table: str | None, args: str) -> Op:
         """Rebuild an operation from its stored row (pending outcomes, the checker)."""
         a = json.loads(args)
         k = Kind(kind)

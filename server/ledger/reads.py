@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from server.ledger.ops import RECOVERY_SCOPE, Balance, Movement
 
@@ -79,7 +79,7 @@ def statement(conn: sqlite3.Connection, player: str, n: int) -> list[Movement]:
         for op_id, when, kind, table, scope, key, args in reversed(ops):
             delta = deltas.get(op_id, 0)
             closed = closed_by.get(op_id, [])
-            out.append(Movement(time=datetime.fromtimestamp(when, timezone.utc), amount=delta,
+            out.append(Movement(time=datetime.fromtimestamp(when, UTC), amount=delta,
                                 kind=kind, table=table, memo=_memo(kind, scope, key, args, delta, closed)))
         return out
     finally:

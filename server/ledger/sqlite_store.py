@@ -17,14 +17,28 @@ import sqlite3
 import threading
 import time
 from collections import defaultdict
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 from server.ledger import reads, recovery
-from server.ledger.errors import (InsufficientFunds, KeyConflict, LedgerError, Refused,
-                                  UnknownPlayer, UnknownStake)
-from server.ledger.ops import (CLOSING, RECOVERY_SCOPE, Balance, Kind, Movement, Op, Recovered,
-                               TakeNotices)
+from server.ledger.errors import (
+    InsufficientFunds,
+    KeyConflict,
+    LedgerError,
+    Refused,
+    UnknownPlayer,
+    UnknownStake,
+)
+from server.ledger.ops import (
+    CLOSING,
+    RECOVERY_SCOPE,
+    Balance,
+    Kind,
+    Movement,
+    Op,
+    Recovered,
+    TakeNotices,
+)
 from server.ledger.schema import connect, migrate
 
 log = logging.getLogger("casino.ledger")

@@ -8,7 +8,8 @@ thread; neither is ever called from the event loop.
 """
 from __future__ import annotations
 
-from typing import Protocol, Sequence
+from collections.abc import Sequence
+from typing import Protocol
 
 from server.ledger.ops import Balance, Movement, Op, Recovered, TakeNotices
 

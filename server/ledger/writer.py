@@ -17,7 +17,7 @@ import asyncio
 import logging
 import queue
 import threading
-from typing import Sequence
+from collections.abc import Sequence
 
 from server.ledger.errors import LedgerClosed, LedgerUnavailable
 from server.ledger.ops import CLOSING, Op, TakeNotices
@@ -94,14 +94,14 @@ class GroupCommitWriter:
     def _commit(self, items: Sequence[Op | TakeNotices]) -> list[object]:
         try:
             return self._store.apply_batch(items)
-        except Exception as exc:
+        except Exception as exc:  # noqa: BLE001 - any failure: the writer must live on
             log.error("ledger commit failed batch=%d error=%r", len(items), exc)
             closing = [i for i in items if isinstance(i, Op) and i.kind in CLOSING]
             if closing:
                 try:
                     self._store.record_outcomes(closing)
                     log.warning("ledger recorded pending outcomes count=%d", len(closing))
-                except Exception as exc2:
+                except Exception as exc2:  # noqa: BLE001 - logged; recovery will refund
                     log.error("ledger could not record pending outcomes count=%d error=%r",
                               len(closing), exc2)
             return [LedgerUnavailable(f"ledger write failed: {exc}") for _ in items]

@@ -13,6 +13,7 @@ import re
 from support.telnet import Client, login, plain
 
 SEED = 6006
+FAST = {"commands_per_second": 1000}   # a whole game is many quick commands; the throttle is not under test
 
 
 class Player:
@@ -43,7 +44,7 @@ async def arrive(app, name: str) -> Player:
 
 
 async def test_three_players_play_alley_craps_to_the_end(casino_factory):
-    app = await casino_factory(seed=SEED)
+    app = await casino_factory(seed=SEED, limits=FAST)
     host = app.tables["alley_craps"]
     ann = await arrive(app, "ann")
     assert "The buy-in is 100 chips: the ledger holds it" in ann.seen
@@ -122,7 +123,7 @@ async def test_three_players_play_alley_craps_to_the_end(casino_factory):
 
 
 async def test_a_player_who_drops_mid_pass_gets_their_chips_back(casino_factory):
-    app = await casino_factory(seed=SEED)
+    app = await casino_factory(seed=SEED, limits=FAST)
     host = app.tables["alley_craps"]
     dan = await arrive(app, "dan")
     eve = await arrive(app, "eve")

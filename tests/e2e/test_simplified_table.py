@@ -47,12 +47,15 @@ async def test_seed_roll_fair_new_and_verify_every_roll(casino, connect):
     assert derived == rolls
     assert commitment in verify
 
-    # fair new, mid-game: the rolls so far are revealed at once.
+    # fair new: the seed that served a roll is revealed at once (if the roll did
+    # not end the game, which rotates by itself, `fair new` is what reveals it).
+    committed = re.search(r"\(SHA-256\):\s+([0-9a-f]{64})", plain(await a.cmd("fair"))).group(1)
     await a.cmd("bet pass 10")
     out = plain(await a.cmd("roll"))
     first = [(int(m[0]), int(m[1])) for m in ROLLED.findall(out)]
     out = plain(await a.cmd("fair new"))
-    seed = re.search(r"Revealed server seeds, newest first:\s+([0-9a-f]{64})", out).group(1)
+    pairs = re.findall(r"\n\s+([0-9a-f]{64})\s+commitment ([0-9a-f]{64})", out)
+    seed = next(server for server, commit in pairs if commit == committed)
     verify = subprocess.run(
         [sys.executable, "-m", "server.cli", "verify", "--server-seed", seed,
          "--client-seed", "lucky-seven", "--nonce", "0"],

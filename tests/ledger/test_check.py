@@ -7,6 +7,7 @@ import pytest
 
 from server.ledger import Ledger, check
 
+
 @pytest.fixture
 async def busy_db(db_path):
     led = await Ledger.open(db_path)
@@ -58,15 +59,15 @@ def test_cli_check_names_a_broken_invariant(busy_db, cli):
       "UPDATE accounts SET balance = balance - 5 WHERE id = 1"], "transfer_legs"),
     (["UPDATE accounts SET balance = -3 WHERE kind = 'wallet' AND owner = 'bob'",
       "UPDATE accounts SET balance = balance + 48 WHERE id = 2",
-      "INSERT INTO entries (op_id, transfer, account, amount) SELECT 1, 1000, id, -48 FROM accounts"
-      " WHERE kind = 'wallet' AND owner = 'bob'",
+      ("INSERT INTO entries (op_id, transfer, account, amount) SELECT 1, 1000, id, -48 FROM accounts"
+       " WHERE kind = 'wallet' AND owner = 'bob'"),
       "INSERT INTO entries (op_id, transfer, account, amount) VALUES (1, 1000, 2, 48)"], "wallet_non_negative"),
-    (["INSERT INTO operations (scope, key, kind, table_id, args, time)"
-      " VALUES ('table:craps', 'again', 'refund', 'craps', '{\"stake\":\"a1\"}', 0)"], "hold_closed_once"),
+    ([("INSERT INTO operations (scope, key, kind, table_id, args, time)"
+       " VALUES ('table:craps', 'again', 'refund', 'craps', '{\"stake\":\"a1\"}', 0)")], "hold_closed_once"),
     (["UPDATE holds SET closed_by = NULL WHERE handle = 'a1'"], "hold_closed_once"),
     (["UPDATE holds SET amount = 6 WHERE handle = 'b1'"], "pending_equals_open_holds"),
-    (["UPDATE operations SET args = '{\"amount\":99,\"player\":\"bob\",\"reason\":\"start\"}'"
-      " WHERE key = 'm-b'"], "mint_only_mints"),
+    ([("UPDATE operations SET args = '{\"amount\":99,\"player\":\"bob\",\"reason\":\"start\"}'"
+       " WHERE key = 'm-b'")], "mint_only_mints"),
     (["PRAGMA user_version = 99"], "schema_version"),
 ])
 def test_check_detects_each_broken_invariant(busy_db, sql, invariant):

@@ -6,8 +6,16 @@ import asyncio
 import pytest
 
 from server.games.intents import Forfeit, Hold, Refund, Settle
-from server.ledger import (Balance, InsufficientFunds, InvalidOperation, KeyConflict, Ledger,
-                           UnknownPlayer, UnknownStake, check)
+from server.ledger import (
+    Balance,
+    InsufficientFunds,
+    InvalidOperation,
+    KeyConflict,
+    Ledger,
+    UnknownPlayer,
+    UnknownStake,
+    check,
+)
 
 
 async def house(ledger: Ledger) -> int:

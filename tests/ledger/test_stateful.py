@@ -19,8 +19,17 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
-from server.ledger import (Balance, InsufficientFunds, KeyConflict, Ledger, LedgerError,
-                           LedgerUnavailable, UnknownPlayer, UnknownStake, check)
+from server.ledger import (
+    Balance,
+    InsufficientFunds,
+    KeyConflict,
+    Ledger,
+    LedgerError,
+    LedgerUnavailable,
+    UnknownPlayer,
+    UnknownStake,
+    check,
+)
 from server.ledger.ops import CLOSING, Kind, Op
 
 PLAYERS = ("ann", "ben", "cat", "dan")
@@ -85,7 +94,7 @@ class Model:
         for op in list(self.pending.values()):
             self.apply(op)
         self.pending.clear()
-        for (table, handle), s in self.holds.items():
+        for s in self.holds.values():
             if s[2]:
                 s[2] = False
                 self.wallets[s[0]] += s[1]
