@@ -1,32 +1,60 @@
 """One line per event, key=value by default or JSON with --log-json.
 
-Log lines are for operators and their tools, so their shape is stable: an
-`event=` first, then fields in the order given. Values are quoted when they
-contain spaces; passwords are never passed here.
+Log lines are for operators and their tools, so their shape is stable: a
+timestamp, level and logger, then `event=NAME` and its fields in the order
+given (or one JSON object per line). Values are quoted when they contain
+spaces. Passwords are never passed here.
 """
 from __future__ import annotations
 
 import json
 import logging
 import sys
-
-_json = False
-
-
-def configure(level: int = logging.INFO, as_json: bool = False) -> None:
-    global _json
-    _json = as_json
-    logging.basicConfig(level=level, stream=sys.stderr,
-                        format="%(asctime)s %(levelname)s %(name)s %(message)s")
+import time
+from typing import Any
 
 
 def _value(v: object) -> str:
     s = str(v)
-    return json.dumps(s) if (not s or any(c in s for c in " \"=")) else s
+    return json.dumps(s) if (not s or any(c in s for c in ' "=')) else s
+
+
+class KeyValueFormatter(logging.Formatter):
+    def format(self, record: logging.LogRecord) -> str:
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created))
+        fields: dict[str, Any] | None = getattr(record, "fields", None)
+        if fields is not None:
+            body = " ".join(f"{k}={_value(v)}" for k, v in fields.items())
+        else:
+            body = record.getMessage()
+        line = f"{stamp} {record.levelname} {record.name} {body}"
+        if record.exc_info:
+            line += "\n" + self.formatException(record.exc_info)
+        return line
+
+
+class JsonFormatter(logging.Formatter):
+    def format(self, record: logging.LogRecord) -> str:
+        out: dict[str, Any] = {"ts": round(record.created, 3), "level": record.levelname, "logger": record.name}
+        fields = getattr(record, "fields", None)
+        if fields is not None:
+            out.update(fields)
+        else:
+            out["message"] = record.getMessage()
+        if record.exc_info:
+            out["exception"] = self.formatException(record.exc_info)
+        return json.dumps(out, default=str)
+
+
+def configure(level: int = logging.INFO, as_json: bool = False) -> None:
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(JsonFormatter() if as_json else KeyValueFormatter())
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(level)
+    # telnetlib3's own chatter ("Connection from ...") is not in our format.
+    logging.getLogger("telnetlib3").setLevel(logging.WARNING)
 
 
 def event(logger: logging.Logger, event_name: str, /, **fields: object) -> None:
-    if _json:
-        logger.info(json.dumps({"event": event_name, **{k: v for k, v in fields.items()}}, default=str))
-    else:
-        logger.info(" ".join([f"event={event_name}", *(f"{k}={_value(v)}" for k, v in fields.items())]))
+    logger.info("event=%s", event_name, extra={"fields": {"event": event_name, **fields}})

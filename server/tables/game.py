@@ -32,6 +32,13 @@ class Note:
 
 
 @dataclass(frozen=True)
+class HandResult:
+    """The end of a hand or game, for the operator's log (not shown to players)."""
+
+    fields: tuple[tuple[str, object], ...]
+
+
+@dataclass(frozen=True)
 class WalletReport:
     """Tell `player` their wallet balance, once the money before it is durable."""
 

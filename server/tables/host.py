@@ -20,7 +20,7 @@ from typing import Any, Awaitable, Callable
 
 from server import logs
 from server.games.intents import Forfeit, Hold, Refund, Settle
-from server.tables.game import GameTable, Note, Viewer, WalletReport
+from server.tables.game import GameTable, HandResult, Note, Viewer, WalletReport
 
 log = logging.getLogger("casino.tables")
 
@@ -115,6 +115,8 @@ class TableHost:
             event = queue.pop(0)
             if isinstance(event, (Hold, Settle, Refund, Forfeit)):
                 queue[:0] = await self._money(event)
+            elif isinstance(event, HandResult):
+                logs.event(log, "hand_result", table=self.id, **dict(event.fields))
             elif isinstance(event, WalletReport):
                 session = self.app.online.get(event.player)
                 if session is not None:

@@ -16,7 +16,7 @@ from server.games.simplified.engine import Phase, SimplifiedCraps
 from server.games.simplified.rules import Outcome, Side
 from server.render.dice import dice_art
 from server.render.text import paint
-from server.tables.game import Note, Viewer, WalletReport, render_note
+from server.tables.game import HandResult, Note, Viewer, WalletReport, render_note
 
 _SIDE = {Side.PASS: "pass line", Side.DONT: "don't pass"}
 
@@ -93,9 +93,12 @@ class SimplifiedTable:
         if isinstance(action, str):
             return [Note((player,), action)]
         events = self.engine.act(action, wallet)
-        if any(isinstance(e, ev.GameOver) for e in events):
+        over = next((e for e in events if isinstance(e, ev.GameOver)), None)
+        if over is not None:
             self.dice.rotate()
             events.append(WalletReport(player))
+            events.append(HandResult((("player", player), ("side", over.side.value),
+                                      ("result", over.outcome.value), ("net", over.net))))
         return events
 
     def advance(self, ticks: int) -> list[Any]:

@@ -104,3 +104,39 @@ def test_sigterm_tells_everyone_and_exits_zero(server_process):
     check = subprocess.run([sys.executable, "-m", "server.cli", "ledger", "check", "--data", str(db)],
                            cwd=ROOT, capture_output=True, text=True)
     assert check.returncode == 0, check.stdout + check.stderr
+
+
+def test_log_json_is_one_object_per_line_and_never_a_password(tmp_path):
+    import json
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "server", "--port", str(port), "--data", str(tmp_path / "c.db"), "--log-json"],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                assert proc.poll() is None and time.monotonic() < deadline
+                time.sleep(0.05)
+        child = spawn_telnet(port)
+        child.expect("Name: ")
+        child.sendline("connect nobody wrongpass1")
+        child.expect("Wrong name or password")
+        child.sendline("create jsonpal pw123456")
+        child.expect("Exits:")
+        child.sendline("quit")
+        child.expect(pexpect.EOF)
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=10) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    lines = [line for line in proc.stdout.read().splitlines() if line.strip()]
+    events = [json.loads(line) for line in lines]          # every line is one JSON object
+    names = [e.get("event") for e in events]
+    for wanted in ("listening", "connect", "login_failed", "account_created", "login", "logout", "shutdown"):
+        assert wanted in names, wanted
+    assert all("pw123456" not in line and "wrongpass1" not in line for line in lines)

@@ -26,7 +26,7 @@ from server.games.craps.table import CrapsTable
 from server.games.intents import Settle
 from server.tables.bank.pacing import Pacing, Signal
 from server.tables.bank import render
-from server.tables.game import Note, Viewer, WalletReport
+from server.tables.game import HandResult, Note, Viewer
 
 COMMANDS = {
     "bet": "bet <kind> [numbers] <amount> - place a wager, e.g. bet pass 10, bet place 6 12, bet hop 2 3 5. 'help craps' lists the kinds.",
@@ -269,10 +269,13 @@ class BankCrapsTable:
         dice = self.dice.roll()
         self.last_dice = dice
         events: list[Any] = [Throw(shooter, dealer)]
+        before_view = self.state.view
         outcome = self.state.roll(dice)
         events += outcome
         events += self._settlements(outcome)
         if any(isinstance(e, ev.SevenOut) for e in outcome):
+            events.append(HandResult((("shooter", shooter or "dealer"), ("rolls", before_view.rolls + 1),
+                                      ("points_made", bin(before_view.fire).count("1")))))
             self.dice.rotate()
             seat = self._seat(shooter) if shooter else None
             if seat is not None and len(self.queue) > 1:
