@@ -25,6 +25,7 @@ class Manager:
         self.ticks = 0
         self._clock = clock
         self._subscribers: list[Tickable] = []
+        self._ran = 0                     # ticks run() has delivered since it started
 
     def seconds(self, seconds: float) -> int:
         """A duration in seconds as whole ticks (at least one for a positive duration)."""
@@ -50,15 +51,20 @@ class Manager:
             except Exception:
                 log.exception("event=tick_error subscriber=%r", tickable)
 
+    def catch_up(self, start: float, now: float) -> float:
+        """Tick for every whole tick between `start` and `now` not yet ticked;
+        returns when the next tick is due. Counting from the start, not from
+        the last wake-up, is what keeps the clock from drifting."""
+        due = int((now - start) * self.tick_hz + 1e-9) - self._ran   # 1e-9: 0.1 * 10 is 0.999...
+        if due > 0:
+            self._ran += due
+            self.tick_elapsed(due)
+        return start + (self._ran + 1) / self.tick_hz
+
     async def run(self) -> None:
         """Tick in real time until cancelled, catching up after a slow turn."""
         start = self._clock()
-        done = 0
-        period = 1.0 / self.tick_hz
+        self._ran = 0
         while True:
-            due = int((self._clock() - start) * self.tick_hz)
-            if due > done:
-                self.tick_elapsed(due - done)
-                done = due
-            next_at = start + (done + 1) * period
+            next_at = self.catch_up(start, self._clock())
             await asyncio.sleep(max(0.0, next_at - self._clock()))

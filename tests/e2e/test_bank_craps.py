@@ -115,3 +115,30 @@ async def test_disconnect_forfeits_and_shutdown_refunds(casino_factory):
     await app.stop("Closing for the test.")
     text = plain(await bob.read_until_closed())
     assert "refunded" in text or "Closing for the test" in text
+
+
+async def test_failed_settlement_shows_pending_recovery_then_pays_once(casino_factory):
+    app = await casino_factory(seed=SEED)
+    host = app.tables["bank_craps"]
+    ann, _ = await seated(app, "kim")
+    await ann.cmd_expect("bet pass 10", "Your bets")
+    app.ledger.fail_next_commits(1)            # the next write (the settlement) fails
+    out = ""
+    for _ in range(50):
+        out = plain(await ann.cmd_expect("roll", " = "))
+        if "pending recovery" in out:
+            break
+    assert "pending recovery" in out
+    assert "paid" not in out.split("pending recovery")[0][-200:]
+    bal = await app.ledger.balance("kim")
+    assert bal.held == {"bank_craps": 10} and bal.wallet == 990     # the stake stays held
+    assert len(host.pending) == 1
+    app.manager.tick_elapsed(app.manager.seconds(2))                 # the host retries
+    await host.idle()
+    assert "now been recorded" in plain(await ann.expect("now been recorded"))
+    assert host.pending == []
+    bal = await app.ledger.balance("kim")
+    assert not any(bal.held.values()) and bal.wallet in (990, 1010)   # lost or won, once
+    app.manager.tick_elapsed(app.manager.seconds(10))                # nothing is paid twice
+    await host.idle()
+    assert (await app.ledger.balance("kim")).wallet == bal.wallet

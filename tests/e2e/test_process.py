@@ -140,3 +140,49 @@ def test_log_json_is_one_object_per_line_and_never_a_password(tmp_path):
     for wanted in ("listening", "connect", "login_failed", "account_created", "login", "logout", "shutdown"):
         assert wanted in names, wanted
     assert all("pw123456" not in line and "wrongpass1" not in line for line in lines)
+
+
+def test_operator_shutdown_refunds_and_exits_zero_and_seed_is_announced(tmp_path):
+    port = free_port()
+    db = tmp_path / "c.db"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "server", "--port", str(port), "--data", str(db), "--seed", "5"],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                assert proc.poll() is None and time.monotonic() < deadline
+                time.sleep(0.05)
+        player = spawn_telnet(port)
+        player.expect("Name: ")
+        player.sendline("create bettor secret123")
+        player.expect("Exits:")
+        player.sendline("north")
+        player.expect("Exits:")
+        player.sendline("play craps")
+        player.expect("joins the table")
+        player.sendline("fair")
+        player.expect("deterministic: dice derived from --seed 5")
+        player.sendline("bet dontpass 40")
+        player.expect("Bet accepted")
+        admin = spawn_telnet(port)
+        admin.expect("Name: ")
+        admin.sendline("create admin secret123")
+        admin.expect("Exits:")
+        admin.sendline("shutdown 1 end of the night")
+        admin.expect("Shutdown in 1 seconds")
+        player.expect("refunded")
+        player.expect(pexpect.EOF)
+        assert proc.wait(timeout=15) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    log = proc.stdout.read()
+    assert "Deterministic dice: every table's dice derive from --seed 5." in log
+    check = subprocess.run([sys.executable, "-m", "server.cli", "ledger", "check", "--data", str(db), "--json"],
+                           cwd=ROOT, capture_output=True, text=True)
+    assert check.returncode == 0 and '"open_holds": 0' in check.stdout

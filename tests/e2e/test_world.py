@@ -71,3 +71,15 @@ async def test_statement_shows_the_starting_mint(casino, connect):
     out = plain(await a.cmd("statement"))
     assert "1000" in out and "starting chips" in out
     assert "Give a number" in await a.cmd("statement lots")
+
+
+async def test_width_and_colour_are_guessed_from_the_client(casino, connect):
+    a = await connect(ttype="xterm-256color", cols=72)
+    await login(a, "yoko")
+    out = plain(await a.cmd("set"))
+    assert "width    72   (guessed" in out
+    assert "color    on   (guessed" in out
+    b = await connect(ttype="dumb", cols=132)
+    await login(b, "zoe")
+    out = plain(await b.cmd("set"))
+    assert "width    132" in out and "color    off" in out and "unicode  off" in out

@@ -132,9 +132,21 @@ def test_full_table_starts_by_itself_and_turns_away_more():
     h.sit("ann", "bob")
     assert h.t.engine is None
     out = h.sit("cat")
-    assert of(out, ev.GameStarted) and "table is full" in said(out)
+    assert "table is full: the game starts" in said(out) and not of(out, Hold)
+    out = h.advance(1)                                   # the next tick starts it
+    assert of(out, ev.GameStarted)[0].players == ("ann", "bob", "cat")
     out = h.sit("dan")
     assert "table is full (3 players)" in said(out, "dan") and "dan" not in h.t.seated()
+
+
+def test_a_full_table_does_not_start_again_by_itself_after_a_game():
+    h = Harness((3, 4), max_players=2)
+    h.sit("ann", "bob")
+    h.advance(1)
+    h.act("ann", "bet", "100")
+    out = h.act("bob", "fade", "100") + h.act("ann", "roll")
+    assert of(out, ev.GameOver) and h.t.engine is None
+    assert h.advance(10 * BET) == [] and h.t.engine is None
 
 
 def test_a_wallet_short_of_the_buy_in_cannot_sit():
@@ -319,3 +331,59 @@ def test_table_view_and_rules():
     assert all(len(line) <= 80 for line in h.t.view(v))
     rules = "\n".join(h.t.rules())
     assert "NO MORE BETS" in rules and "held from your wallet by the ledger" in rules
+
+
+def test_a_shooter_who_leaves_before_the_roll_calls_the_pass_off():
+    h = Harness()
+    h.sit("ann", "bob", "cat")
+    h.act("ann", "start")
+    h.act("ann", "bet", "40")
+    h.act("bob", "fade", "20")                           # cat is still being asked
+    out = h.leave("ann")
+    assert of(out, ev.PlayerLeft) == [ev.PlayerLeft("ann", 0)]
+    assert h.wallets["ann"] == 1000 and h.t.shooter() == "bob"
+    assert "called off" in seen_by(h.t, out, "bob")
+
+
+def test_a_leaver_who_sits_again_waits_and_is_told_once_when_paid():
+    h = Harness((2, 2), (3, 4))
+    h.sit("ann", "bob", "cat")
+    h.act("ann", "start")
+    h.act("ann", "bet", "30")
+    h.act("bob", "fade", "30")
+    h.act("ann", "roll")                                 # point 4
+    h.leave("bob")
+    h.sit("bob")
+    assert h.t.waiting() == ["bob"] and "not in this game" in said(h.act("bob", "roll"))
+    out = h.act("ann", "roll")                           # seven out: bob's fade wins
+    assert of(out, ev.PaidOut) == [ev.PaidOut("bob", 130)]
+    assert out.count(WalletReport("bob")) == 1 and h.wallets["bob"] == 1030
+    assert h.leave("bob") and "bob" not in h.t.seated()   # leaving while waiting is just leaving
+
+
+def test_watchers_see_the_balances_and_dice_follow_the_viewers_prefs():
+    h = Harness((1, 2))
+    h.sit("ann", "bob")
+    h.act("ann", "start")
+    h.act("ann", "bet", "10")
+    out = h.act("bob", "fade", "10") + h.act("ann", "roll")
+    watcher = Viewer("zed", Prefs(), seated=False)
+    plain = "\n".join(line for e in out for line in h.t.render(e, watcher))
+    assert "[1][2] 1 + 2 = 3: craps!" in plain and "Balances: ann 90, bob 110." in plain
+    assert "+-------+" in plain and "\x1b[" not in plain
+    fancy = Viewer("zed", Prefs(color=True, unicode=True), seated=False)
+    text = "\n".join(line for e in out for line in h.t.render(e, fancy))
+    assert "\u2680 \u2681" in text and "┌───────┐" in text and "\x1b[" in text
+
+
+def test_a_shooter_who_drops_once_covered_has_the_dealer_roll_it_out():
+    h = Harness((4, 4), (6, 1))
+    h.sit("ann", "bob", "cat")
+    h.act("ann", "start")
+    h.act("ann", "bet", "40")
+    h.act("bob", "fade", "40")
+    out = h.run(h.t.disconnect("ann"))
+    assert of(out, ev.PlayerLeft) == [ev.PlayerLeft("ann", 40)]
+    assert [r.by_dealer for r in of(out, ev.Rolled)] == [True, True]     # point 8, then seven out
+    assert of(out, ev.PaidOut) == [ev.PaidOut("ann", 60)] and h.wallets["ann"] == 960
+    assert h.t.shooter() == "bob" and h.t.engine is not None

@@ -3,7 +3,9 @@
 Seating policy (RULES.md "Alley craps", issue 6):
 - `play alley` takes a seat (up to max_players) if the wallet covers the
   buy-in; nothing is held yet. A game starts when someone seated types `start`
-  with at least min_players seated, or by itself when the table fills. The
+  with at least min_players seated, or by itself on the tick after an arrival
+  fills the table (from advance, not sit: a sit's answer may not be applied in
+  full, e.g. when a reload re-seats everyone at a fresh table). The
   engine holds every buy-in through the ledger in start(); a refused buy-in
   leaves that player out of the game (still seated, for the next one).
 - Who sits down while a game runs waits for the next game.
@@ -76,6 +78,7 @@ class AlleyTable:
         self.games = 0                          # game counter: keeps money keys unique
         self.last_result: ev.GameOver | ev.GameClosed | None = None
         self.last_dice: tuple[int, int] | None = None
+        self._full = False                      # an arrival filled the table: start on the next tick
 
     # --- who is who -------------------------------------------------------------
     def seated(self) -> list[str]:
@@ -119,7 +122,8 @@ class AlleyTable:
             return events + [Note((player,), "A game is in progress: you will play in the next one. "
                                              "'table' shows how it stands.")]
         if len(self.seats) >= most:
-            return events + [Note(None, "The table is full: the game starts.")] + self._start()
+            self._full = True       # started by the next tick, so its Holds go through the host
+            return events + [Note(None, "The table is full: the game starts.")]
         return events + [self._start_hint()]
 
     def _start_hint(self) -> Note:
@@ -178,6 +182,7 @@ class AlleyTable:
         return [Note(None, f"{player} starts the game.")] + self._start()
 
     def _start(self) -> list[Any]:
+        self._full = False
         self.games += 1
         self.in_game = tuple(self.seats)
         self.last_result, self.last_dice = None, None
@@ -189,6 +194,9 @@ class AlleyTable:
     # --- time and the host's other inputs ---------------------------------------
     def advance(self, ticks: int) -> list[Any]:
         if self.engine is None:
+            full, self._full = self._full, False
+            if full and not start_problem(self.seats, self.options, self.config.max_players):
+                return self._start()
             return []
         return self._after(self.engine.advance(ticks))
 
