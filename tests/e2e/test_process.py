@@ -20,23 +20,28 @@ def free_port() -> int:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
 
-@pytest.fixture
-def server_process(tmp_path):
+def start_server(db: Path, *extra: str) -> tuple[subprocess.Popen, int]:
+    """`python -m server` on a free port; returns once it accepts connections."""
     port = free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "server", "--port", str(port), "--data", str(tmp_path / "casino.db")],
+        [sys.executable, "-m", "server", "--port", str(port), "--data", str(db), *extra],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )
     deadline = time.monotonic() + 20
     while True:
         try:
             socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            break
+            return proc, port
         except OSError:
             if proc.poll() is not None or time.monotonic() > deadline:
                 proc.kill()
                 raise RuntimeError(proc.stdout.read())
             time.sleep(0.05)     # polling for a real process to listen, not game time
+
+
+@pytest.fixture
+def server_process(tmp_path):
+    proc, port = start_server(tmp_path / "casino.db")
     yield proc, port, tmp_path / "casino.db"
     if proc.poll() is None:
         proc.kill()
@@ -108,19 +113,8 @@ def test_sigterm_tells_everyone_and_exits_zero(server_process):
 
 def test_log_json_is_one_object_per_line_and_never_a_password(tmp_path):
     import json
-    port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "server", "--port", str(port), "--data", str(tmp_path / "c.db"), "--log-json"],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc, port = start_server(tmp_path / "c.db", "--log-json")
     try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                assert proc.poll() is None and time.monotonic() < deadline
-                time.sleep(0.05)
         child = spawn_telnet(port)
         child.expect("Name: ")
         child.sendline("connect nobody wrongpass1")
@@ -143,20 +137,9 @@ def test_log_json_is_one_object_per_line_and_never_a_password(tmp_path):
 
 
 def test_operator_shutdown_refunds_and_exits_zero_and_seed_is_announced(tmp_path):
-    port = free_port()
     db = tmp_path / "c.db"
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "server", "--port", str(port), "--data", str(db), "--seed", "5"],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc, port = start_server(db, "--seed", "5")
     try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                assert proc.poll() is None and time.monotonic() < deadline
-                time.sleep(0.05)
         player = spawn_telnet(port)
         player.expect("Name: ")
         player.sendline("create bettor secret123")
