@@ -63,13 +63,10 @@ def describe(table) -> str:
 def run(args: argparse.Namespace) -> int:
     import json
 
-    from server.config.load import ConfigInvalid, load_config
+    from server.cli._config import load_or_report
 
-    try:
-        cfg = load_config(args.config, rooms_dir(args.config, args.rooms))
-    except ConfigInvalid as exc:
-        for error in exc.errors:
-            print(error)
+    cfg = load_or_report(args.config, rooms_dir(args.config, args.rooms))
+    if cfg is None:
         return 1
     tables = [t for t in cfg.tables.values() if t.game == "craps"]
     if args.table:

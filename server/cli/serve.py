@@ -22,13 +22,10 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from server import logs
-    from server.config.load import ConfigInvalid, load_config
+    from server.cli._config import load_or_report
     logs.configure(as_json=args.log_json)
-    try:
-        config = load_config(Path(args.config), Path(args.rooms))
-    except ConfigInvalid as err:
-        for e in err.errors:
-            print(e, file=sys.stderr)
+    config = load_or_report(Path(args.config), Path(args.rooms), sys.stderr)
+    if config is None:
         return 1
     return asyncio.run(_serve(config, args))
 

@@ -28,18 +28,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from server.cli.odds import rooms_dir
-    from server.config.load import ConfigInvalid, load_config
+    from server.cli._config import load_or_report
     from server.config.model import CrapsOptions
     from server.games.craps import sim, strategies
 
     if args.rolls < 1:
         print("--rolls must be at least 1")
         return 2
-    try:
-        cfg = load_config(args.config, rooms_dir(args.config, args.rooms))
-    except ConfigInvalid as exc:
-        for error in exc.errors:
-            print(error)
+    cfg = load_or_report(args.config, rooms_dir(args.config, args.rooms))
+    if cfg is None:
         return 1
     table = cfg.tables.get(args.table)
     if table is None or table.game != "craps" or not isinstance(table.options, CrapsOptions) \

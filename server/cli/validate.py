@@ -22,13 +22,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from server.config.load import ConfigInvalid, load_config
+    from server.cli._config import load_or_report
 
-    try:
-        cfg = load_config(args.config, args.rooms)
-    except ConfigInvalid as exc:
-        for error in exc.errors:
-            print(error)
+    cfg = load_or_report(args.config, args.rooms)
+    if cfg is None:
         return 1
     games = sorted({t.game for t in cfg.tables.values()})
     print(f"OK: {len(cfg.rooms)} rooms, {len(cfg.tables)} tables ({', '.join(games) or 'none'}), "

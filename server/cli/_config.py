@@ -1,0 +1,22 @@
+"""Loading the config for a sub-command: every error printed, or the config.
+
+Shared by serve, validate, odds and sim so they refuse a broken casino the
+same way: one `file:line: key: problem` line per error, exit code 1.
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from server.config.model import CasinoConfig
+
+
+def load_or_report(config: Path, rooms: Path, out: TextIO = sys.stdout) -> CasinoConfig | None:
+    from server.config.load import ConfigInvalid, load_config
+    try:
+        return load_config(config, rooms)
+    except ConfigInvalid as exc:
+        for error in exc.errors:
+            print(error, file=out)
+        return None
