@@ -8,7 +8,8 @@ player's `set dice`, `set unicode` and `set color` hold here as everywhere.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from server.games.alley import events as ev
 from server.games.alley.rules import Decision
@@ -45,7 +46,7 @@ _BONES = {
 class _Ctx:
     """The viewer, the table and a few helpers every event line needs."""
 
-    def __init__(self, table: "AlleyTable", viewer: Viewer) -> None:
+    def __init__(self, table: AlleyTable, viewer: Viewer) -> None:
         self.table, self.viewer, self.me = table, viewer, viewer.key
         self.color = viewer.prefs.color
 
@@ -90,8 +91,8 @@ def _shooter_up(c: _Ctx, e: ev.ShooterUp) -> list[str]:
     if e.shooter == c.me:
         return [c.paint(f"{e.shooter}, you are the shooter!", "bold", "bright_yellow")
                 + f" You have {e.bankroll} in your bank roll and the minimum bet is {e.minimum}.",
-                f"Type: bet <amount> ({e.minimum} to {e.maximum}, in multiples of {e.minimum}), or 'pass' "
-                f"to pass the bones. You have {c.seconds(Phase.BETTING)} seconds."]
+                (f"Type: bet <amount> ({e.minimum} to {e.maximum}, in multiples of {e.minimum}), or 'pass' "
+                f"to pass the bones. You have {c.seconds(Phase.BETTING)} seconds.")]
     return [f"{e.shooter} is the shooter, with {e.bankroll} in their bank roll."]
 
 
@@ -104,8 +105,8 @@ def _fade_asked(c: _Ctx, e: ev.FadeAsked) -> list[str]:
     if e.player == c.me:
         return [c.paint(f"{e.player}, {e.shooter} has bet {e.action}.", "bold")
                 + f" How much of {part} do you want?",
-                f"Type: fade <amount> ({e.minimum} to {e.maximum}), or 'fade' to decline. "
-                f"You have {c.seconds(Phase.FADING)} seconds."]
+                (f"Type: fade <amount> ({e.minimum} to {e.maximum}), or 'fade' to decline. "
+                f"You have {c.seconds(Phase.FADING)} seconds.")]
     return [f"{e.player} is asked to fade {part}."]
 
 
@@ -174,8 +175,8 @@ def _cleaned_out(c: _Ctx, e: ev.CleanedOut) -> list[str]:
 
 def _choice(c: _Ctx, e: ev.ChoiceAsked) -> list[str]:
     if e.shooter == c.me:
-        return [f"{e.shooter}, roll again or pass the bones? Type 'roll' (or bet <amount>) to shoot "
-                f"another pass, or 'pass'. You have {c.seconds(Phase.CHOOSING)} seconds."]
+        return [(f"{e.shooter}, roll again or pass the bones? Type 'roll' (or bet <amount>) to shoot "
+                f"another pass, or 'pass'. You have {c.seconds(Phase.CHOOSING)} seconds.")]
     return [f"{e.shooter} chooses: shoot another pass or pass the bones."]
 
 
@@ -217,8 +218,8 @@ def _game_over(c: _Ctx, e: ev.GameOver) -> list[str]:
 
 
 def _closed(c: _Ctx, e: ev.GameClosed) -> list[str]:
-    return [f"The game is closed ({e.reason}): any pass in play is called off and every table "
-            "bankroll goes back to its wallet.", balances_line(e.bankrolls)]
+    return [(f"The game is closed ({e.reason}): any pass in play is called off and every table "
+            "bankroll goes back to its wallet."), balances_line(e.bankrolls)]
 
 
 def _refused(c: _Ctx, e: ev.Refused) -> list[str]:
@@ -239,7 +240,7 @@ LINES: dict[type, Callable[[_Ctx, Any], list[str]]] = {
 }
 
 
-def event_lines(table: "AlleyTable", event: Any, viewer: Viewer) -> list[str]:
+def event_lines(table: AlleyTable, event: Any, viewer: Viewer) -> list[str]:
     note = render_note(event, viewer)
     if note is not None:
         return note
@@ -256,7 +257,7 @@ _WAITING = {
 }
 
 
-def table_view(table: "AlleyTable", viewer: Viewer) -> list[str]:
+def table_view(table: AlleyTable, viewer: Viewer) -> list[str]:
     o, width = table.options, min(viewer.prefs.width, 80)
     lines = wrap(f"Alley craps at {table.config.id}: {max(2, o.min_players)} to {table.config.max_players} "
                  f"players, buy-in {o.buy_in}, bets in multiples of {o.bet_unit}. The house takes nothing.",
@@ -302,16 +303,16 @@ def table_view(table: "AlleyTable", viewer: Viewer) -> list[str]:
     return lines + wrap("Commands: " + REMINDER, width)
 
 
-def table_rules_extra(table: "AlleyTable") -> list[str]:
+def table_rules_extra(table: AlleyTable) -> list[str]:
     o = table.options
     return [
-        f"At this table: 'play alley' takes a seat; the game starts when someone seated types 'start' "
+        (f"At this table: 'play alley' takes a seat; the game starts when someone seated types 'start' "
         f"(at least {max(2, o.min_players)} seated) or when all {table.config.max_players} seats are "
-        "taken. Who sits down during a game plays in the next one.",
+        "taken. Who sits down during a game plays in the next one."),
         f"The buy-in of {o.buy_in} is held from your wallet by the ledger when the game starts.",
-        f"Time limits: {o.bet_window} s to set the action (then the bones pass), {o.fade_window} s to "
+        (f"Time limits: {o.bet_window} s to set the action (then the bones pass), {o.fade_window} s to "
         f"fade (then you sit the pass out), {o.roll_window} s per roll (then the dealer rolls), "
-        f"{o.choice_window} s to roll again or pass (then the bones pass).",
-        "Leaving (or losing your connection): your fade in a pass in play is settled with that pass, "
-        "and the rest of your table bankroll goes back to your wallet.",
+        f"{o.choice_window} s to roll again or pass (then the bones pass)."),
+        ("Leaving (or losing your connection): your fade in a pass in play is settled with that pass, "
+        "and the rest of your table bankroll goes back to your wallet."),
     ]
