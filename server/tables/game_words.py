@@ -17,7 +17,7 @@ TABLE_WORDS = [
     "watch <game> - watch without playing.",
     "table / table rules - the table and its state / the rules in plain words.",
     "seed <text> - as the shooter, set the client seed; fair [new] - check the dice.",
-    "leave - get up (once your bets are decided).",
+    "leave - get up (at craps once your live bets are decided; at Pig and alley craps at once).",
 ]
 
 # (help topic, heading, the game's command words with their help, extra lines)
