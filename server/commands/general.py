@@ -86,6 +86,11 @@ async def help_(ctx: Context) -> None:
         by_topic.setdefault(cmd.topic, []).append(cmd)
     for topic in sorted(by_topic, key=lambda t: (t != "general", t)):
         ctx.tell(paint(f"{topic.capitalize()} commands:", "bold", color=ctx.session.prefs.color))
+        if topic == "movement":       # a dozen direction words read best as one line
+            words = [c.name + (f" ({c.aliases[0]})" if c.aliases else "") for c in by_topic[topic]
+                     if c.name != "go"]
+            ctx.tell(*("  " + line for line in wrap(", ".join(words) + "; go <exit>.", ctx.session.prefs.width - 2)))
+            continue
         for cmd in sorted(by_topic[topic], key=lambda c: c.name):
             ctx.tell(f"  {cmd.summary}")
     ctx.tell("Type 'help <command>' for more.")

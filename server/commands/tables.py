@@ -41,7 +41,7 @@ async def wallet(app: Any, key: str) -> int:
     return (await app.ledger.balance(key)).wallet
 
 
-@command("play", topic="tables", help="""play <game> - sit down at the table in this room: play craps, play alley, play pig.""")
+@command("play", topic="table", help="""play <game> - sit down at the table in this room: play craps, play alley, play pig.""")
 async def play(ctx: Context) -> None:
     app, session = ctx.app, ctx.session
     host, why = find_table(app, session, ctx.argv[0] if ctx.argv else None)
@@ -62,7 +62,7 @@ async def play(ctx: Context) -> None:
         app.seats[session.key] = host
 
 
-@command("watch", topic="tables", help="""watch <game> - watch the table in this room without playing; 'leave' to stop.""")
+@command("watch", topic="table", help="""watch <game> - watch the table in this room without playing; 'leave' to stop.""")
 async def watch(ctx: Context) -> None:
     host, why = find_table(ctx.app, ctx.session, ctx.argv[0] if ctx.argv else None)
     if host is None:
@@ -75,7 +75,7 @@ async def watch(ctx: Context) -> None:
     ctx.tell(f"You watch {host.id}. You will see every roll; 'leave' to stop watching.")
 
 
-@command("leave", topic="tables", help="""leave - get up from your table (or stop watching). With bets in play you leave once they are decided.""")
+@command("leave", topic="table", help="""leave - get up from your table (or stop watching). With bets in play you leave once they are decided.""")
 async def leave(ctx: Context) -> None:
     app, session = ctx.app, ctx.session
     host = app.seats.get(session.key)
@@ -91,7 +91,7 @@ async def leave(ctx: Context) -> None:
     ctx.tell("You are not at a table.")
 
 
-@command("table", topic="tables", help="""table [rules] - show the table here and its state; 'table rules' explains the game.""")
+@command("table", topic="table", help="""table [rules] - show the table here and its state; 'table rules' explains the game.""")
 async def table(ctx: Context) -> None:
     app, session = ctx.app, ctx.session
     host = app.seats.get(session.key)
@@ -107,7 +107,7 @@ async def table(ctx: Context) -> None:
         ctx.tell(*host.game.view(host.viewer(session)))
 
 
-@command("seed", topic="tables", help="""seed <text> - as the shooter, choose the client seed mixed into the next rolls (see 'fair').""")
+@command("seed", topic="table", help="""seed <text> - as the shooter, choose the client seed mixed into the next rolls (see 'fair').""")
 async def seed(ctx: Context) -> None:
     host = ctx.app.seats.get(ctx.session.key)
     if host is None:
@@ -120,7 +120,7 @@ async def seed(ctx: Context) -> None:
     ctx.tell(problem or f"Client seed set to '{host.game.dice.client_seed}'. The next roll uses nonce {host.game.dice.nonce}.")
 
 
-@command("fair", topic="tables", help="""fair [new] - the table's dice commitment, client seed, nonce and revealed seeds; 'fair new' reveals the current server seed and commits to a new one.""")
+@command("fair", topic="table", help="""fair [new] - the table's dice commitment, client seed, nonce and revealed seeds; 'fair new' reveals the current server seed and commits to a new one.""")
 async def fair(ctx: Context) -> None:
     app, session = ctx.app, ctx.session
     host = app.seats.get(session.key)
@@ -158,7 +158,7 @@ def _game_word(word: str):
 
 
 for _word, _help in GAME_WORDS.items():
-    REGISTRY.command(_word, topic="tables", help=_help)(_game_word(_word))
+    REGISTRY.command(_word, topic="table", help=_help)(_game_word(_word))
 
 
 def game_help(word: str) -> list[str] | None:
