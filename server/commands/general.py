@@ -96,6 +96,15 @@ async def help_(ctx: Context) -> None:
     ctx.tell("Type 'help <command>' for more.")
 
 
-@command("quit", help="""quit - leave the casino. Your chips stay in your wallet.""")
+@command("quit", help="""quit - leave the casino. Your chips stay in your wallet.
+With live bets at a table you are warned first: leaving forfeits them, as a dropped connection does.""")
 async def quit_(ctx: Context) -> None:
-    ctx.session.close("Thanks for playing. Goodbye!")
+    session = ctx.session
+    host = ctx.app.seats.get(session.key)
+    live = sum(chips for player, chips in host.stakes.values() if player == session.key) if host else 0
+    if live and not getattr(session, "quit_warned", False):
+        session.quit_warned = True
+        ctx.tell(f"You have {live} chips in live bets at {host.id}; leaving now forfeits them. "
+                 "'leave' first, or type 'quit' again to go anyway.")
+        return
+    session.close("Thanks for playing. Goodbye!")

@@ -142,3 +142,15 @@ async def test_failed_settlement_shows_pending_recovery_then_pays_once(casino_fa
     app.manager.tick_elapsed(app.manager.seconds(10))                # nothing is paid twice
     await host.idle()
     assert (await app.ledger.balance("kim")).wallet == bal.wallet
+
+
+async def test_quit_with_live_bets_warns_first(casino_factory):
+    app = await casino_factory(seed=SEED)
+    ann, _ = await seated(app, "lou")
+    await ann.cmd_expect("bet pass 10", "Your bets")
+    assert "leaving now forfeits them" in plain(await ann.cmd("quit"))
+    await ann.send("quit")
+    assert "Goodbye" in await ann.read_until_closed()
+    async with app.presence:
+        await app.presence.wait_for(lambda: "lou" not in app.online)
+    assert (await app.ledger.balance("lou")).wallet == 990
