@@ -47,6 +47,11 @@ async def test_three_players_bet_roll_settle_and_the_ledger_balances(casino_fact
     out = plain(await cat.cmd_expect("unbet pass", "Refused"))
     assert "contract" in out
     assert "Bets are open" in plain(await ann.cmd_expect("roll", "Bets are open"))
+    app.manager.tick_elapsed(app.manager.seconds(10))
+    await host.idle()
+    await ann.cmd_expect("roll", " = ")
+    out = plain(await bob.cmd_expect("bet fire 1", "Refused"))
+    assert "only before the first roll of a shooter hand" in out       # bonus timing
 
     # Play roll after roll (each window ticked through) until a point is made and a seven-out.
     clients = {"ann": ann, "bob": bob, "cat": cat}
