@@ -96,6 +96,12 @@ class AlleyTable:
     def shooter(self) -> str | None:
         return self.engine.shooter if self.engine is not None else None
 
+    def between_hands(self) -> bool:
+        """No pass in play: a removed table may close now, returning every
+        player's table bankroll."""
+        from server.games.alley.state import Phase
+        return self.engine is None or self.engine.phase not in (Phase.FADING, Phase.ROLLING)
+
     def phase(self) -> str:
         if self.engine is None:
             return f"waiting for players ({len(self.seats)} seated)"
