@@ -28,6 +28,8 @@ class Ledger:
         self.store = store
         self.recovered = recovered
         self._writer = GroupCommitWriter(store)
+        # each call awaits the writer's future directly: no coroutine in between
+        self._submit = self._writer.submit
         self._reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="casino-ledger-reader")
         self._closed = False
 
@@ -45,35 +47,32 @@ class Ledger:
         store, recovered = await asyncio.to_thread(start)
         return cls(store, recovered)
 
-    async def _write(self, item: Op | TakeNotices) -> object:
-        return await self._writer.submit(item)
-
     async def mint(self, key: str, player: str, amount: int, reason: str) -> None:
         """Create chips into a player's wallet (starting chips, an operator grant)."""
-        await self._write(Op.mint(key, player, amount, reason))
+        await self._submit(Op.mint(key, player, amount, reason))
 
     async def hold(self, key: str, player: str, table: str, amount: int) -> None:
         """Move a wager to the table's pending account; `key` is the stake handle."""
-        await self._write(Op.hold(key, player, table, amount))
+        await self._submit(Op.hold(key, player, table, amount))
 
     async def settle(self, key: str, table: str, stakes: Sequence[str],
                      pays: Mapping[str, int]) -> None:
         """Close `stakes`, pay `pays` to wallets; the rest of the stakes goes to the house
         (when pays exceed the stakes, the house pays the difference)."""
-        await self._write(Op.settle(key, table, stakes, pays))
+        await self._submit(Op.settle(key, table, stakes, pays))
 
     async def refund(self, key: str, table: str, stake: str) -> None:
-        await self._write(Op.refund(key, table, stake))
+        await self._submit(Op.refund(key, table, stake))
 
     async def forfeit(self, key: str, table: str, stake: str) -> None:
-        await self._write(Op.forfeit(key, table, stake))
+        await self._submit(Op.forfeit(key, table, stake))
 
     async def apply(self, table: str, intent: MoneyIntent) -> None:
         """Apply one money intent a game emitted at `table`."""
         if isinstance(intent, Hold):
             await self.hold(intent.key, intent.player, table, intent.amount)
         elif isinstance(intent, Settle):
-            await self._write(Op.settle(intent.key, table, intent.stakes, intent.pays))
+            await self._submit(Op.settle(intent.key, table, intent.stakes, intent.pays))
         elif isinstance(intent, Refund):
             await self.refund(intent.key, table, intent.stake)
         elif isinstance(intent, Forfeit):
@@ -83,7 +82,7 @@ class Ledger:
 
     async def take_notices(self, player: str) -> list[str]:
         """Fetch and clear what the ledger has to tell a player (recovery results)."""
-        return await self._write(TakeNotices(player))  # type: ignore[return-value]
+        return await self._submit(TakeNotices(player))  # type: ignore[return-value]
 
     async def _read(self, fn, *args):
         if self._closed:

@@ -1,9 +1,15 @@
 """The embedded store: SQLite in WAL mode with synchronous=FULL.
 
-One writer connection, used only by the writer thread, applies whole batches:
-BEGIN IMMEDIATE, one SAVEPOINT per operation (a refused operation rolls back
-alone), one COMMIT for all. A separate reader connection serves balances and
-statements from committed data, so reads never wait behind the writer.
+One writer connection, used only by the writer thread, applies whole batches.
+Each operation is judged in Python against the writer's in-memory `Mirror`
+(`server/ledger/mirror.py`), so a refused one never reaches SQL; the accepted
+ones are written with one `executemany` per statement kind inside ONE
+BEGIN IMMEDIATE ... COMMIT, and the mirror takes the batch only after COMMIT
+returned. The file's own constraints (unique keys, a wallet never negative, a
+hold closed once) still guard every row: if the mirror and the file ever
+disagreed, the commit would fail rather than write a wrong row. A separate
+reader connection serves balances and statements from committed data, so
+reads never wait behind the writer.
 
 Every movement is a transfer: two entries, one per account, summing to zero,
 plus the same change to each account's materialised balance.
@@ -16,37 +22,29 @@ import os
 import sqlite3
 import threading
 import time
-from collections import defaultdict
 from collections.abc import Sequence
 from pathlib import Path
 
 from server.ledger import reads, recovery
-from server.ledger.errors import (
-    InsufficientFunds,
-    KeyConflict,
-    LedgerError,
-    Refused,
-    UnknownPlayer,
-    UnknownStake,
-)
-from server.ledger.ops import (
-    CLOSING,
-    RECOVERY_SCOPE,
-    Balance,
-    Kind,
-    Movement,
-    Op,
-    Recovered,
-    TakeNotices,
-)
+from server.ledger.errors import KeyConflict, LedgerError, Refused
+from server.ledger.mirror import Batch, Mirror
+from server.ledger.ops import RECOVERY_SCOPE, Balance, Movement, Op, Recovered, TakeNotices
 from server.ledger.schema import connect, migrate
 
 log = logging.getLogger("casino.ledger")
 
-MINT_ACCOUNT = 1
-HOUSE_ACCOUNT = 2
+_INSERT_ACCOUNTS = "INSERT INTO accounts (id, kind, owner) VALUES (?, ?, ?)"
+_INSERT_OPS = ("INSERT INTO operations (id, scope, key, kind, table_id, args, time)"
+               " VALUES (?, ?, ?, ?, ?, ?, ?)")
+_INSERT_HOLDS = "INSERT INTO holds (id, table_id, handle, player, amount) VALUES (?, ?, ?, ?, ?)"
+_CLOSE_HOLDS = "UPDATE holds SET closed_by = ? WHERE id = ? AND closed_by IS NULL"
+_INSERT_ENTRIES = "INSERT INTO entries (op_id, transfer, account, amount) VALUES (?, ?, ?, ?)"
+_UPDATE_BALANCES = "UPDATE accounts SET balance = balance + ? WHERE id = ?"
+_DELETE_PENDING = "DELETE FROM pending_outcomes WHERE scope = ? AND key = ?"
 
-Closed = list[tuple[str, str, int]]   # (handle, player, amount) of each stake an operation closed
+
+class MirrorMismatch(sqlite3.IntegrityError):
+    """The file refused a row the mirror accepted: the batch is rolled back, nothing moves."""
 
 
 class SQLiteStore:
@@ -66,21 +64,7 @@ class SQLiteStore:
         migrate(self._w)
         self._c = self._w.cursor()       # one cursor for the hot path: no allocation per statement
         self._r = connect(self.path, check_same_thread=False)
-        self._ids: dict[tuple[str, str], int] = {}
-        self._op_created: list[tuple[str, str]] = []
-        self._batch_created: list[tuple[str, str]] = []
-        last = self._w.execute("SELECT COALESCE(MAX(transfer), 0) FROM entries").fetchone()[0]
-        self._next_transfer = last + 1
-        self._wallet_ids: set[int] = set()
-        # Legs and non-wallet balance changes of the operations applied so far in this
-        # batch, written once before COMMIT: the house and a table's pending account
-        # are touched by nearly every operation, so one UPDATE each per batch instead
-        # of one per operation. Wallets change at once, so a wager sees their balance.
-        self._legs: list[tuple[int, int, int, int]] = []
-        self._deltas: dict[int, int] = defaultdict(int)
-        self._op_legs: list[tuple[int, int, int, int]] = []
-        self._op_deltas: dict[int, int] = defaultdict(int)
-        self._pending_keys = set(self._w.execute("SELECT scope, key FROM pending_outcomes").fetchall())
+        self.mirror = Mirror(self._w)
         self._failures = 0
         self._failures_lock = threading.Lock()
 
@@ -99,227 +83,111 @@ class SQLiteStore:
             raise sqlite3.OperationalError("disk I/O error (injected by fail_next_commits)")
         self._w.execute("COMMIT")
 
-    def _flush(self) -> None:
-        """Write the batch's legs and non-wallet balance changes (just before COMMIT)."""
-        self._w.executemany("INSERT INTO entries (op_id, transfer, account, amount) VALUES (?, ?, ?, ?)",
-                            self._legs)
-        self._w.executemany("UPDATE accounts SET balance = balance + ? WHERE id = ?",
-                            [(d, a) for a, d in self._deltas.items() if d])
-        self._legs, self._deltas = [], defaultdict(int)
-
-    def _abort(self) -> None:
-        """Undo a failed transaction and forget account ids it created."""
-        for k in self._batch_created + self._op_created:
-            self._ids.pop(k, None)
-        self._batch_created, self._op_created = [], []
-        self._legs, self._deltas = [], defaultdict(int)
-        self._op_legs, self._op_deltas = [], defaultdict(int)
+    def _rollback(self) -> None:
         try:
             if self._w.in_transaction:
                 self._w.execute("ROLLBACK")
         except sqlite3.Error:
             log.exception("rollback failed")
 
-    def _isolated(self, fn, *args):
-        """Run one operation under a SAVEPOINT; a refusal undoes only it and is returned."""
-        self._c.execute("SAVEPOINT op")
-        try:
-            result = fn(*args)
-        except (Refused, KeyConflict) as exc:
-            self._c.execute("ROLLBACK TO op")
-            self._c.execute("RELEASE op")
-            for k in self._op_created:
-                self._ids.pop(k, None)
-            self._op_created = []
-            self._op_legs, self._op_deltas = [], defaultdict(int)
-            return exc
-        self._c.execute("RELEASE op")
-        self._batch_created += self._op_created
-        self._op_created = []
-        self._legs += self._op_legs
-        for account, delta in self._op_deltas.items():
-            self._deltas[account] += delta
-        self._op_legs, self._op_deltas = [], defaultdict(int)
-        return result
+    def _write(self, batch: Batch) -> None:
+        """Write a judged batch's rows: a few executemany, whatever the batch's size."""
+        c = self._c
+        if batch.account_rows:
+            c.executemany(_INSERT_ACCOUNTS, batch.account_rows)
+        if batch.op_rows:
+            c.executemany(_INSERT_OPS, batch.op_rows)
+        if batch.hold_rows:
+            c.executemany(_INSERT_HOLDS, batch.hold_rows)
+        if batch.close_rows:
+            c.executemany(_CLOSE_HOLDS, batch.close_rows)
+            if c.rowcount != len(batch.close_rows):
+                raise MirrorMismatch(f"closed {c.rowcount} holds, the mirror expected {len(batch.close_rows)}")
+        if batch.legs:
+            c.executemany(_INSERT_ENTRIES, batch.legs)
+        deltas = [(d, a) for a, d in batch.deltas.items() if d]
+        if deltas:
+            c.executemany(_UPDATE_BALANCES, deltas)
+        if batch.pending_done:
+            c.executemany(_DELETE_PENDING, batch.pending_done)
 
     def apply_batch(self, items: Sequence[Op | TakeNotices]) -> list[object]:
-        now = time.time()
+        batch = Batch(self.mirror, time.time())
+        results: list[object] = []
+        judge = batch.apply
         self._w.execute("BEGIN IMMEDIATE")
         try:
-            results = [self._isolated(self._apply_item, item, now) for item in items]
-            self._flush()
+            for item in items:
+                if type(item) is TakeNotices:
+                    results.append(self._take_notices(item.player))
+                    continue
+                try:
+                    judge(item)
+                    results.append(None)
+                except (Refused, KeyConflict) as exc:     # judged before any change: nothing moved
+                    results.append(exc)
+            self._write(batch)
             self._commit()
         except BaseException:
-            self._abort()
+            self._rollback()                               # the batch is dropped; the mirror is untouched
             raise
-        self._batch_created = []
+        batch.merge()
         return results
 
-    def _apply_item(self, item: Op | TakeNotices, now: float) -> object:
-        if isinstance(item, TakeNotices):
-            rows = self._w.execute("DELETE FROM notices WHERE player = ? RETURNING id, text",
-                                   (item.player,)).fetchall()
-            return [text for _, text in sorted(rows)]
-        self._apply_op(item, now)
-        return None
+    def _take_notices(self, player: str) -> list[str]:
+        rows = self._c.execute("DELETE FROM notices WHERE player = ? RETURNING id, text", (player,)).fetchall()
+        return [text for _, text in sorted(rows)]
 
     def record_outcomes(self, ops: Sequence[Op]) -> None:
+        rows = [(op.scope, op.key, op.kind.value, op.table, op.args_json(), time.time()) for op in ops]
         self._w.execute("BEGIN IMMEDIATE")
         try:
-            now = time.time()
             self._w.executemany(
                 "INSERT INTO pending_outcomes (scope, key, kind, table_id, args, time)"
-                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (scope, key) DO NOTHING",
-                [(op.scope, op.key, op.kind.value, op.table, op.args_json(), now) for op in ops])
+                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (scope, key) DO NOTHING", rows)
             self._commit()
         except BaseException:
-            self._abort()
+            self._rollback()
             raise
-        self._pending_keys.update((op.scope, op.key) for op in ops)
-
-    # -- operations -----------------------------------------------------------------
-
-    def _account(self, kind: str, owner: str, *, create: bool) -> int | None:
-        k = (kind, owner)
-        found = self._ids.get(k)
-        if found is None:
-            row = self._w.execute("SELECT id FROM accounts WHERE kind = ? AND owner = ?", k).fetchone()
-            if row:
-                found = row[0]
-            elif create:
-                found = self._w.execute("INSERT INTO accounts (kind, owner) VALUES (?, ?)", k).lastrowid
-                self._op_created.append(k)
-            else:
-                return None
-            self._ids[k] = found
-            if kind == "wallet":
-                self._wallet_ids.add(found)
-        return found
-
-    def _apply_op(self, op: Op, now: float) -> Closed | None:
-        """Apply one operation; None when it is a retry of one already applied."""
-        c = self._c
-        args = op.args_json()
-        cur = c.execute("INSERT INTO operations (scope, key, kind, table_id, args, time)"
-                        " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (scope, key) DO NOTHING",
-                        (op.scope, op.key, op.kind.value, op.table, args, now))
-        if cur.rowcount == 0:
-            kind, stored = c.execute("SELECT kind, args FROM operations WHERE scope = ? AND key = ?",
-                                     (op.scope, op.key)).fetchone()
-            if (kind, stored) == (op.kind.value, args):
-                return None
-            raise KeyConflict(f"key {op.key!r} ({op.scope}) was {kind} {stored}, now {op.kind.value} {args}")
-        op_id = cur.lastrowid
-        if op.kind in CLOSING and (op.scope, op.key) in self._pending_keys:
-            earlier = c.execute("DELETE FROM pending_outcomes WHERE scope = ? AND key = ?"
-                                " RETURNING kind, args", (op.scope, op.key)).fetchall()
-            if earlier and earlier[0] != (op.kind.value, args):
-                raise KeyConflict(f"key {op.key!r} ({op.scope}) has a pending {earlier[0]}, now {args}")
-        legs = self._op_legs
-        deltas = self._op_deltas
-        wallets: dict[int, int] = defaultdict(int)
-
-        def move(src: int, dst: int, amount: int) -> None:
-            if amount:
-                t = self._next_transfer
-                self._next_transfer += 1
-                legs.append((op_id, t, src, -amount))
-                legs.append((op_id, t, dst, amount))
-                (wallets if src in self._wallet_ids else deltas)[src] -= amount
-                (wallets if dst in self._wallet_ids else deltas)[dst] += amount
-
-        closed: Closed = []
-        if op.kind is Kind.MINT:
-            move(MINT_ACCOUNT, self._account("wallet", op.player, create=True), op.amount)
-        elif op.kind is Kind.HOLD:
-            wallet = self._debit_wallet(op.player, op.amount)
-            pending = self._account("pending", op.table, create=True)
-            c.execute("INSERT INTO holds (id, table_id, handle, player, amount) VALUES (?, ?, ?, ?, ?)",
-                      (op_id, op.table, op.key, op.player, op.amount))
-            move(wallet, pending, op.amount)
-            wallets[wallet] += op.amount         # already debited, guarded
-        else:
-            closed = self._close(op, op_id)
-            pending = self._account("pending", op.table, create=False)
-            total = sum(amount for _, _, amount in closed)
-            if op.kind is Kind.SETTLE:
-                for player, pay in op.pays:
-                    wallet = self._account("wallet", player, create=False)
-                    if wallet is None:
-                        raise UnknownPlayer(f"no wallet for payee {player!r}")
-                    from_stakes = min(pay, total)
-                    move(pending, wallet, from_stakes)
-                    move(HOUSE_ACCOUNT, wallet, pay - from_stakes)
-                    total -= from_stakes
-                move(pending, HOUSE_ACCOUNT, total)
-            elif op.kind is Kind.REFUND:
-                for _, player, amount in closed:
-                    move(pending, self._account("wallet", player, create=False), amount)
-            else:
-                move(pending, HOUSE_ACCOUNT, total)
-        for wallet, delta in wallets.items():
-            if delta:
-                c.execute("UPDATE accounts SET balance = balance + ? WHERE id = ?", (delta, wallet))
-        return closed
-
-    def _debit_wallet(self, player: str, amount: int) -> int:
-        """Take a wager from a wallet, or refuse it before anything moves."""
-        wallet = self._account("wallet", player, create=False)
-        if wallet is None:
-            raise InsufficientFunds(player, amount, 0)
-        cur = self._c.execute("UPDATE accounts SET balance = balance - ? WHERE id = ? AND balance >= ?",
-                              (amount, wallet, amount))
-        if cur.rowcount == 0:
-            balance = self._w.execute("SELECT balance FROM accounts WHERE id = ?", (wallet,)).fetchone()[0]
-            raise InsufficientFunds(player, amount, balance)
-        return wallet
-
-    def _close(self, op: Op, op_id: int) -> Closed:
-        closed: Closed = []
-        for handle in op.stakes:
-            row = self._c.execute("SELECT id, player, amount FROM holds WHERE table_id = ? AND handle = ?"
-                                  " AND closed_by IS NULL", (op.table, handle)).fetchone()
-            if row is None:
-                raise UnknownStake(f"table={op.table} stake={handle} is not an open hold")
-            self._c.execute("UPDATE holds SET closed_by = ? WHERE id = ?", (op_id, row[0]))
-            closed.append((handle, row[1], row[2]))
-        return closed
+        for scope, key, kind, _, args, _ in rows:       # the first recorded outcome of a key stays
+            self.mirror.pending.setdefault((scope, key), (kind, args))
 
     # -- recovery and reads -------------------------------------------------------------
 
     def recover(self) -> list[Recovered]:
         now = time.time()
         c = self._w
+        batch = Batch(self.mirror, now)
         done: list[Recovered] = []
         notices: list[tuple[str, str]] = []
         c.execute("BEGIN IMMEDIATE")
         try:
-            for pid, scope, key, kind, table, args in c.execute(
-                    "SELECT id, scope, key, kind, table_id, args FROM pending_outcomes ORDER BY id").fetchall():
+            recorded = c.execute("SELECT id, scope, key, kind, table_id, args FROM pending_outcomes"
+                                 " ORDER BY id").fetchall()
+            for _, scope, key, kind, table, args in recorded:
                 op = Op.from_record(kind, scope, key, table, args)
-                closed = self._isolated(self._apply_op, op, now)
+                try:
+                    closed: object = batch.apply(op)
+                except (Refused, KeyConflict) as exc:
+                    closed = exc
                 outcome, told = recovery.completed(op, closed)
                 done += outcome
                 notices += told
-                c.execute("DELETE FROM pending_outcomes WHERE id = ?", (pid,))
-            for table, handle, player, amount in c.execute(
-                    "SELECT table_id, handle, player, amount FROM holds WHERE closed_by IS NULL"
-                    " ORDER BY id").fetchall():
+            for (table, handle), (_, player, amount) in batch.open_holds():
                 op = Op.refund(f"{table}:{handle}", table, handle, scope=RECOVERY_SCOPE)
-                refused = self._isolated(self._apply_op, op, now)
-                if isinstance(refused, Exception):
-                    raise refused
+                batch.apply(op)                         # an open hold always refunds; raises otherwise
                 done.append(Recovered("refunded", table, handle, player, amount, op.key))
                 notices.append((player, recovery.refund_notice(table, amount)))
+            self._write(batch)
+            c.executemany("DELETE FROM pending_outcomes WHERE id = ?", [(r[0],) for r in recorded])
             c.executemany("INSERT INTO notices (player, text, time) VALUES (?, ?, ?)",
                           [(player, text, now) for player, text in notices])
-            self._flush()
             self._commit()
         except BaseException:
-            self._abort()
+            self._rollback()
             raise
-        self._batch_created = []
-        self._pending_keys.clear()
+        batch.merge()
+        self.mirror.pending.clear()
         for r in done:
             log.warning("recovery %s", r)
         log.info("recovery done completed=%d refunded=%d discarded=%d",

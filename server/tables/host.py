@@ -242,9 +242,13 @@ class TableHost:
         await self.run(go)
 
     def _hand_over(self) -> bool:
-        """Between hands (the game says so), or nothing at stake."""
+        """Between hands, as the game defines them (a game in progress at Pig,
+        a pass in play at alley craps, a point at bank craps), or, for a game
+        that does not say, nothing at stake."""
+        if self.pending:
+            return False
         between = getattr(self.game, "between_hands", None)
-        return self.at_rest or (not self.pending and between is not None and between())
+        return between() if between is not None else self.at_rest
 
     async def settle_config(self) -> None:
         """Apply a waiting change if the table is idle now, or close a removed

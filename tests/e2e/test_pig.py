@@ -33,7 +33,7 @@ async def test_a_whole_game_against_the_computer(casino_factory):
     assert "Double 1s (snake eyes)" in plain(await amanda.cmd("table rules"))
     seen = plain(await amanda.cmd("start"))
     assert "Welcome to the game of Pig. First to 100 wins." in seen
-    assert re.search(r"^amanda: 0\r?$", seen, re.M) and "Your turn: 'roll' or 'hold'" in seen
+    assert re.search(r"^amanda: 0\r?$", seen, re.MULTILINE) and "Your turn: 'roll' or 'hold'" in seen
     out = plain(await amanda.cmd("roll"))
     seen += out
     assert re.search(r"\d, \d Current Round Score: \d+", out)
@@ -57,11 +57,11 @@ async def test_a_whole_game_against_the_computer(casino_factory):
     assert host.game.phase() == "waiting" and computer_rolls > 0
     if "Wallet:" not in seen:
         seen += plain(await amanda.expect("Wallet:"))
-    winner = re.search(r"^(amanda|computer) wins!", seen, re.M)
-    rounds = re.search(r"^(\d+) rounds", seen, re.M)
+    winner = re.search(r"^(amanda|computer) wins!", seen, re.MULTILINE)
+    rounds = re.search(r"^(\d+) rounds", seen, re.MULTILINE)
     assert winner and rounds and int(rounds.group(1)) == host.game.last.rounds
     assert f"{winner.group(1)}: {host.game.last.score}" in seen
-    assert re.search(r"^computer: \d+\r?$", seen, re.M)
+    assert re.search(r"^computer: \d+\r?$", seen, re.MULTILINE)
     assert "Wallet: 1000 chips." in seen                 # no stake against the computer
     # The spectator saw the same game; the dice rotated, so its rolls can be verified.
     assert f"{winner.group(1)} wins!" in plain(await spy.expect(" rounds"))
@@ -121,3 +121,19 @@ async def test_a_staked_game_among_three_players_pays_the_pot(casino_factory):
         assert f"Wallet: {expected} chips." in seen[name]
         assert (await app.ledger.balance(name)).wallet == expected
     # The fixture checks the ledger's invariants after the test.
+
+
+async def test_a_dropped_connection_leaves_the_game_and_the_other_player_wins(casino_factory):
+    app = await casino_factory(seed=SEED, limits=FAST)
+    host = app.tables["pig"]
+    ann = await in_parlour(app, "ann")
+    bob = await in_parlour(app, "bob", ann)
+    await ann.cmd("play pig")
+    await bob.cmd("play pig")
+    await ann.expect("bob sits down")
+    assert "Turn order: ann, bob." in plain(await bob.cmd_expect("start", "Turn order"))
+    await ann.expect("Turn order")
+    await bob.close()                               # a disconnect is a leave
+    out = plain(await ann.expect("Wallet: 1000 chips."))
+    assert "bob has left the game." in out and "ann wins! Everyone else has left the game." in out
+    assert "\n1 round\r\n" in out and host.game.phase() == "waiting" and host.game.seated() == ["ann"]

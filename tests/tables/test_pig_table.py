@@ -15,7 +15,7 @@ from server.dice.source import FixedDice
 from server.games.intents import Hold, Refund, Settle
 from server.games.pig import events as ev
 from server.net.client import Prefs
-from server.tables.game import Note, Viewer, WalletReport
+from server.tables.game import HandResult, Note, Viewer, WalletReport
 from server.tables.pig import PigTable
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -136,6 +136,8 @@ def test_a_computer_win_names_it_and_counts_rounds_then_rotates_and_reports_wall
     over = kinds(out, ev.GameOver)
     assert over == [ev.GameOver("computer", 23, 2, 0, ev.GameEnd.TARGET)]
     assert kinds(out, WalletReport) == [WalletReport("ann")]
+    assert dict(kinds(out, HandResult)[0].fields) == {"game": 1, "winner": "computer", "reason": "target",
+                                                      "rounds": 2, "pot": 0}
     assert t.dice.rotations == 1 and t.phase() == "waiting"
     assert "computer wins!" in text(t, out) and "2 rounds" in text(t, out)
     assert "Last game: computer won with 23, 2 rounds." in "\n".join(t.view(Viewer("ann", Prefs(), True)))
@@ -298,6 +300,23 @@ async def test_an_ante_refused_with_too_few_left_calls_the_game_off(tmp_path):
     assert check(tmp_path / "pig.db").ok
 
 
+def test_reload_applies_from_the_next_game_and_a_removed_table_waits_for_no_game():
+    t = seat(table(), "ann")
+    t.act("ann", ["start"], 1000)
+    assert not t.between_hands()
+    assert not t.reconfigure(load_config(ROOT / "config", ROOT / "rooms").tables["bank_craps"])
+    assert t.reconfigure(config(target=50, turn_deadline=30))
+    assert t.game.options.target == 100                     # the game in play keeps its rules
+    view = "\n".join(t.view(Viewer("ann", Prefs(), True)))
+    assert "This game plays to 100; new settings apply from the next game." in view
+    t.leave("ann")
+    assert t.between_hands()
+    t.sit("ann", 1000)
+    out = t.act("ann", ["start"], 1000)
+    assert kinds(out, ev.GameStarted)[0].target == 50
+    assert "After 30 s without a move you hold." in text(t, out)
+
+
 def test_close_refunds_every_ante_and_the_table_rules_mention_the_stake():
     t = seat(table(stake=25), "ann", "bob", "cat")
     out = t.act("ann", ["start"], 1000)
@@ -306,5 +325,10 @@ def test_close_refunds_every_ante_and_the_table_rules_mention_the_stake():
     out = t.close("The casino is closing.")
     assert sorted(r.stake for r in kinds(out, Refund)) == sorted(h.key for h in holds)
     assert not kinds(out, Settle) and kinds(out, ev.GameClosed)
+    assert "The game of Pig is stopped; every ante is refunded." in text(t, out)
     assert t.close("again") == []
     assert any("each player antes 25 chips" in line for line in t.rules())
+    t = seat(table(), "ann")                        # against the computer: nothing to refund
+    t.act("ann", ["start"], 1000)
+    out = t.close("The casino is closing.")
+    assert not kinds(out, Refund) and "The game of Pig is stopped." in text(t, out)

@@ -33,7 +33,7 @@ def _sentence(reason: str) -> str:
 
 
 # --- events ------------------------------------------------------------------
-def event_lines(table: "PigTable", event: Any, viewer: Viewer) -> list[str]:
+def event_lines(table: PigTable, event: Any, viewer: Viewer) -> list[str]:
     note = render_note(event, viewer)
     if note is not None:
         return note
@@ -49,7 +49,8 @@ def event_lines(table: "PigTable", event: Any, viewer: Viewer) -> list[str]:
     if isinstance(event, ev.TurnStarted):
         lines = [paint(f"{event.player}: {event.score}", "bold", "bright_white", color=c)]
         if event.player == me:
-            lines.append(f"Your turn: 'roll' or 'hold'. After {table.options.turn_deadline} s "
+            options = table.game.options if table.game else table.options
+            lines.append(f"Your turn: 'roll' or 'hold'. After {options.turn_deadline} s "
                          "without a move you hold.")
         return lines
     if isinstance(event, ev.Rolled):
@@ -67,7 +68,9 @@ def event_lines(table: "PigTable", event: Any, viewer: Viewer) -> list[str]:
     if isinstance(event, ev.GameOver):
         return game_over_lines(event, viewer)
     if isinstance(event, ev.GameClosed):
-        return ["The game of Pig is stopped; every ante is refunded."]
+        game = table.game
+        staked = game is not None and not game.vs_computer and game.options.stake > 0
+        return ["The game of Pig is stopped" + ("; every ante is refunded." if staked else ".")]
     if isinstance(event, ev.Refused):
         return [_sentence(event.reason)] if event.player == me else []
     return []
@@ -107,11 +110,12 @@ def game_over_lines(event: ev.GameOver, viewer: Viewer) -> list[str]:
 
 
 # --- the table ---------------------------------------------------------------
-def table_view(table: "PigTable", viewer: Viewer) -> list[str]:
+def table_view(table: PigTable, viewer: Viewer) -> list[str]:
     o, cfg = table.options, table.config
     stake = f"ante {o.stake} chips in games among players" if o.stake else "no stake"
+    seated = ", ".join(table.seats) or "nobody"
     lines = [f"Pig table {cfg.id}: first to {o.target} wins, {stake}. "
-             f"Seated ({len(table.seats)}/{cfg.max_players}): {', '.join(table.seats) or 'nobody'}."]
+             + f"Seated ({len(table.seats)}/{cfg.max_players}): {seated}."]
     game = table.game
     if not table.playing() or game is None:
         lines.append("No game is running: 'start' plays the computer alone, or everyone seated together.")
@@ -121,6 +125,8 @@ def table_view(table: "PigTable", viewer: Viewer) -> list[str]:
             lines.append(f"Last game: {how}, {_rounds(last.rounds)}.")
         return lines
     current = game.current
+    if game.options != o:
+        lines.append(f"This game plays to {game.options.target}; new settings apply from the next game.")
     lines.append(f"Game {table.games}, round {game.rounds}" + (f", pot {game.pot} chips" if game.pot else "") + ":")
     width = max(len(p) for p in game.players)
     scores = game.scores
@@ -136,7 +142,7 @@ def table_view(table: "PigTable", viewer: Viewer) -> list[str]:
     return lines
 
 
-def rules_text(table: "PigTable") -> list[str]:
+def rules_text(table: PigTable) -> list[str]:
     o = table.options
     lines = [
         f"Pig: two dice, and the first player to reach {o.target} points on a hold wins.",
@@ -146,10 +152,10 @@ def rules_text(table: "PigTable") -> list[str]:
         "'hold' adds the round score to your score and passes the dice to the next player.",
         f"If you make no move for {o.turn_deadline} seconds on your turn, you hold.",
         "Alone at the table you play the computer, and you go first.",
-        f"The computer keeps rolling while its round score is below {COMPUTER_HOLDS_AT} and holding "
-        "would not yet win, then holds.",
-        f"It rolls once every {o.computer_pace:g} second{'' if o.computer_pace == 1 else 's'}, so you "
-        "can follow its turn. Games against the computer have no stake.",
+        (f"The computer keeps rolling while its round score is below {COMPUTER_HOLDS_AT} and holding "
+         "would not yet win, then holds."),
+        (f"It rolls once every {o.computer_pace:g} second{'' if o.computer_pace == 1 else 's'}, so you "
+         "can follow its turn. Games against the computer have no stake."),
         f"Two to {table.config.max_players} seated players can play each other instead; type 'start' to begin.",
     ]
     if o.stake:

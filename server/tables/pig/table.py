@@ -25,8 +25,8 @@ from server.config.model import PigOptions, TableConfig
 from server.dice.fair import FairDice
 from server.games.intents import Settle
 from server.games.pig import events as ev
-from server.games.pig.game import PigGame, Phase, start_problem
-from server.tables.game import Note, Viewer, WalletReport
+from server.games.pig.game import Phase, PigGame, start_problem
+from server.tables.game import HandResult, Note, Viewer, WalletReport
 from server.tables.pig import render
 
 COMPUTER = "computer"
@@ -156,7 +156,9 @@ class PigTable:
         self.last = over
         self.dice.rotate()
         humans = [p for p in self.game.players if p != self.game.computer and p in self.seats]
-        return events + [WalletReport(p) for p in humans]
+        result = HandResult((("game", self.games), ("winner", over.winner or "none"),
+                             ("reason", over.reason.value), ("rounds", over.rounds), ("pot", over.pot)))
+        return events + [WalletReport(p) for p in humans] + [result]
 
     # --- time and the host's other inputs -----------------------------------
     def advance(self, ticks: int) -> list[Any]:
@@ -176,6 +178,18 @@ class PigTable:
         if not self.playing():
             return []
         return [Note(None, why), *self.game.close("shutdown")]
+
+    def between_hands(self) -> bool:
+        """No game running: a removed table may close now."""
+        return not self.playing()
+
+    def reconfigure(self, config: TableConfig) -> bool:
+        """New settings (`reload`) take effect at once for the next game; a game
+        in play keeps the options it started with (its engine holds them)."""
+        if config.game != "pig" or not isinstance(config.options, PigOptions):
+            return False
+        self.config, self.options = config, config.options
+        return True
 
     def players_of(self, intent: Any) -> tuple[str, ...]:
         if isinstance(intent, Settle):

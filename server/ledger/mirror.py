@@ -1,0 +1,228 @@
+"""The writer's in-memory picture of the ledger, and one batch judged against it.
+
+Why this exists: judging an operation in SQL costs several statements and a
+SAVEPOINT each, and that writer CPU (the GIL is shared with the event loop)
+was what capped group commit. The writer is the only writer of the file (an
+exclusive flock per process, one writer thread), so everything it needs to
+judge an operation can live in memory, loaded once at open: account ids,
+wallet balances, open holds, every applied key with its canonical arguments,
+and the recorded outcomes. The `Mirror` is that picture; it always equals the
+committed file.
+
+A `Batch` is an overlay on the mirror. Each operation is judged against the
+mirror plus the overlay (so a wager sees an earlier win of the same batch);
+every check comes before any change, so a refused operation changes nothing.
+An accepted one adds its effects to the overlay and the rows to write. The
+store writes all rows with a few `executemany` in one transaction, and calls
+`merge` only after COMMIT returned; if the commit fails the batch is dropped
+and the mirror still equals the file.
+"""
+from __future__ import annotations
+
+import sqlite3
+from collections import defaultdict
+
+from server.ledger.errors import InsufficientFunds, KeyConflict, UnknownPlayer, UnknownStake
+from server.ledger.ops import CLOSING, Kind, Op
+
+MINT_ACCOUNT = 1
+HOUSE_ACCOUNT = 2
+
+Key = tuple[str, str]                  # (scope, key) of an operation, (table, handle) of a hold
+Sig = tuple[str, str]                  # (kind, canonical args): equal means the same operation
+OpenHold = tuple[int, str, int]        # (hold id, player, amount)
+Closed = list[tuple[str, str, int]]    # (handle, player, amount) of each stake an operation closed
+
+
+class Mirror:
+    """What the writer judges with, equal to the committed file (only `Batch.merge` changes it)."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        """Load from `conn` (call inside a transaction, or with no writer running)."""
+        q = conn.execute
+        self.ids: dict[Key, int] = {(k, o): i for i, k, o in q("SELECT id, kind, owner FROM accounts")}
+        self.wallets: dict[int, int] = dict(q("SELECT id, balance FROM accounts WHERE kind = 'wallet'"))
+        self.holds: dict[Key, OpenHold] = {
+            (t, h): (i, p, a) for i, t, h, p, a in
+            q("SELECT id, table_id, handle, player, amount FROM holds WHERE closed_by IS NULL")}
+        self.ops: dict[Key, Sig] = {(s, k): (kind, a) for s, k, kind, a in
+                                    q("SELECT scope, key, kind, args FROM operations")}
+        self.pending: dict[Key, Sig] = {(s, k): (kind, a) for s, k, kind, a in
+                                        q("SELECT scope, key, kind, args FROM pending_outcomes")}
+        self.next_op = q("SELECT COALESCE(MAX(id), 0) FROM operations").fetchone()[0] + 1
+        self.next_transfer = q("SELECT COALESCE(MAX(transfer), 0) FROM entries").fetchone()[0] + 1
+        self.next_account = q("SELECT COALESCE(MAX(id), 0) FROM accounts").fetchone()[0] + 1
+
+    def snapshot(self) -> tuple:
+        """Everything the mirror holds, for tests comparing it with a fresh load."""
+        return (self.ids, self.wallets, self.holds, self.ops, self.pending,
+                self.next_op, self.next_transfer, self.next_account)
+
+
+class Batch:
+    """One group commit's overlay on the mirror, and the rows it will write."""
+
+    def __init__(self, mirror: Mirror, now: float) -> None:
+        self.m = mirror
+        self.now = now
+        self.ops: dict[Key, Sig] = {}              # keys accepted in this batch
+        self.accounts: dict[Key, int] = {}         # accounts created in this batch
+        self.new_wallets: list[int] = []
+        self.opened: dict[Key, OpenHold] = {}      # holds opened in this batch
+        self.closed: set[Key] = set()              # holds (mirror's or batch's) closed in this batch
+        self.deltas: defaultdict[int, int] = defaultdict(int)   # account id -> balance change
+        self.pending_done: list[Key] = []          # recorded outcomes this batch completed
+        self.next_op = mirror.next_op
+        self.next_transfer = mirror.next_transfer
+        self.next_account = mirror.next_account
+        # rows to write, in the columns order of sqlite_store's statements
+        self.account_rows: list[tuple[int, str, str]] = []
+        self.op_rows: list[tuple] = []
+        self.hold_rows: list[tuple[int, str, str, str, int]] = []
+        self.close_rows: list[tuple[int, int]] = []
+        self.legs: list[tuple[int, int, int, int]] = []
+
+    # -- judging ------------------------------------------------------------------------
+
+    def apply(self, op: Op) -> Closed | None:
+        """Judge `op`; accept it into the batch, or raise a Refused/KeyConflict having changed nothing.
+
+        Returns None for a retry of an applied operation (it changes nothing),
+        else the stakes it closed (empty for a mint or a wager).
+        """
+        k = (op.scope, op.key)
+        kind = op.kind
+        sig = (kind.value, op.args_json())
+        seen = self.m.ops.get(k) or self.ops.get(k)
+        if seen is not None:
+            if seen == sig:
+                return None
+            raise KeyConflict(f"key {op.key!r} ({op.scope}) was {seen[0]} {seen[1]}, now {sig[0]} {sig[1]}")
+        recorded = self.m.pending.get(k) if kind in CLOSING else None
+        if recorded is not None and recorded != sig:
+            raise KeyConflict(f"key {op.key!r} ({op.scope}) has a pending {recorded}, now {sig[1]}")
+        if kind is Kind.MINT:
+            return self._mint(op, k, sig)
+        if kind is Kind.HOLD:
+            return self._hold(op, k, sig)
+        closed = self._close(op, k, sig)
+        if recorded is not None:
+            self.pending_done.append(k)
+        return closed
+
+    def _mint(self, op: Op, k: Key, sig: Sig) -> Closed:
+        wallet = self._id("wallet", op.player) or self._create("wallet", op.player)
+        self._move(self._op_row(op, k, sig), MINT_ACCOUNT, wallet, op.amount)
+        return []
+
+    def _hold(self, op: Op, k: Key, sig: Sig) -> Closed:
+        wallet = self._id("wallet", op.player)
+        if wallet is None:
+            raise InsufficientFunds(op.player, op.amount, 0)
+        balance = self.m.wallets.get(wallet, 0) + self.deltas.get(wallet, 0)
+        if balance < op.amount:
+            raise InsufficientFunds(op.player, op.amount, balance)
+        pending = self._id("pending", op.table) or self._create("pending", op.table)
+        op_id = self._op_row(op, k, sig)
+        self.hold_rows.append((op_id, op.table, op.key, op.player, op.amount))
+        self.opened[(op.table, op.key)] = (op_id, op.player, op.amount)
+        self._move(op_id, wallet, pending, op.amount)
+        return []
+
+    def _close(self, op: Op, k: Key, sig: Sig) -> Closed:
+        table = op.table
+        holds, opened, closed_here = self.m.holds, self.opened, self.closed
+        found: list[tuple[Key, OpenHold]] = []
+        for handle in op.stakes:
+            hk = (table, handle)
+            hold = None if hk in closed_here else (holds.get(hk) or opened.get(hk))
+            if hold is None:
+                raise UnknownStake(f"table={table} stake={handle} is not an open hold")
+            found.append((hk, hold))
+        payees: list[tuple[int, int]] = []
+        for player, pay in op.pays:
+            wallet = self._id("wallet", player)
+            if wallet is None:
+                raise UnknownPlayer(f"no wallet for payee {player!r}")
+            payees.append((wallet, pay))
+        # judged: from here on nothing can refuse
+        op_id = self._op_row(op, k, sig)
+        pending = self._id("pending", table)     # exists: it holds the stakes just found
+        closed: Closed = []
+        total = 0
+        for hk, (hold_id, player, amount) in found:
+            closed_here.add(hk)
+            self.close_rows.append((op_id, hold_id))
+            closed.append((hk[1], player, amount))
+            total += amount
+        if op.kind is Kind.SETTLE:
+            for wallet, pay in payees:
+                from_stakes = pay if pay < total else total
+                self._move(op_id, pending, wallet, from_stakes)
+                self._move(op_id, HOUSE_ACCOUNT, wallet, pay - from_stakes)
+                total -= from_stakes
+            self._move(op_id, pending, HOUSE_ACCOUNT, total)
+        elif op.kind is Kind.REFUND:
+            for _, player, amount in closed:
+                self._move(op_id, pending, self._id("wallet", player), amount)
+        else:
+            self._move(op_id, pending, HOUSE_ACCOUNT, total)
+        return closed
+
+    # -- effects (only after an operation is judged) --------------------------------------
+
+    def _id(self, kind: str, owner: str) -> int | None:
+        k = (kind, owner)
+        return self.m.ids.get(k) or self.accounts.get(k)
+
+    def _create(self, kind: str, owner: str) -> int:
+        account = self.next_account
+        self.next_account += 1
+        self.accounts[(kind, owner)] = account
+        self.account_rows.append((account, kind, owner))
+        if kind == "wallet":
+            self.new_wallets.append(account)
+        return account
+
+    def _op_row(self, op: Op, k: Key, sig: Sig) -> int:
+        op_id = self.next_op
+        self.next_op += 1
+        self.ops[k] = sig
+        self.op_rows.append((op_id, op.scope, op.key, sig[0], op.table, sig[1], self.now))
+        return op_id
+
+    def _move(self, op_id: int, src: int, dst: int, amount: int) -> None:
+        """One transfer: two legs summing to zero, and the same change to both balances."""
+        if amount:
+            t = self.next_transfer
+            self.next_transfer = t + 1
+            self.legs.append((op_id, t, src, -amount))
+            self.legs.append((op_id, t, dst, amount))
+            d = self.deltas
+            d[src] -= amount
+            d[dst] += amount
+
+    # -- after COMMIT ------------------------------------------------------------------
+
+    def open_holds(self) -> list[tuple[Key, OpenHold]]:
+        """Holds open in mirror plus batch, in the order they were made (for recovery)."""
+        live = {**self.m.holds, **self.opened}
+        return sorted(((k, h) for k, h in live.items() if k not in self.closed), key=lambda kh: kh[1][0])
+
+    def merge(self) -> None:
+        """The batch is durable: make the mirror equal the file again."""
+        m = self.m
+        m.ops.update(self.ops)
+        m.ids.update(self.accounts)
+        wallets = m.wallets
+        for account in self.new_wallets:
+            wallets[account] = 0
+        for account, delta in self.deltas.items():
+            if account in wallets:
+                wallets[account] += delta
+        m.holds.update(self.opened)
+        for hk in self.closed:
+            del m.holds[hk]
+        for k in self.pending_done:
+            m.pending.pop(k, None)
+        m.next_op, m.next_transfer, m.next_account = self.next_op, self.next_transfer, self.next_account
