@@ -12,7 +12,8 @@ from typing import Any
 
 from server import logs
 from server.accounts.names import name_key, name_problem
-from server.accounts.passwords import hash_password, password_problem, verify_password
+from server.accounts.create import create_account
+from server.accounts.passwords import password_problem, verify_password
 from server.accounts.store import NameTaken
 from server.render.text import clean
 
@@ -113,6 +114,9 @@ async def _name_only(app: Any, session: Any, name: str) -> None:
     if await app.accounts.get(name):
         session.stage = AwaitPassword(name)
         _ask(session, "Password: ", secret=True)
+    elif name_key(name) in app.operators:
+        session.tell(f"The name {name} is reserved. Pick another.")
+        return
     else:
         session.stage = ChoosePassword(name)
         session.tell(f"There is no account called {name} yet. Choose a password to create it "
@@ -126,17 +130,20 @@ async def _create(app: Any, session: Any, name: str, password: str) -> None:
     if problem:
         session.tell(problem)
         return
+    if name_key(name) in app.operators:
+        # Operator accounts are made on the server (`casino account create`), so
+        # nobody gains operator rights by being first to type `create admin`.
+        session.tell(f"The name {name} is reserved. Pick another.")
+        return
     if await app.accounts.get(name):
         session.tell(f"The name {name} is taken. Pick another, or connect if it is yours.")
         return
-    pwhash = await hash_password(password)
+    chips = app.config.settings.starting_chips
     try:
-        account = await app.accounts.create(name, pwhash)
+        account = await create_account(app.accounts, app.ledger, name, password, chips)
     except NameTaken:
         session.tell(f"The name {name} is taken. Pick another, or connect if it is yours.")
         return
-    chips = app.config.settings.starting_chips
-    await app.ledger.mint(f"start:{account.key}", account.key, chips, "starting chips")
     logs.event(log, "account_created", name=account.key, ip=session.ip, chips=chips)
     session.tell(f"Welcome, {account.name}! Your account is ready with {chips} chips.")
     await enter(app, session, account)

@@ -30,8 +30,12 @@ async def live(tmp_path, monkeypatch):
 
 
 async def operator(app) -> Client:
+    """The operator account, made on the server side as operators are."""
+    from server.accounts.create import create_account
+    if await app.accounts.get("admin") is None:
+        await create_account(app.accounts, app.ledger, "admin", "secret123", 1000)
     c = await Client.open(app.port, ttype="dumb")
-    await login(c, "admin")
+    await login(c, "admin", create=False)
     return c
 
 
@@ -46,6 +50,14 @@ def edit(path: str, old: str, new: str) -> None:
     text = p.read_text()
     assert old in text
     p.write_text(text.replace(old, new))
+
+
+async def test_operator_names_cannot_be_claimed_over_telnet(live):
+    c = await Client.open(live.port, ttype="dumb")
+    await c.read_until_prompt()
+    assert "reserved" in await c.cmd("create admin secret123")
+    assert "reserved" in await c.cmd("ADMIN")
+    assert await live.accounts.get("admin") is None
 
 
 async def test_players_have_no_operator_commands(live):

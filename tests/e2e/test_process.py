@@ -138,6 +138,12 @@ def test_log_json_is_one_object_per_line_and_never_a_password(tmp_path):
 
 def test_operator_shutdown_refunds_and_exits_zero_and_seed_is_announced(tmp_path):
     db = tmp_path / "c.db"
+    made = subprocess.run([sys.executable, "-m", "server.cli", "account", "create", "admin", "--data", str(db)],
+                          cwd=ROOT, input="opsecret1\n", capture_output=True, text=True)
+    assert made.returncode == 0 and "Created account admin with 1000 chips." in made.stdout
+    again = subprocess.run([sys.executable, "-m", "server.cli", "account", "create", "Admin", "--data", str(db)],
+                           cwd=ROOT, input="opsecret1\n", capture_output=True, text=True)
+    assert again.returncode == 1 and "taken" in again.stderr
     proc, port = start_server(db, "--seed", "5")
     try:
         player = spawn_telnet(port)
@@ -154,7 +160,9 @@ def test_operator_shutdown_refunds_and_exits_zero_and_seed_is_announced(tmp_path
         player.expect("Bet accepted")
         admin = spawn_telnet(port)
         admin.expect("Name: ")
-        admin.sendline("create admin secret123")
+        admin.sendline("admin")
+        admin.expect("Password: ")
+        admin.sendline("opsecret1")
         admin.expect("Exits:")
         admin.sendline("shutdown 1 end of the night")
         admin.expect("Shutdown in 1 seconds")

@@ -1,0 +1,20 @@
+"""Making an account: the one path for `create` over telnet and `casino account create`.
+
+A new account is a row in the accounts table and a recorded mint of the
+starting chips in the ledger, with a key that makes a retry harmless.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from server.accounts.passwords import hash_password
+from server.accounts.store import Account, AccountStore
+
+
+async def create_account(accounts: AccountStore, ledger: Any, name: str, password: str,
+                         starting_chips: int) -> Account:
+    """Raises NameTaken if the name is in use (ignoring case)."""
+    account = await accounts.create(name, await hash_password(password))
+    if starting_chips:
+        await ledger.mint(f"start:{account.key}", account.key, starting_chips, "starting chips")
+    return account

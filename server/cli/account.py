@@ -1,0 +1,74 @@
+"""`casino account create NAME`: make an account from the server's machine.
+
+Operator accounts are made this way: the names listed under `operators:`
+cannot be created over telnet, so nobody can claim operator rights by being
+first to type `create admin`. The password is read from standard input (a
+prompt with echo off on a terminal). Run it while the server is stopped: the
+ledger file admits one process at a time.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import getpass
+import sys
+from pathlib import Path
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("account", help="make an account (operators are made this way)")
+    actions = p.add_subparsers(dest="action", metavar="ACTION", required=True)
+    create = actions.add_parser("create", help="create an account; the password is read from stdin")
+    create.add_argument("name")
+    create.add_argument("--config", default="config", help="config directory (default ./config)")
+    create.add_argument("--rooms", default="rooms", help="rooms directory (default ./rooms)")
+    create.add_argument("--data", default="data/casino.db", help="SQLite file (default ./data/casino.db)")
+    create.set_defaults(func=run)
+
+
+def _read_password() -> str:
+    if sys.stdin.isatty():
+        first = getpass.getpass("Password: ")
+        if getpass.getpass("Again: ") != first:
+            raise SystemExit("The passwords did not match.")
+        return first
+    return sys.stdin.readline().rstrip("\r\n")
+
+
+def run(args: argparse.Namespace) -> int:
+    from server.accounts.names import name_problem
+    from server.accounts.passwords import password_problem
+    from server.cli._config import load_or_report
+    config = load_or_report(Path(args.config), Path(args.rooms), sys.stderr)
+    if config is None:
+        return 1
+    problem = name_problem(args.name)
+    if problem:
+        print(problem, file=sys.stderr)
+        return 1
+    password = _read_password()
+    problem = password_problem(password)
+    if problem:
+        print(problem, file=sys.stderr)
+        return 1
+    return asyncio.run(_create(args, password, config.settings.starting_chips))
+
+
+async def _create(args: argparse.Namespace, password: str, chips: int) -> int:
+    from server.accounts.create import create_account
+    from server.accounts.store import AccountStore, NameTaken
+    from server.ledger import Ledger
+    data = Path(args.data)
+    data.parent.mkdir(parents=True, exist_ok=True)
+    ledger = await Ledger.open(data)
+    accounts = AccountStore(data)
+    try:
+        account = await create_account(accounts, ledger, args.name, password, chips)
+    except NameTaken:
+        print(f"The name {args.name} is taken.", file=sys.stderr)
+        return 1
+    finally:
+        accounts.close()
+        await ledger.close()
+    print(f"Created account {account.name} with {chips} chips.")
+    return 0
