@@ -22,11 +22,21 @@ from __future__ import annotations
 import sqlite3
 from collections import defaultdict
 
-from server.ledger.errors import InsufficientFunds, KeyConflict, UnknownPlayer, UnknownStake
+from server.ledger.errors import (
+    InsufficientFunds,
+    KeyConflict,
+    UnknownPlayer,
+    UnknownStake,
+)
 from server.ledger.ops import CLOSING, Kind, Op
 
 MINT_ACCOUNT = 1
 HOUSE_ACCOUNT = 2
+
+# Enum member and `.value` lookups are Python-level descriptor calls; the writer
+# judges every operation, so it compares against these plain references instead.
+_MINT, _HOLD, _SETTLE, _REFUND = Kind.MINT, Kind.HOLD, Kind.SETTLE, Kind.REFUND
+_VALUE = {k: k.value for k in Kind}
 
 Key = tuple[str, str]                  # (scope, key) of an operation, (table, handle) of a hold
 Sig = tuple[str, str]                  # (kind, canonical args): equal means the same operation
@@ -92,18 +102,18 @@ class Batch:
         """
         k = (op.scope, op.key)
         kind = op.kind
-        sig = (kind.value, op.args_json())
+        sig = (_VALUE[kind], op.args_json())
         seen = self.m.ops.get(k) or self.ops.get(k)
         if seen is not None:
             if seen == sig:
                 return None
             raise KeyConflict(f"key {op.key!r} ({op.scope}) was {seen[0]} {seen[1]}, now {sig[0]} {sig[1]}")
-        recorded = self.m.pending.get(k) if kind in CLOSING else None
+        recorded = self.m.pending.get(k) if self.m.pending and kind in CLOSING else None
         if recorded is not None and recorded != sig:
             raise KeyConflict(f"key {op.key!r} ({op.scope}) has a pending {recorded}, now {sig[1]}")
-        if kind is Kind.MINT:
+        if kind is _MINT:
             return self._mint(op, k, sig)
-        if kind is Kind.HOLD:
+        if kind is _HOLD:
             return self._hold(op, k, sig)
         closed = self._close(op, k, sig)
         if recorded is not None:
@@ -155,14 +165,14 @@ class Batch:
             self.close_rows.append((op_id, hold_id))
             closed.append((hk[1], player, amount))
             total += amount
-        if op.kind is Kind.SETTLE:
+        if op.kind is _SETTLE:
             for wallet, pay in payees:
-                from_stakes = pay if pay < total else total
+                from_stakes = min(total, pay)
                 self._move(op_id, pending, wallet, from_stakes)
                 self._move(op_id, HOUSE_ACCOUNT, wallet, pay - from_stakes)
                 total -= from_stakes
             self._move(op_id, pending, HOUSE_ACCOUNT, total)
-        elif op.kind is Kind.REFUND:
+        elif op.kind is _REFUND:
             for _, player, amount in closed:
                 self._move(op_id, pending, self._id("wallet", player), amount)
         else:

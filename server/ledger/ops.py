@@ -34,6 +34,8 @@ class Kind(str, Enum):
 
 
 CLOSING = frozenset({Kind.SETTLE, Kind.REFUND, Kind.FORFEIT})
+# `Kind.X` is a Python-level lookup; the hot paths below use these plain references.
+_MINT, _HOLD, _SETTLE = Kind.MINT, Kind.HOLD, Kind.SETTLE
 
 
 def table_scope(table: str) -> str:
@@ -76,7 +78,7 @@ class Op:
     @classmethod
     def hold(cls, key: str, player: str, table: str, amount: int) -> Op:
         table = _name("table", table)
-        return cls(Kind.HOLD, table_scope(table), _name("key", key), table=table,
+        return cls(_HOLD, table_scope(table), _name("key", key), table=table,
                    player=_name("player", player), amount=_chips("amount", amount))
 
     @classmethod
@@ -102,7 +104,7 @@ class Op:
         paid = [pa for pa in total.items() if pa[1]]
         if len(paid) > 1:
             paid.sort()
-        return cls(Kind.SETTLE, table_scope(table), _name("key", key), table=table, stakes=tuple(handles),
+        return cls(_SETTLE, table_scope(table), _name("key", key), table=table, stakes=tuple(handles),
                    pays=tuple(paid))
 
     @classmethod
@@ -137,12 +139,12 @@ class Op:
         (tests/ledger/test_batch.py checks the two agree).
         """
         kind, q = self.kind, _quote
-        if kind is Kind.SETTLE:
+        if kind is _SETTLE:
             pays = ",".join([f"[{q(p)},{_int(a)}]" for p, a in self.pays])
             return f'{{"pays":[{pays}],"stakes":[{",".join([q(h) for h in self.stakes])}]}}'
-        if kind is Kind.HOLD:
+        if kind is _HOLD:
             return f'{{"amount":{_int(self.amount)},"player":{q(self.player)}}}'
-        if kind is Kind.MINT:
+        if kind is _MINT:
             return f'{{"amount":{_int(self.amount)},"player":{q(self.player)},"reason":{q(self.reason)}}}'
         return f'{{"stake":{q(self.stakes[0])}}}'
 

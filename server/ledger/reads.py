@@ -25,7 +25,7 @@ def balance(conn: sqlite3.Connection, player: str) -> Balance:
         row = conn.execute("SELECT balance FROM accounts WHERE kind = 'wallet' AND owner = ?",
                            (player,)).fetchone()
         # the open holds (live stakes only), not the player's whole history of holds
-        held = conn.execute("SELECT table_id, SUM(amount) FROM holds INDEXED BY holds_open_by_table"
+        held = conn.execute("SELECT table_id, SUM(amount) FROM holds INDEXED BY holds_open_by_id"
                             " WHERE player = ? AND closed_by IS NULL GROUP BY table_id ORDER BY table_id",
                             (player,)).fetchall()
     finally:

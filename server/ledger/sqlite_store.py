@@ -22,16 +22,25 @@ import os
 import sqlite3
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from server.ledger import reads, recovery
 from server.ledger.errors import KeyConflict, LedgerError, Refused
 from server.ledger.mirror import Batch, Mirror
-from server.ledger.ops import RECOVERY_SCOPE, Balance, Movement, Op, Recovered, TakeNotices
+from server.ledger.ops import (
+    RECOVERY_SCOPE,
+    Balance,
+    Movement,
+    Op,
+    Recovered,
+    TakeNotices,
+)
 from server.ledger.schema import connect, migrate
 
 log = logging.getLogger("casino.ledger")
+
+WAL_CHECKPOINT = 4000     # pages (4 KiB each)
 
 _INSERT_ACCOUNTS = "INSERT INTO accounts (id, kind, owner) VALUES (?, ?, ?)"
 _INSERT_OPS = ("INSERT INTO operations (id, scope, key, kind, table_id, args, time)"
@@ -61,6 +70,12 @@ class SQLiteStore:
 
     def _setup(self) -> None:
         self._w = connect(self.path, check_same_thread=False)
+        # Checkpoint (copy the WAL into the file, two fsyncs) every WAL_CHECKPOINT pages
+        # rather than SQLite's 1000: a batch writes ~100-150 pages, many of them the same
+        # hot pages again (house, pending accounts, newest index leaves), so a rarer
+        # checkpoint copies far fewer pages per commit. Durability is the WAL's fsync at
+        # every COMMIT either way; the WAL file grows to about 16 MB and is then reused.
+        self._w.execute(f"PRAGMA wal_autocheckpoint = {WAL_CHECKPOINT}")
         migrate(self._w)
         self._c = self._w.cursor()       # one cursor for the hot path: no allocation per statement
         self._r = connect(self.path, check_same_thread=False)
@@ -111,7 +126,8 @@ class SQLiteStore:
         if batch.pending_done:
             c.executemany(_DELETE_PENDING, batch.pending_done)
 
-    def apply_batch(self, items: Sequence[Op | TakeNotices]) -> list[object]:
+    def apply_batch(self, items: Sequence[Op | TakeNotices],
+                    before_commit: Callable[[], None] | None = None) -> list[object]:
         batch = Batch(self.mirror, time.time())
         results: list[object] = []
         judge = batch.apply
@@ -127,6 +143,8 @@ class SQLiteStore:
                 except (Refused, KeyConflict) as exc:     # judged before any change: nothing moved
                     results.append(exc)
             self._write(batch)
+            if before_commit is not None:
+                before_commit()
             self._commit()
         except BaseException:
             self._rollback()                               # the batch is dropped; the mirror is untouched

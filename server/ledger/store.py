@@ -8,19 +8,23 @@ thread; neither is ever called from the event loop.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from server.ledger.ops import Balance, Movement, Op, Recovered, TakeNotices
 
 
 class Store(Protocol):
-    def apply_batch(self, items: Sequence[Op | TakeNotices]) -> list[object]:
+    def apply_batch(self, items: Sequence[Op | TakeNotices],
+                    before_commit: Callable[[], None] | None = None) -> list[object]:
         """Apply every item in ONE durable transaction, each isolated from the others.
 
         Returns one result per item: a value, or the `Refused`/`KeyConflict`
         instance that refused it (that item moved nothing; the others stand).
         Returns only once the transaction is durable; raises if it is not.
+        `before_commit`, when given, is called once the batch is written, just
+        before COMMIT (the writer hands back the previous batch's results
+        there, so the event loop works while this commit is on the disk).
         """
 
     def record_outcomes(self, ops: Sequence[Op]) -> None:

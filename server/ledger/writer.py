@@ -3,9 +3,19 @@
 Callers on the event loop enqueue an item and await a future; they never touch
 the disk. The writer thread takes everything queued, hands it to the store as
 ONE batch (one synchronous=FULL transaction), and only after the commit has
-returned resolves the futures, with one `call_soon_threadsafe` per batch. While
-it waits on fsync (the GIL is released) the loop keeps queueing the next batch,
-so the cost of a commit is shared by everyone who arrived during the last one.
+returned resolves the futures, with one `call_soon_threadsafe` per batch.
+
+Two batches in flight. Python code on the event loop and in the writer share
+one GIL, but a COMMIT (writing the WAL frames, fsync) runs without it. So when
+callers are already queued for a next batch, the writer keeps the results of
+the batch it just committed until that next batch is judged and written, and
+hands them back just before its COMMIT: the event loop turns them into the
+callers' next calls while that COMMIT is on the disk, instead of the two
+taking turns. No caller hears its result before its own batch's COMMIT has
+returned; it may hear it one batch's judging later. With nothing queued the
+results are handed back at once. When many callers wait and nothing is in
+flight (a burst, or the start), the writer takes half of them, so that two
+groups alternate from then on.
 
 If the commit fails, every caller in the batch gets `LedgerUnavailable`, and
 the closing operations among them are recorded as pending outcomes in a second
@@ -17,7 +27,7 @@ import asyncio
 import logging
 import queue
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from server.ledger.errors import LedgerClosed, LedgerUnavailable
 from server.ledger.ops import CLOSING, Op, TakeNotices
@@ -27,8 +37,10 @@ log = logging.getLogger("casino.ledger")
 
 _STOP = object()
 MAX_BATCH = 2048
+SPLIT_AT = 32        # this many waiting and nothing in flight: take half, start two groups
 
 Request = tuple[Op | TakeNotices, asyncio.Future, asyncio.AbstractEventLoop]
+Done = tuple[list[Request], list[object]]     # a committed batch and its results
 
 
 def _resolve(pairs: list[tuple[asyncio.Future, object]]) -> None:
@@ -39,6 +51,19 @@ def _resolve(pairs: list[tuple[asyncio.Future, object]]) -> None:
             fut.set_exception(result)
         else:
             fut.set_result(result)
+
+
+def _hand_back(done: Done) -> None:
+    """Resolve a committed batch's futures: one call_soon_threadsafe per event loop."""
+    batch, results = done
+    by_loop: dict[asyncio.AbstractEventLoop, list] = {}
+    for (_, fut, loop), result in zip(batch, results):
+        by_loop.setdefault(loop, []).append((fut, result))
+    for loop, pairs in by_loop.items():
+        try:
+            loop.call_soon_threadsafe(_resolve, pairs)
+        except RuntimeError:         # that loop is closed; nobody is waiting
+            log.warning("ledger results dropped: event loop closed count=%d", len(pairs))
 
 
 class GroupCommitWriter:
@@ -66,13 +91,27 @@ class GroupCommitWriter:
         await asyncio.to_thread(self._thread.join)
 
     def _run(self) -> None:
+        held: Done | None = None          # committed, results not handed back yet
         stopping = False
         while not stopping:
-            first = self._queue.get()
+            if held is None:
+                first = self._queue.get()
+                limit = MAX_BATCH
+                waiting = self._queue.qsize() + 1
+                if waiting >= SPLIT_AT:
+                    limit = (waiting + 1) // 2
+            else:
+                try:
+                    first = self._queue.get_nowait()
+                except queue.Empty:       # nobody to overlap with: hand back now, then wait
+                    _hand_back(held)
+                    held = None
+                    continue
+                limit = MAX_BATCH
             if first is _STOP:
                 break
             batch: list[Request] = [first]
-            while len(batch) < MAX_BATCH:
+            while len(batch) < limit:
                 try:
                     nxt = self._queue.get_nowait()
                 except queue.Empty:
@@ -81,19 +120,23 @@ class GroupCommitWriter:
                     stopping = True
                     break
                 batch.append(nxt)
-            results = self._commit([item for item, _, _ in batch])
-            by_loop: dict[asyncio.AbstractEventLoop, list] = {}
-            for (_, fut, loop), result in zip(batch, results):
-                by_loop.setdefault(loop, []).append((fut, result))
-            for loop, pairs in by_loop.items():
-                try:
-                    loop.call_soon_threadsafe(_resolve, pairs)
-                except RuntimeError:         # that loop is closed; nobody is waiting
-                    log.warning("ledger results dropped: event loop closed count=%d", len(pairs))
+            earlier, held = held, None
 
-    def _commit(self, items: Sequence[Op | TakeNotices]) -> list[object]:
+            def hand_back_earlier() -> None:
+                nonlocal earlier
+                if earlier is not None:
+                    _hand_back(earlier)
+                    earlier = None
+
+            results = self._commit([item for item, _, _ in batch], hand_back_earlier)
+            hand_back_earlier()            # the store failed before its COMMIT: hand back now
+            held = (batch, results)
+        if held is not None:
+            _hand_back(held)
+
+    def _commit(self, items: Sequence[Op | TakeNotices], before_commit: Callable[[], None]) -> list[object]:
         try:
-            return self._store.apply_batch(items)
+            return self._store.apply_batch(items, before_commit)
         except Exception as exc:  # noqa: BLE001 - any failure: the writer must live on
             log.error("ledger commit failed batch=%d error=%r", len(items), exc)
             closing = [i for i in items if isinstance(i, Op) and i.kind in CLOSING]

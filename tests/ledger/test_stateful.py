@@ -5,13 +5,15 @@ forfeits, retries with the same or changed arguments, concurrent batches,
 failed commits and restarts (with start-up recovery) are run against the real
 ledger on a real file and against `Model`, a few dozen lines of dicts. After
 every step the ledger must agree with the model (every balance, every held
-stake, the house, what was minted, pending outcomes) and `check` must find
-every invariant intact.
+stake, the house, what was minted, pending outcomes), `check` must find
+every invariant intact, and the writer's in-memory mirror must equal a fresh
+load of the file.
 """
 from __future__ import annotations
 
 import asyncio
 import shutil
+import sqlite3
 import tempfile
 from pathlib import Path
 
@@ -30,6 +32,7 @@ from server.ledger import (
     UnknownStake,
     check,
 )
+from server.ledger.mirror import Mirror
 from server.ledger.ops import CLOSING, Kind, Op
 
 PLAYERS = ("ann", "ben", "cat", "dan")
@@ -248,6 +251,12 @@ class LedgerMachine(RuleBasedStateMachine):
         assert report.open_holds == sum(s[2] for s in self.model.holds.values())
         for p in PLAYERS:
             assert self.loop.run_until_complete(self.ledger.balance(p)) == self.model.balance(p), p
+        # the writer judges with its in-memory mirror: it must equal what the file says
+        conn = sqlite3.connect(self.path)
+        try:
+            assert self.ledger.store.mirror.snapshot() == Mirror(conn).snapshot()
+        finally:
+            conn.close()
 
 
 LedgerMachine.TestCase.settings = settings(
