@@ -45,6 +45,14 @@ async def player(app, name) -> Client:
     return c
 
 
+async def at_craps(app, name) -> Client:
+    """A player seated at the bank craps table in room 6185."""
+    c = await player(app, name)
+    await c.cmd("north")
+    await c.cmd_expect("play craps", "joins the table")
+    return c
+
+
 def edit(path: str, old: str, new: str) -> None:
     p = Path(path)
     text = p.read_text()
@@ -114,9 +122,7 @@ async def test_reload_adds_a_table_players_can_join(live):
 
 async def test_changed_limits_apply_to_the_next_wager(live):
     op = await operator(live)
-    p = await player(live, "rae")
-    await p.cmd("north")
-    await p.cmd_expect("play craps", "joins the table")
+    p = await at_craps(live, "rae")
     await p.cmd_expect("bet pass 10", "Your bets")
     edit("config/casino_tables.yaml", "  max_bet: 10000\n", "  max_bet: 50\n")
     out = plain(await op.cmd_expect("reload", "Reload"))
@@ -128,9 +134,7 @@ async def test_changed_limits_apply_to_the_next_wager(live):
 
 async def test_removed_table_with_live_bets_closes_after_they_are_decided(live):
     op = await operator(live)
-    p = await player(live, "sid")
-    await p.cmd("north")
-    await p.cmd_expect("play craps", "joins the table")
+    p = await at_craps(live, "sid")
     host = live.tables["bank_craps"]
     while not host.game.state.point:        # get a hand going: a point on, a pass bet riding
         if not host.game.state.wagers:
@@ -161,9 +165,7 @@ async def test_removed_table_with_live_bets_closes_after_they_are_decided(live):
 
 async def test_tables_grant_kick_and_close(live):
     op = await operator(live)
-    p = await player(live, "tom")
-    await p.cmd("north")
-    await p.cmd_expect("play craps", "joins the table")
+    p = await at_craps(live, "tom")
     await p.cmd_expect("bet dontpass 40", "Your bets")
     out = plain(await op.cmd_expect("tables", "players:"))
     assert "bank_craps" in out and "stakes 40 in 1 hold(s)" in out and "players: tom" in out
@@ -185,9 +187,7 @@ async def test_tables_grant_kick_and_close(live):
 
 async def test_shutdown_countdown_refunds_and_stops(live):
     op = await operator(live)
-    p = await player(live, "uma")
-    await p.cmd("north")
-    await p.cmd_expect("play craps", "joins the table")
+    p = await at_craps(live, "uma")
     await p.cmd_expect("bet pass 30", "Your bets")
     assert "Shutdown in 10 seconds." in plain(await op.cmd_expect("shutdown 10 maintenance", "Shutdown in"))
     assert "closes in 10 seconds: maintenance" in plain(await p.expect("closes in"))
