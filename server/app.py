@@ -279,7 +279,7 @@ class Casino:
         if self.online.get(session.key) is session:
             host = self.seats.pop(session.key, None)
             if host is not None and not host.closed:
-                await host.run(lambda: host.apply(host.game.disconnect(session.key)))
+                await host.run(lambda: host.apply(host.game.disconnect(session.name)))
             for h in self.tables.values():
                 h.watchers.pop(session.key, None)
             del self.online[session.key]

@@ -101,7 +101,7 @@ With live bets at a table you are warned first: leaving forfeits them, as a drop
 async def quit_(ctx: Context) -> None:
     session = ctx.session
     host = ctx.app.seats.get(session.key)
-    live = sum(chips for player, chips in host.stakes.values() if player == session.key) if host else 0
+    live = sum(chips for player, chips in host.stakes.values() if player == session.name) if host else 0
     if live and not getattr(session, "quit_warned", False):
         session.quit_warned = True
         ctx.tell(f"You have {live} chips in live bets at {host.id}; leaving now forfeits them. "

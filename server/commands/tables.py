@@ -1,6 +1,8 @@
 """Commands at a table: sitting, watching, the table view, dice fairness, and
 the game words (`roll`, `bet`, `hold`, ...) routed to the player's table.
 
+Games know players by their display name (as they chose its case); the
+casino's own maps (seats, watchers) and the ledger use the lower-case key.
 A player sits at one table at a time. Game words mean what the player's table
 says they mean; `help <game>` lists them with their help text.
 """
@@ -57,8 +59,8 @@ async def play(ctx: Context) -> None:
         return
     host.watchers.pop(session.key, None)
     chips = await wallet(app, session.key)
-    await host.run(lambda: host.apply(host.game.sit(session.key, chips)))
-    if session.key in host.game.seated():
+    await host.run(lambda: host.apply(host.game.sit(session.name, chips)))
+    if session.name in host.game.seated():
         app.seats[session.key] = host
 
 
@@ -68,7 +70,7 @@ async def watch(ctx: Context) -> None:
     if host is None:
         ctx.tell(why)
         return
-    if ctx.session.key in host.game.seated():
+    if ctx.session.name in host.game.seated():
         ctx.tell("You are playing at this table already.")
         return
     host.watchers[ctx.session.key] = ctx.session
@@ -80,8 +82,8 @@ async def leave(ctx: Context) -> None:
     app, session = ctx.app, ctx.session
     host = app.seats.get(session.key)
     if host is not None:
-        await host.run(lambda: host.apply(host.game.leave(session.key)))
-        if session.key not in host.game.seated():
+        await host.run(lambda: host.apply(host.game.leave(session.name)))
+        if session.name not in host.game.seated():
             app.seats.pop(session.key, None)
         return
     for h in app.tables.values():
@@ -113,7 +115,7 @@ async def seed(ctx: Context) -> None:
     if host is None:
         ctx.tell("Sit at a table first.")
         return
-    if host.game.shooter() != ctx.session.key:
+    if host.game.shooter() != ctx.session.name:
         ctx.tell("Only the shooter sets the client seed.")
         return
     problem = host.game.dice.set_client_seed(ctx.args)
@@ -130,7 +132,7 @@ async def fair(ctx: Context) -> None:
             ctx.tell(why)
             return
     if ctx.argv and ctx.argv[0].lower() == "new":
-        if session.key not in host.game.seated():
+        if session.name not in host.game.seated():
             ctx.tell("Only a player at this table can retire its server seed.")
             return
 
@@ -153,7 +155,7 @@ def _game_word(word: str):
             ctx.tell("This table is closing: no new bets or games.")
             return
         chips = await wallet(app, session.key)
-        await host.run(lambda: host.apply(host.game.act(session.key, [word, *ctx.argv], chips)))
+        await host.run(lambda: host.apply(host.game.act(session.name, [word, *ctx.argv], chips)))
     return routed
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from server.games.intents import Forfeit, Hold, MoneyIntent, Refund, Settle
 from server.ledger.errors import InvalidOperation, LedgerClosed
+from server.ledger.mirror import RECENT_KEYS
 from server.ledger.ops import Balance, Movement, Op, Recovered, TakeNotices
 from server.ledger.sqlite_store import SQLiteStore
 from server.ledger.store import Store
@@ -34,10 +35,13 @@ class Ledger:
         self._closed = False
 
     @classmethod
-    async def open(cls, path: str | Path) -> Ledger:
-        """Create or migrate the database, run start-up recovery, start the writer."""
+    async def open(cls, path: str | Path, *, recent_keys: int = RECENT_KEYS) -> Ledger:
+        """Create or migrate the database, run start-up recovery, start the writer.
+
+        The writer keeps the `recent_keys` most recent idempotency keys in memory;
+        older ones are looked up in the file when needed (docs/ledger.md)."""
         def start() -> tuple[Store, list[Recovered]]:
-            store = SQLiteStore(path)
+            store = SQLiteStore(path, recent_keys=recent_keys)
             try:
                 return store, store.recover()
             except BaseException:

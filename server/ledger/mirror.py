@@ -5,9 +5,18 @@ SAVEPOINT each, and that writer CPU (the GIL is shared with the event loop)
 was what capped group commit. The writer is the only writer of the file (an
 exclusive flock per process, one writer thread), so everything it needs to
 judge an operation can live in memory, loaded once at open: account ids,
-wallet balances, open holds, every applied key with its canonical arguments,
-and the recorded outcomes. The `Mirror` is that picture; it always equals the
-committed file.
+wallet balances, open holds, the most recent applied keys with their canonical
+arguments, and the recorded outcomes. The `Mirror` is that picture; it always
+agrees with the committed file.
+
+Only the `recent_keys` most recent keys are kept (oldest evicted first after
+each commit), so memory and start-up time stay bounded in a server that runs
+for months. A key is a cache, not the truth: an operation whose key the mirror
+does not hold is judged as new, and only if that judging refuses it, or the
+file refuses its row (UNIQUE (scope, key)), is the key looked up in the file
+(`Batch.recall`, the store's conflict path). A retry arriving after its key
+was evicted is thus still a no-op, and a reused key still a KeyConflict; the
+common path never reads the file.
 
 A `Batch` is an overlay on the mirror. Each operation is judged against the
 mirror plus the overlay (so a wager sees an earlier win of the same batch);
@@ -20,11 +29,13 @@ and the mirror still equals the file.
 from __future__ import annotations
 
 import sqlite3
-from collections import defaultdict
+from collections import defaultdict, deque
+from collections.abc import Callable, Iterable
 
 from server.ledger.errors import (
     InsufficientFunds,
     KeyConflict,
+    Refused,
     UnknownPlayer,
     UnknownStake,
 )
@@ -32,6 +43,10 @@ from server.ledger.ops import CLOSING, Kind, Op
 
 MINT_ACCOUNT = 1
 HOUSE_ACCOUNT = 2
+# Applied keys kept in memory. Retries come within seconds of the original (a failed
+# settlement is retried every 2 s), and after a restart only recorded outcomes (kept
+# apart, in full) are retried: 200,000 keys is half an hour at 100 operations a second.
+RECENT_KEYS = 200_000
 
 # Enum member and `.value` lookups are Python-level descriptor calls; the writer
 # judges every operation, so it compares against these plain references instead.
@@ -47,21 +62,46 @@ Closed = list[tuple[str, str, int]]    # (handle, player, amount) of each stake 
 class Mirror:
     """What the writer judges with, equal to the committed file (only `Batch.merge` changes it)."""
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
-        """Load from `conn` (call inside a transaction, or with no writer running)."""
+    def __init__(self, conn: sqlite3.Connection, recent_keys: int = RECENT_KEYS) -> None:
+        """Load from `conn` (call inside a transaction, or with no writer running); of the
+        applied keys, only the `recent_keys` most recent."""
+        if recent_keys < 1:
+            raise ValueError(f"recent_keys must be >= 1, got {recent_keys}")
         q = conn.execute
+        self.recent_keys = recent_keys
         self.ids: dict[Key, int] = {(k, o): i for i, k, o in q("SELECT id, kind, owner FROM accounts")}
         self.wallets: dict[int, int] = dict(q("SELECT id, balance FROM accounts WHERE kind = 'wallet'"))
         self.holds: dict[Key, OpenHold] = {
             (t, h): (i, p, a) for i, t, h, p, a in
             q("SELECT id, table_id, handle, player, amount FROM holds WHERE closed_by IS NULL")}
-        self.ops: dict[Key, Sig] = {(s, k): (kind, a) for s, k, kind, a in
-                                    q("SELECT scope, key, kind, args FROM operations")}
+        newest_first = q("SELECT scope, key, kind, args FROM operations ORDER BY id DESC LIMIT ?",
+                         (recent_keys,)).fetchall()
+        newest_first.reverse()
+        # insertion order is age: `order` names the keys of `ops`, oldest first (a deque, because
+        # evicting from the front of a dict leaves holes every later eviction would scan)
+        self.ops: dict[Key, Sig] = {(s, k): (kind, a) for s, k, kind, a in newest_first}
+        self.order: deque[Key] = deque(self.ops)
         self.pending: dict[Key, Sig] = {(s, k): (kind, a) for s, k, kind, a in
                                         q("SELECT scope, key, kind, args FROM pending_outcomes")}
         self.next_op = q("SELECT COALESCE(MAX(id), 0) FROM operations").fetchone()[0] + 1
         self.next_transfer = q("SELECT COALESCE(MAX(transfer), 0) FROM entries").fetchone()[0] + 1
         self.next_account = q("SELECT COALESCE(MAX(id), 0) FROM accounts").fetchone()[0] + 1
+
+    def remember(self, keys: Iterable[tuple[Key, Sig]]) -> None:
+        """Hold applied keys again (looked up in the file), as the newest."""
+        ops, order = self.ops, self.order
+        for k, sig in keys:
+            if k not in ops:                  # `order` names each held key once
+                ops[k] = sig
+                order.append(k)
+
+    def trim(self) -> None:
+        """Forget the oldest keys beyond `recent_keys` (they stay in the file)."""
+        excess = len(self.ops) - self.recent_keys
+        if excess > 0:
+            ops, oldest = self.ops, self.order.popleft
+            for _ in range(excess):
+                del ops[oldest()]
 
     def snapshot(self) -> tuple:
         """Everything the mirror holds, for tests comparing it with a fresh load."""
@@ -72,9 +112,13 @@ class Mirror:
 class Batch:
     """One group commit's overlay on the mirror, and the rows it will write."""
 
-    def __init__(self, mirror: Mirror, now: float) -> None:
+    def __init__(self, mirror: Mirror, now: float,
+                 stored: Callable[[Key], Sig | None] | None = None) -> None:
+        """`stored` reads a key's (kind, args) from the file: asked only when a key the
+        mirror does not hold might have been evicted (see `recall`)."""
         self.m = mirror
         self.now = now
+        self.stored = stored
         self.ops: dict[Key, Sig] = {}              # keys accepted in this batch
         self.accounts: dict[Key, int] = {}         # accounts created in this batch
         self.new_wallets: list[int] = []
@@ -110,15 +154,36 @@ class Batch:
             raise KeyConflict(f"key {op.key!r} ({op.scope}) was {seen[0]} {seen[1]}, now {sig[0]} {sig[1]}")
         recorded = self.m.pending.get(k) if self.m.pending and kind in CLOSING else None
         if recorded is not None and recorded != sig:
+            if self.recall(k, sig):
+                return None
             raise KeyConflict(f"key {op.key!r} ({op.scope}) has a pending {recorded}, now {sig[1]}")
         if kind is _MINT:
-            return self._mint(op, k, sig)
-        if kind is _HOLD:
-            return self._hold(op, k, sig)
-        closed = self._close(op, k, sig)
+            return self._mint(op, k, sig)        # never refused: an evicted key shows at the write
+        try:
+            if kind is _HOLD:
+                return self._hold(op, k, sig)
+            closed = self._close(op, k, sig)
+        except Refused:
+            # A retry whose key was evicted is refused afresh (its stakes are closed, its chips
+            # spent): the file tells whether it was applied. Only refusals pay for the lookup.
+            if self.recall(k, sig):
+                return None
+            raise
         if recorded is not None:
             self.pending_done.append(k)
         return closed
+
+    def recall(self, k: Key, sig: Sig) -> bool:
+        """Is the key, absent from mirror and batch, applied in the file? True if as this very
+        operation (a retry: the key is remembered again); KeyConflict if as another one."""
+        stored = self.stored(k) if self.stored is not None else None
+        if stored is None:
+            return False
+        self.m.remember([(k, stored)])
+        if stored != sig:
+            raise KeyConflict(f"key {k[1]!r} ({k[0]}) was {stored[0]} {stored[1]}, "
+                              f"now {sig[0]} {sig[1]}") from None
+        return True
 
     def _mint(self, op: Op, k: Key, sig: Sig) -> Closed:
         wallet = self._id("wallet", op.player) or self._create("wallet", op.player)
@@ -223,6 +288,8 @@ class Batch:
         """The batch is durable: make the mirror equal the file again."""
         m = self.m
         m.ops.update(self.ops)
+        m.order.extend(self.ops)
+        m.trim()
         m.ids.update(self.accounts)
         wallets = m.wallets
         for account in self.new_wallets:

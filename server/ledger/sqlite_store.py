@@ -7,7 +7,10 @@ ones are written with one `executemany` per statement kind inside ONE
 BEGIN IMMEDIATE ... COMMIT, and the mirror takes the batch only after COMMIT
 returned. The file's own constraints (unique keys, a wallet never negative, a
 hold closed once) still guard every row: if the mirror and the file ever
-disagreed, the commit would fail rather than write a wrong row. A separate
+disagreed, the commit would fail rather than write a wrong row. The mirror
+keeps only the most recent keys: when the file refuses a batch's rows, the
+keys the batch took for new are looked up in the file and the batch is judged
+once more (a retry of an evicted key is then recognised). A separate
 reader connection serves balances and statements from committed data, so
 reads never wait behind the writer.
 
@@ -24,10 +27,11 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TypeVar
 
 from server.ledger import reads, recovery
 from server.ledger.errors import KeyConflict, LedgerError, Refused
-from server.ledger.mirror import Batch, Mirror
+from server.ledger.mirror import RECENT_KEYS, Batch, Key, Mirror, Sig
 from server.ledger.ops import (
     RECOVERY_SCOPE,
     Balance,
@@ -50,6 +54,9 @@ _CLOSE_HOLDS = "UPDATE holds SET closed_by = ? WHERE id = ? AND closed_by IS NUL
 _INSERT_ENTRIES = "INSERT INTO entries (op_id, transfer, account, amount) VALUES (?, ?, ?, ?)"
 _UPDATE_BALANCES = "UPDATE accounts SET balance = balance + ? WHERE id = ?"
 _DELETE_PENDING = "DELETE FROM pending_outcomes WHERE scope = ? AND key = ?"
+_STORED_OP = "SELECT kind, args FROM operations WHERE scope = ? AND key = ?"
+
+R = TypeVar("R")
 
 
 class MirrorMismatch(sqlite3.IntegrityError):
@@ -59,8 +66,10 @@ class MirrorMismatch(sqlite3.IntegrityError):
 class SQLiteStore:
     """The `Store` protocol over one SQLite file."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, recent_keys: int = RECENT_KEYS) -> None:
+        """Open (create, migrate) the file; the mirror keeps the `recent_keys` newest keys."""
         self.path = str(path)
+        self.recent_keys = recent_keys
         self._lock = _exclusive(self.path + ".lock")
         try:
             self._setup()
@@ -79,7 +88,7 @@ class SQLiteStore:
         migrate(self._w)
         self._c = self._w.cursor()       # one cursor for the hot path: no allocation per statement
         self._r = connect(self.path, check_same_thread=False)
-        self.mirror = Mirror(self._w)
+        self.mirror = Mirror(self._w, self.recent_keys)
         self._failures = 0
         self._failures_lock = threading.Lock()
 
@@ -126,29 +135,64 @@ class SQLiteStore:
         if batch.pending_done:
             c.executemany(_DELETE_PENDING, batch.pending_done)
 
+    def _stored(self, k: Key) -> Sig | None:
+        """A key's (kind, args) as the file holds it, for a key the mirror may have evicted."""
+        return self._w.execute(_STORED_OP, k).fetchone()
+
+    def _transaction(self, judge: Callable[[Batch], R],
+                     before_commit: Callable[[], None] | None = None) -> tuple[Batch, R]:
+        """Judge a batch (`judge` fills it), write it and COMMIT, in one BEGIN IMMEDIATE.
+
+        If the file refuses a row the mirror accepted, a key the batch took for new
+        may be one the mirror evicted: the transaction is rolled back, those keys are
+        looked up in the file, and if any is there the batch is judged and written
+        again, once (the retry is now recognised; the others go through). Otherwise,
+        or if it fails again, the error stands and nothing moves. The caller merges.
+        """
+        w = self._w
+        w.execute("BEGIN IMMEDIATE")
+        try:
+            batch = Batch(self.mirror, time.time(), self._stored)
+            out = judge(batch)
+            try:
+                self._write(batch)
+            except sqlite3.IntegrityError:
+                w.execute("ROLLBACK")               # our own rows must not answer the lookups
+                w.execute("BEGIN IMMEDIATE")
+                found = [(k, sig) for k in batch.ops if (sig := self._stored(k)) is not None]
+                if not found:
+                    raise
+                log.info("ledger keys recalled from the file count=%d", len(found))
+                self.mirror.remember(found)
+                batch = Batch(self.mirror, batch.now, self._stored)
+                out = judge(batch)
+                self._write(batch)
+            if before_commit is not None:
+                before_commit()
+            self._commit()
+        except BaseException:
+            self._rollback()                        # the batch is dropped; the mirror still agrees
+            self.mirror.trim()                      # with the file, keys recalled included
+            raise
+        return batch, out
+
     def apply_batch(self, items: Sequence[Op | TakeNotices],
                     before_commit: Callable[[], None] | None = None) -> list[object]:
-        batch = Batch(self.mirror, time.time())
-        results: list[object] = []
-        judge = batch.apply
-        self._w.execute("BEGIN IMMEDIATE")
-        try:
+        def judge(batch: Batch) -> list[object]:
+            results: list[object] = []
+            apply = batch.apply
             for item in items:
                 if type(item) is TakeNotices:
                     results.append(self._take_notices(item.player))
                     continue
                 try:
-                    judge(item)
+                    apply(item)
                     results.append(None)
                 except (Refused, KeyConflict) as exc:     # judged before any change: nothing moved
                     results.append(exc)
-            self._write(batch)
-            if before_commit is not None:
-                before_commit()
-            self._commit()
-        except BaseException:
-            self._rollback()                               # the batch is dropped; the mirror is untouched
-            raise
+            return results
+
+        batch, results = self._transaction(judge, before_commit)
         batch.merge()
         return results
 
@@ -173,13 +217,12 @@ class SQLiteStore:
     # -- recovery and reads -------------------------------------------------------------
 
     def recover(self) -> list[Recovered]:
-        now = time.time()
-        c = self._w
-        batch = Batch(self.mirror, now)
         done: list[Recovered] = []
-        notices: list[tuple[str, str]] = []
-        c.execute("BEGIN IMMEDIATE")
-        try:
+
+        def judge(batch: Batch) -> None:
+            c = self._w
+            done.clear()
+            notices: list[tuple[str, str]] = []
             recorded = c.execute("SELECT id, scope, key, kind, table_id, args FROM pending_outcomes"
                                  " ORDER BY id").fetchall()
             for _, scope, key, kind, table, args in recorded:
@@ -189,21 +232,18 @@ class SQLiteStore:
                 except (Refused, KeyConflict) as exc:
                     closed = exc
                 outcome, told = recovery.completed(op, closed)
-                done += outcome
+                done.extend(outcome)
                 notices += told
             for (table, handle), (_, player, amount) in batch.open_holds():
                 op = Op.refund(f"{table}:{handle}", table, handle, scope=RECOVERY_SCOPE)
                 batch.apply(op)                         # an open hold always refunds; raises otherwise
                 done.append(Recovered("refunded", table, handle, player, amount, op.key))
                 notices.append((player, recovery.refund_notice(table, amount)))
-            self._write(batch)
             c.executemany("DELETE FROM pending_outcomes WHERE id = ?", [(r[0],) for r in recorded])
             c.executemany("INSERT INTO notices (player, text, time) VALUES (?, ?, ?)",
-                          [(player, text, now) for player, text in notices])
-            self._commit()
-        except BaseException:
-            self._rollback()
-            raise
+                          [(player, text, batch.now) for player, text in notices])
+
+        batch, _ = self._transaction(judge)
         batch.merge()
         self.mirror.pending.clear()
         for r in done:

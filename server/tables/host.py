@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Awaitable, Callable
 
 from server import logs
+from server.accounts.names import name_key
 from server.games.intents import Forfeit, Hold, Refund, Settle
 from server.tables.game import GameTable, HandResult, Note, Viewer, WalletReport
 
@@ -89,19 +90,23 @@ class TableHost:
                 await self._retry_pending()
 
     # --- people -------------------------------------------------------------
+    def session_of(self, player: str) -> Any:
+        """The connected session of a player the game names (by display name)."""
+        return self.app.online.get(name_key(player))
+
     def viewers(self) -> list[Viewer]:
         seen: dict[str, Viewer] = {}
-        for key in self.game.seated():
-            session = self.app.online.get(key)
+        for player in self.game.seated():
+            session = self.session_of(player)
             if session is not None:
-                seen[key] = Viewer(key, session.prefs, seated=True, session=session)
+                seen[session.key] = Viewer(session.name, session.prefs, seated=True, session=session)
         for key, session in self.watchers.items():
             if key not in seen and not session.closed:
-                seen[key] = Viewer(key, session.prefs, seated=False, session=session)
+                seen[key] = Viewer(session.name, session.prefs, seated=False, session=session)
         return list(seen.values())
 
     def viewer(self, session: Any) -> Viewer:
-        return Viewer(session.key, session.prefs, seated=session.key in self.game.seated(),
+        return Viewer(session.name, session.prefs, seated=session.name in self.game.seated(),
                       session=session)
 
     # --- money and facts ----------------------------------------------------
@@ -118,9 +123,9 @@ class TableHost:
             elif isinstance(event, HandResult):
                 logs.event(log, "hand_result", table=self.id, **dict(event.fields))
             elif isinstance(event, WalletReport):
-                session = self.app.online.get(event.player)
+                session = self.session_of(event.player)
                 if session is not None:
-                    balance = await self.app.ledger.balance(event.player)
+                    balance = await self.app.ledger.balance(session.key)
                     session.tell(f"Wallet: {balance.wallet} chips.")
             else:
                 self._show(event)
@@ -129,7 +134,7 @@ class TableHost:
         """One money intent to the ledger; returns only when durable."""
         ledger, k = self.app.ledger, self.ledger_key
         if isinstance(intent, Hold):
-            await ledger.hold(k(intent.key), intent.player, self.id, intent.amount)
+            await ledger.hold(k(intent.key), name_key(intent.player), self.id, intent.amount)
         elif isinstance(intent, Settle):
             await ledger.settle(k(intent.key), self.id, [k(s) for s in intent.stakes],
                                 _sum_pays(intent.pays))
@@ -187,8 +192,8 @@ class TableHost:
                 continue
             self._track(item.intent)
             logs.event(log, "settlement_recovered", table=self.id, key=item.intent.key)
-            for key in item.players:
-                session = self.app.online.get(key)
+            for player in item.players:
+                session = self.session_of(player)
                 if session is not None:
                     session.tell("The pending settlement has now been recorded.")
         self.pending = still
@@ -196,8 +201,8 @@ class TableHost:
     def _show(self, event: Any) -> None:
         if isinstance(event, Note) and event.to is not None:
             # Addressed lines reach their players seated or not (a refused `play`).
-            for key in event.to:
-                session = self.app.online.get(key)
+            for player in event.to:
+                session = self.session_of(player)
                 if session is not None:
                     session.tell(event.text)
             return
@@ -268,7 +273,7 @@ class TableHost:
             game.dice = self.game.dice            # the commitment players were shown stays
             self.game = game
             for player in players:
-                wallet = (await self.app.ledger.balance(player)).wallet
+                wallet = (await self.app.ledger.balance(name_key(player))).wallet
                 await self.apply([e for e in game.sit(player, wallet) if isinstance(e, Note) and e.to])
             self.tell_table("This table's new settings are in effect.")
 
@@ -291,7 +296,9 @@ class TableHost:
 
 
 def _sum_pays(pays: tuple[tuple[str, int], ...]) -> dict[str, int]:
+    """Pays by ledger key (games name players by display name)."""
     total: dict[str, int] = {}
     for player, amount in pays:
-        total[player] = total.get(player, 0) + amount
+        key = name_key(player)
+        total[key] = total.get(key, 0) + amount
     return total

@@ -159,3 +159,17 @@ async def test_quit_with_live_bets_warns_first(casino_factory):
     async with app.presence:
         await app.presence.wait_for(lambda: "lou" not in app.online)
     assert (await app.ledger.balance("lou")).wallet == 990
+
+
+async def test_tables_show_display_names_and_the_ledger_keys_ignore_case(casino_factory):
+    app = await casino_factory(seed=SEED)
+    c = await Client.open(app.port, ttype="dumb")
+    await login(c, "MaryAnn")
+    await c.cmd("north")
+    assert "MaryAnn joins the table." in plain(await c.cmd_expect("play craps", "joins the table"))
+    await c.cmd_expect("bet pass 10", "Your bets")
+    assert "Shooter: MaryAnn." in plain(await c.cmd("table"))
+    bal = await app.ledger.balance("maryann")
+    assert bal.wallet == 990 and bal.held == {"bank_craps": 10}
+    out = plain(await c.cmd_expect("roll", " = "))
+    assert "You roll" in out

@@ -204,7 +204,7 @@ def test_a_player_who_sits_during_a_game_plays_in_the_next_one():
 # --- stakes through the real host and ledger ---------------------------------------
 class Session:
     def __init__(self, key):
-        self.key, self.prefs, self.closed, self.lines = key, Prefs(), False, []
+        self.key, self.name, self.prefs, self.closed, self.lines = key, key, Prefs(), False, []
 
     def tell(self, *lines):
         self.lines.extend(lines)
