@@ -60,7 +60,9 @@ Closed = list[tuple[str, str, int]]    # (handle, player, amount) of each stake 
 
 
 class Mirror:
-    """What the writer judges with, equal to the committed file (only `Batch.merge` changes it)."""
+    """What the writer judges with, equal to the committed file except that `ops` holds only
+    recent keys (`Batch.merge` applies a commit; `remember` and `trim` only move keys in and
+    out of that cache)."""
 
     def __init__(self, conn: sqlite3.Connection, recent_keys: int = RECENT_KEYS) -> None:
         """Load from `conn` (call inside a transaction, or with no writer running); of the

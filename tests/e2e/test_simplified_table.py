@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from support.telnet import login, plain
+from support.telnet import Client, login, plain
 
 ROOT = Path(__file__).resolve().parents[2]
 ROLLED = re.compile(r"You rolled (\d) and (\d): (\d+)\.")
@@ -21,7 +21,11 @@ async def sit_at_solo(connect, name):
     return a
 
 
-async def test_seed_roll_fair_new_and_verify_every_roll(casino, connect):
+async def test_seed_roll_fair_new_and_verify_every_roll(casino_factory):
+    app = await casino_factory(seed=11)              # deterministic: the game's length is fixed
+
+    async def connect(**kw):
+        return await Client.open(app.port, **kw)
     a = await sit_at_solo(connect, "vic")
     assert "Client seed set to 'lucky-seven'" in await a.cmd("seed lucky-seven")
     before = plain(await a.cmd("fair"))
@@ -29,7 +33,7 @@ async def test_seed_roll_fair_new_and_verify_every_roll(casino, connect):
     rolls: list[tuple[int, int]] = []
     out = plain(await a.cmd("bet pass 10"))
     assert "You bet 10 on the pass line" in out
-    for _ in range(30):
+    for _ in range(200):
         out = plain(await a.cmd("roll"))
         rolls += [(int(m[0]), int(m[1])) for m in ROLLED.findall(out)]
         if "won" in out or "lost" in out or "Push" in out:
@@ -93,7 +97,6 @@ async def test_refusals_change_nothing(casino, connect):
 
 
 async def test_disconnect_forfeits_and_shutdown_refunds(casino_factory):
-    from support.telnet import Client
     app = await casino_factory()
     a = await Client.open(app.port, ttype="dumb")
     await login(a, "zed")
