@@ -177,3 +177,39 @@ def test_operator_shutdown_refunds_and_exits_zero_and_seed_is_announced(tmp_path
     check = subprocess.run([sys.executable, "-m", "server.cli", "ledger", "check", "--data", str(db), "--json"],
                            cwd=ROOT, capture_output=True, text=True)
     assert check.returncode == 0 and '"open_holds": 0' in check.stdout
+
+
+def test_kill_9_with_a_live_bet_is_refunded_at_restart_and_the_player_told(tmp_path):
+    db = tmp_path / "c.db"
+    proc, port = start_server(db, "--seed", "3")
+    try:
+        child = spawn_telnet(port)
+        child.expect("Name: ")
+        child.sendline("create rita secret123")
+        child.expect("Exits:")
+        child.sendline("north")
+        child.expect("Exits:")
+        child.sendline("play craps")
+        child.expect("joins the table")
+        child.sendline("bet pass 25")
+        child.expect("Bet accepted: pass 25.")     # shown only once the hold is durable
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    proc, port = start_server(db)
+    try:
+        child = spawn_telnet(port)
+        child.expect("Name: ")
+        child.sendline("connect rita secret123")
+        child.expect("Notice: ")
+        child.expect("You have 1000 chips.")
+        child.sendline("quit")
+        child.expect(pexpect.EOF)
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=10) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert "event=recovery" in proc.stdout.read()
