@@ -55,6 +55,26 @@ def spawn_telnet(port: int) -> pexpect.spawn:
                           timeout=10, dimensions=(40, 100))
     return child
 
+def telnet_at_craps(port: int, login_line: str) -> pexpect.spawn:
+    """The real telnet client, logged in with `login_line`, seated at bank craps."""
+    child = spawn_telnet(port)
+    child.expect("Name: ")
+    child.sendline(login_line)
+    child.expect("Exits:")
+    child.sendline("north")
+    child.expect("Exits:")
+    child.sendline("play craps")
+    child.expect("joins the table")
+    return child
+
+
+def ledger_check_json(db: Path) -> str:
+    check = subprocess.run([sys.executable, "-m", "server.cli", "ledger", "check", "--data", str(db), "--json"],
+                           cwd=ROOT, capture_output=True, text=True)
+    assert check.returncode == 0, check.stdout + check.stderr
+    return check.stdout
+
+
 def test_real_telnet_client_logs_in_with_password_not_echoed(server_process):
     proc, port, _ = server_process
     child = spawn_telnet(port)
@@ -106,9 +126,7 @@ def test_sigterm_tells_everyone_and_exits_zero(server_process):
     log = proc.stdout.read()
     assert "event=shutdown" in log
     assert "secret123" not in log
-    check = subprocess.run([sys.executable, "-m", "server.cli", "ledger", "check", "--data", str(db)],
-                           cwd=ROOT, capture_output=True, text=True)
-    assert check.returncode == 0, check.stdout + check.stderr
+    ledger_check_json(db)
 
 
 def test_log_json_is_one_object_per_line_and_never_a_password(tmp_path):
@@ -146,14 +164,7 @@ def test_operator_shutdown_refunds_and_exits_zero_and_seed_is_announced(tmp_path
     assert again.returncode == 1 and "taken" in again.stderr
     proc, port = start_server(db, "--seed", "5")
     try:
-        player = spawn_telnet(port)
-        player.expect("Name: ")
-        player.sendline("create bettor secret123")
-        player.expect("Exits:")
-        player.sendline("north")
-        player.expect("Exits:")
-        player.sendline("play craps")
-        player.expect("joins the table")
+        player = telnet_at_craps(port, "create bettor secret123")
         player.sendline("fair")
         player.expect("deterministic: dice derived from --seed 5")
         player.sendline("bet dontpass 40")
@@ -174,23 +185,14 @@ def test_operator_shutdown_refunds_and_exits_zero_and_seed_is_announced(tmp_path
             proc.kill()
     log = proc.stdout.read()
     assert "Deterministic dice: every table's dice derive from --seed 5." in log
-    check = subprocess.run([sys.executable, "-m", "server.cli", "ledger", "check", "--data", str(db), "--json"],
-                           cwd=ROOT, capture_output=True, text=True)
-    assert check.returncode == 0 and '"open_holds": 0' in check.stdout
+    assert '"open_holds": 0' in ledger_check_json(db)
 
 
 def test_kill_9_with_a_live_bet_is_refunded_at_restart_and_the_player_told(tmp_path):
     db = tmp_path / "c.db"
     proc, port = start_server(db, "--seed", "3")
     try:
-        child = spawn_telnet(port)
-        child.expect("Name: ")
-        child.sendline("create rita secret123")
-        child.expect("Exits:")
-        child.sendline("north")
-        child.expect("Exits:")
-        child.sendline("play craps")
-        child.expect("joins the table")
+        child = telnet_at_craps(port, "create rita secret123")
         child.sendline("bet pass 25")
         child.expect("Bet accepted: pass 25.")     # shown only once the hold is durable
         proc.send_signal(signal.SIGKILL)
@@ -213,3 +215,4 @@ def test_kill_9_with_a_live_bet_is_refunded_at_restart_and_the_player_told(tmp_p
         if proc.poll() is None:
             proc.kill()
     assert "event=recovery" in proc.stdout.read()
+    assert '"open_holds": 0' in ledger_check_json(db)
