@@ -103,7 +103,7 @@ class Casino:
         self.closing = False
         self.stop_requested = asyncio.Event()
         self.stop_reason = "The casino is closing."
-        self.grants: list[str] = []
+        self.grants = 0                      # operator grants this run (their ledger keys)
         # Prefixes every table's ledger keys: keys never repeat across restarts.
         self.run_id = f"{int(time.time()):x}{secrets.token_hex(3)}"
         self.tables: dict[str, Any] = {}     # table id -> TableHost

@@ -33,8 +33,8 @@ async def grant(ctx: Context) -> None:
         ctx.tell(f"No account called {who[:20]}.")
         return
     chips = int(amount)
-    key = f"grant:{ctx.session.key}:{ctx.app.manager.ticks}:{account.key}:{len(ctx.app.grants)}"
-    ctx.app.grants.append(key)
+    ctx.app.grants += 1                 # with the run id: unique across restarts too
+    key = f"grant:{ctx.app.run_id}:{ctx.app.grants}"
     await ctx.app.ledger.mint(key, account.key, chips, f"grant by {ctx.session.name}: {reason}")
     logs.event(log, "grant", operator=ctx.session.key, player=account.key, chips=chips, reason=reason)
     ctx.tell(f"Granted {chips} chips to {account.name}.")
