@@ -17,7 +17,9 @@ def describe_room(app, session) -> list[str]:
     for table_id in room.tables:
         table = app.config.tables.get(table_id)
         if table:
-            lines.append(f"A {describe_game(table)} table is here ({table_id}): 'play {play_word(table)}' to sit.")
+            game = describe_game(table)
+            article = "An" if game[0].lower() in "aeiou" else "A"
+            lines.append(f"{article} {game} table is here ({table_id}): 'play {play_word(table)}' to sit.")
     others = [s.name for s in app.world.others(session)]
     if others:
         lines.append("Here: " + ", ".join(others) + ".")

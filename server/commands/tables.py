@@ -8,6 +8,7 @@ says they mean; `help <game>` lists them with their help text.
 """
 from __future__ import annotations
 
+import textwrap
 from typing import Any
 
 from server.commands import REGISTRY
@@ -104,7 +105,10 @@ async def table(ctx: Context) -> None:
             ctx.tell(why)
             return
     if words and words[0].lower() == "rules":
-        ctx.tell(*host.game.rules())
+        width = session.prefs.width
+        for line in host.game.rules():          # prose: wrapped to the reader's width
+            indent = " " * (len(line) - len(line.lstrip()))
+            ctx.tell(*textwrap.wrap(line, width - 1, subsequent_indent=indent + "  ") or [""])
     else:
         ctx.tell(*host.game.view(host.viewer(session)))
 
