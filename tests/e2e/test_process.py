@@ -1,6 +1,7 @@
 """The real process: `python -m server`, the real telnet client, and shutdown."""
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -39,13 +40,27 @@ def start_server(db: Path, *extra: str) -> tuple[subprocess.Popen, int]:
             time.sleep(0.05)     # polling for a real process to listen, not game time
 
 
+@contextlib.contextmanager
+def running(db: Path, *extra: str):
+    """A server process for the block; killed afterwards if still alive."""
+    proc, port = start_server(db, *extra)
+    try:
+        yield proc, port
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+def stop_cleanly(proc: subprocess.Popen) -> None:
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=10) == 0
+
+
 @pytest.fixture
 def server_process(tmp_path):
-    proc, port = start_server(tmp_path / "casino.db")
-    yield proc, port, tmp_path / "casino.db"
-    if proc.poll() is None:
-        proc.kill()
-        proc.wait()
+    with running(tmp_path / "casino.db") as (proc, port):
+        yield proc, port, tmp_path / "casino.db"
 
 def spawn_telnet(port: int) -> pexpect.spawn:
     telnet = shutil.which("telnet")
@@ -131,8 +146,7 @@ def test_sigterm_tells_everyone_and_exits_zero(server_process):
 
 def test_log_json_is_one_object_per_line_and_never_a_password(tmp_path):
     import json
-    proc, port = start_server(tmp_path / "c.db", "--log-json")
-    try:
+    with running(tmp_path / "c.db", "--log-json") as (proc, port):
         child = spawn_telnet(port)
         child.expect("Name: ")
         child.sendline("connect nobody wrongpass1")
@@ -141,11 +155,7 @@ def test_log_json_is_one_object_per_line_and_never_a_password(tmp_path):
         child.expect("Exits:")
         child.sendline("quit")
         child.expect(pexpect.EOF)
-        proc.send_signal(signal.SIGTERM)
-        assert proc.wait(timeout=10) == 0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
+        stop_cleanly(proc)
     lines = [line for line in proc.stdout.read().splitlines() if line.strip()]
     events = [json.loads(line) for line in lines]          # every line is one JSON object
     names = [e.get("event") for e in events]
@@ -162,8 +172,7 @@ def test_operator_shutdown_refunds_and_exits_zero_and_seed_is_announced(tmp_path
     again = subprocess.run([sys.executable, "-m", "server.cli", "account", "create", "Admin", "--data", str(db)],
                            cwd=ROOT, input="opsecret1\n", capture_output=True, text=True)
     assert again.returncode == 1 and "taken" in again.stderr
-    proc, port = start_server(db, "--seed", "5")
-    try:
+    with running(db, "--seed", "5") as (proc, port):
         player = telnet_at_craps(port, "create bettor secret123")
         player.sendline("fair")
         player.expect("deterministic: dice derived from --seed 5")
@@ -180,9 +189,6 @@ def test_operator_shutdown_refunds_and_exits_zero_and_seed_is_announced(tmp_path
         player.expect("refunded")
         player.expect(pexpect.EOF)
         assert proc.wait(timeout=15) == 0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
     log = proc.stdout.read()
     assert "Deterministic dice: every table's dice derive from --seed 5." in log
     assert '"open_holds": 0' in ledger_check_json(db)
@@ -190,18 +196,13 @@ def test_operator_shutdown_refunds_and_exits_zero_and_seed_is_announced(tmp_path
 
 def test_kill_9_with_a_live_bet_is_refunded_at_restart_and_the_player_told(tmp_path):
     db = tmp_path / "c.db"
-    proc, port = start_server(db, "--seed", "3")
-    try:
+    with running(db, "--seed", "3") as (proc, port):
         child = telnet_at_craps(port, "create rita secret123")
         child.sendline("bet pass 25")
         child.expect("Bet accepted: pass 25.")     # shown only once the hold is durable
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=10)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-    proc, port = start_server(db)
-    try:
+    with running(db) as (proc, port):
         child = spawn_telnet(port)
         child.expect("Name: ")
         child.sendline("connect rita secret123")
@@ -209,10 +210,6 @@ def test_kill_9_with_a_live_bet_is_refunded_at_restart_and_the_player_told(tmp_p
         child.expect("You have 1000 chips.")
         child.sendline("quit")
         child.expect(pexpect.EOF)
-        proc.send_signal(signal.SIGTERM)
-        assert proc.wait(timeout=10) == 0
-    finally:
-        if proc.poll() is None:
-            proc.kill()
+        stop_cleanly(proc)
     assert "event=recovery" in proc.stdout.read()
     assert '"open_holds": 0' in ledger_check_json(db)
