@@ -107,7 +107,6 @@ class Casino:
         # Prefixes every table's ledger keys: keys never repeat across restarts.
         self.run_id = f"{int(time.time()):x}{secrets.token_hex(3)}"
         self.tables: dict[str, Any] = {}     # table id -> TableHost
-        self.seats: dict[str, Any] = {}      # player key -> the TableHost they sit at
         self.presence = asyncio.Condition()  # notified when someone logs in or out
         self.closed_rooms: set[str] = set()  # closed by an operator until the next reload
         self.session_clock = SessionClock(self)
@@ -136,29 +135,28 @@ class Casino:
 
     def open_tables(self) -> list[str]:
         """Open a host for every configured table that has none; returns their ids."""
-        from server.tables.factory import make_game
         from server.tables.host import TableHost
         opened = []
         for table_id, table in self.config.tables.items():
             if table_id in self.tables:
                 continue
-            game = make_game(table, self.config.settings.tick_hz, self.seed)
-            if game is None:
-                continue
-            host = TableHost(self, game)
+            host = TableHost(self, table)
             self.tables[table_id] = host
             self.manager.subscribe(host)
             opened.append(table_id)
             logs.event(log, "table_opened", table=table_id, game=table.game)
         return opened
 
+    def seat_of(self, key: str) -> Any:
+        """The table host where this player (by key) sits, or None: the hosts
+        are the one answer to who sits where."""
+        return next((h for h in self.tables.values() if h.seating.seat_by_key(key)), None)
+
     def forget_table(self, host: Any) -> None:
         """A closed table leaves the casino (its own worker stops after this job)."""
         if self.tables.get(host.id) is host:
             del self.tables[host.id]
         self.manager.unsubscribe(host)
-        for key in [k for k, h in self.seats.items() if h is host]:
-            del self.seats[key]
         logs.event(log, "table_closed", table=host.id)
         asyncio.get_running_loop().call_soon(host.stop)
 
@@ -277,11 +275,9 @@ class Casino:
         if session.account is None:
             return
         if self.online.get(session.key) is session:
-            host = self.seats.pop(session.key, None)
-            if host is not None and not host.closed:
-                await host.run(lambda: host.apply(host.game.disconnect(session.name)))
-            for h in self.tables.values():
-                h.watchers.pop(session.key, None)
+            for host in list(self.tables.values()):
+                if not host.closed:
+                    await host.run(lambda h=host: h.gone(session))
             del self.online[session.key]
             for other in self.world.others(session):
                 other.tell(f"{session.name} leaves the casino.")

@@ -70,7 +70,7 @@ async def help_(ctx: Context) -> None:
     if ctx.args:
         topic = ctx.argv[0]
         from server.commands.tables import game_help
-        lines = game_help(topic)
+        lines = game_help(ctx.app, topic)
         if lines:
             ctx.tell(*lines)
             return
@@ -102,7 +102,7 @@ async def help_(ctx: Context) -> None:
 With live bets at a table you are warned first: leaving forfeits them, as a dropped connection does.""")
 async def quit_(ctx: Context) -> None:
     session = ctx.session
-    host = ctx.app.seats.get(session.key)
+    host = ctx.app.seat_of(session.key)
     live = sum(chips for player, chips in host.stakes.values() if player == session.name) if host else 0
     if live and not getattr(session, "quit_warned", False):
         session.quit_warned = True

@@ -19,9 +19,16 @@ from server.render.text import clean
 
 log = logging.getLogger("casino.accounts")
 
+def _games_line() -> str:
+    """The games on offer, from the catalogue."""
+    from server.games.catalogue import GAMES
+    return ", ".join(entry.title for entry in GAMES)
+
+
 BANNER = [
     "",
-    "  Welcome to the Casino!  Craps, alley craps and Pig, played for chips.",
+    "  Welcome to the Casino!  Played for chips:",
+    f"  {_games_line()}.",
     "",
     "  connect <name> <password>   log in",
     "  create <name> <password>    make a new account",

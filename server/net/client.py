@@ -6,8 +6,9 @@ the player's own `set` choices always win over these guesses.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
+
+from server.render.prefs import Prefs
 
 # MTTS bits (https://tintin.mudhalla.net/protocols/mtts/)
 _MTTS_ANSI = 1
@@ -15,18 +16,6 @@ _MTTS_UTF8 = 4
 _COLOUR_TERMS = ("xterm", "ansi", "vt100", "vt220", "linux", "screen", "tmux", "rxvt",
                  "color", "mudlet", "tintin", "cmud", "zmud", "mushclient", "putty", "konsole")
 _UNICODE_TERMS = ("xterm", "rxvt-unicode", "mudlet", "tintin", "screen", "tmux", "konsole", "alacritty", "kitty")
-
-
-@dataclass(frozen=True)
-class Prefs:
-    color: bool = False
-    unicode: bool = False
-    dice: str = "dark"       # "dark" or "light" pips
-    width: int = 80
-
-    def with_overrides(self, overrides: dict[str, Any]) -> "Prefs":
-        known = {k: v for k, v in overrides.items() if k in self.__dataclass_fields__}
-        return Prefs(**{**self.__dict__, **known})
 
 
 MIN_WIDTH, MAX_WIDTH = 40, 250

@@ -15,7 +15,8 @@ from typing import Any, Iterator
 
 from telnetlib3.telopt import ECHO, EOR, WILL, WONT
 
-from server.net.client import Prefs, clamp_width, guess_prefs
+from server.net.client import clamp_width, guess_prefs
+from server.render.prefs import Prefs
 
 log = logging.getLogger("casino.net")
 

@@ -5,7 +5,7 @@ and `set color` choices hold at every table.
 """
 from __future__ import annotations
 
-from server.net.client import Prefs
+from server.render.prefs import Prefs
 from server.render.text import paint
 
 # Which of the 3x3 pip positions are set for each face, row by row.

@@ -7,9 +7,12 @@ already saw accepted. It applies the game's money intents to the ledger, tells
 the game when the ledger refused a hold, and hands every fact to each viewer
 (seated players and spectators) through the game's renderer.
 
-The game side is a `GameTable` (server.tables.game): pure rules plus the
-seating and timing policy of that game. Intent keys from the game are
-prefixed with the process's run id, so keys never repeat across restarts.
+The host owns the people: one Seating (who sits, in what order, who sits
+out, who leaves once their bets are decided, who watches) and the table's
+fair dice. The game side is a Dealer (server.games.seam), built from the
+game's catalogue entry: pure rules plus the round and timing policy of that
+game, reading the Seating. Intent keys from the game are prefixed with the
+process's run id, so keys never repeat across restarts.
 """
 from __future__ import annotations
 
@@ -20,8 +23,13 @@ from typing import Any, Awaitable, Callable
 
 from server import logs
 from server.accounts.names import name_key
+from server.config.model import TableConfig
+from server.dice.fair import FairDice
+from server.games.catalogue import entry_for
 from server.games.intents import Forfeit, Hold, Refund, Settle
-from server.tables.game import GameTable, HandResult, Note, Viewer, WalletReport
+from server.games.seam import Dealer, HandResult, Note, SeatRequest, Viewer, WalletReport
+from server.games.seating import Seating
+from server.tables.usher import Usher
 
 log = logging.getLogger("casino.tables")
 
@@ -35,11 +43,12 @@ class PendingIntent:
 
 
 class TableHost:
-    def __init__(self, app: Any, game: GameTable) -> None:
+    def __init__(self, app: Any, config: TableConfig) -> None:
         self.app = app
-        self.game = game
-        self.id = game.config.id
-        self.watchers: dict[str, Any] = {}        # player key -> session
+        self.id = config.id
+        self.seating = Seating()
+        self.dice = FairDice(config.id, seed=app.seed)
+        self.install(config)
         self.pending: list[PendingIntent] = []    # writes the ledger failed; retried
         self.stakes: dict[str, tuple[str, int]] = {}  # open holds, by game key: (player, chips)
         self.retiring = False                     # removed from the config: closes when idle
@@ -49,12 +58,21 @@ class TableHost:
         self._worker = asyncio.get_running_loop().create_task(self._work())
         self.closed = False
 
+    def install(self, config: TableConfig) -> None:
+        """A dealer for `config`, at the same seats with the same dice (the
+        commitment players were shown stays): at opening and when a changed
+        config is applied to an idle table."""
+        self.entry = entry_for(config)
+        self.dealer: Dealer = self.entry.make(config, self.app.manager.tick_hz, self.dice, self.seating)
+        self.usher = Usher(self.seating, self.dealer, self.entry.word)
+
     # --- ordered inputs ---------------------------------------------------
     async def _work(self) -> None:
         while True:
             job, fut = await self._queue.get()
             try:
                 result = await job()
+                await self.apply(self.usher.finish_leaves())
                 if (self.retiring or self.next_config is not None) and not self.closed:
                     await self.settle_config()
                 if fut is not None and not fut.done():
@@ -82,7 +100,7 @@ class TableHost:
             self._queue.put_nowait((lambda: self._advance(ticks), None))
 
     async def _advance(self, ticks: int) -> None:
-        await self.apply(self.game.advance(ticks))
+        await self.apply(self.dealer.advance(ticks))
         if self.pending:
             self._retry_ticks += ticks
             if self._retry_ticks >= self.app.manager.seconds(RETRY_SECONDS):
@@ -94,20 +112,44 @@ class TableHost:
         """The connected session of a player the game names (by display name)."""
         return self.app.online.get(name_key(player))
 
+    def seats(self, session: Any) -> bool:
+        return self.seating.seat_by_key(session.key) is not None
+
     def viewers(self) -> list[Viewer]:
         seen: dict[str, Viewer] = {}
-        for player in self.game.seated():
+        for player in self.seating.names():
             session = self.session_of(player)
             if session is not None:
                 seen[session.key] = Viewer(session.name, session.prefs, seated=True, session=session)
-        for key, session in self.watchers.items():
-            if key not in seen and not session.closed:
+        for key in self.seating.watchers:
+            session = self.app.online.get(key)
+            if key not in seen and session is not None and not session.closed:
                 seen[key] = Viewer(session.name, session.prefs, seated=False, session=session)
         return list(seen.values())
 
     def viewer(self, session: Any) -> Viewer:
-        return Viewer(session.name, session.prefs, seated=session.name in self.game.seated(),
-                      session=session)
+        return Viewer(session.name, session.prefs, seated=self.seats(session), session=session)
+
+    async def sit(self, session: Any, wallet: int) -> None:
+        await self.apply(self.usher.sit(session.name, session.key, wallet))
+
+    def watch(self, session: Any) -> str:
+        if self.seats(session):
+            return "You are playing at this table already."
+        self.seating.watchers[session.key] = session.name
+        return f"You watch {self.id}. You will see every roll; 'leave' to stop watching."
+
+    async def leave(self, player: str, how: str = "leave") -> None:
+        await self.apply(self.usher.leave(player, how))
+
+    async def gone(self, session: Any) -> None:
+        self.seating.watchers.pop(session.key, None)
+        seat = self.seating.seat_by_key(session.key)
+        if seat is not None:
+            await self.apply(self.usher.gone(seat.player))
+
+    def refusal(self, session: Any, word: str) -> str | None:
+        return self.usher.refusal(session.name, word, self.entry.opening_words, self.retiring)
 
     # --- money and facts ----------------------------------------------------
     def ledger_key(self, key: str) -> str:
@@ -120,6 +162,8 @@ class TableHost:
             event = queue.pop(0)
             if isinstance(event, (Hold, Settle, Refund, Forfeit)):
                 queue[:0] = await self._money(event)
+            elif isinstance(event, SeatRequest):
+                await self.leave(event.player, event.how)
             elif isinstance(event, HandResult):
                 logs.event(log, "hand_result", table=self.id, **dict(event.fields))
             elif isinstance(event, WalletReport):
@@ -153,14 +197,14 @@ class TableHost:
             if isinstance(intent, Hold):
                 logs.event(log, "hold_refused", table=self.id, player=intent.player,
                            chips=intent.amount, why=err)
-                return self.game.hold_refused(intent.key, str(err))
+                return self.dealer.hold_refused(intent.key, str(err))
             log.error("event=settlement_refused table=%s key=%s error=%s", self.id, intent.key, err)
             return []
         except LedgerError as err:
             if isinstance(intent, Hold):
                 logs.event(log, "hold_failed", table=self.id, player=intent.player, why=err)
-                return self.game.hold_refused(intent.key, "The cashier could not take that wager just now.")
-            players = self.game.players_of(intent)
+                return self.dealer.hold_refused(intent.key, "The cashier could not take that wager just now.")
+            players = self.dealer.players_of(intent)
             self.pending.append(PendingIntent(intent, players))
             logs.event(log, "settlement_pending", table=self.id, key=intent.key, why=err)
             return [Note(players, "Settlement pending recovery: the ledger could not record it yet. "
@@ -207,7 +251,7 @@ class TableHost:
                     session.tell(event.text)
             return
         for viewer in self.viewers():
-            lines = self.game.render(event, viewer)
+            lines = self.dealer.render(event, viewer)
             if lines:
                 viewer.session.tell(*lines)
 
@@ -225,7 +269,7 @@ class TableHost:
         """A changed table config from `reload`: live where the game can take it
         (new limits for new wagers), otherwise once the table is idle."""
         async def change() -> str:
-            live = getattr(self.game, "reconfigure", None)
+            live = getattr(self.dealer, "reconfigure", None)
             if live is not None and live(config):
                 self.tell_table("The operator changed this table's settings; they apply to new wagers now.")
                 return "applied now"
@@ -252,7 +296,7 @@ class TableHost:
         that does not say, nothing at stake."""
         if self.pending:
             return False
-        between = getattr(self.game, "between_hands", None)
+        between = getattr(self.dealer, "between_hands", None)
         return between() if between is not None else self.at_rest
 
     async def settle_config(self) -> None:
@@ -261,20 +305,15 @@ class TableHost:
         if self.retiring:
             if not self._hand_over():
                 return
-            await self.apply(self.game.close("This table is now closed."))
+            await self.apply(self.dealer.close("This table is now closed."))
             self.closed = True
             self.app.forget_table(self)
             return
         if self.next_config is not None and self.at_rest:
-            from server.tables.factory import make_game
             config, self.next_config = self.next_config, None
-            game = make_game(config, self.app.manager.tick_hz, self.app.seed)
-            players = self.game.seated()
-            game.dice = self.game.dice            # the commitment players were shown stays
-            self.game = game
-            for player in players:
-                wallet = (await self.app.ledger.balance(name_key(player))).wallet
-                await self.apply([e for e in game.sit(player, wallet) if isinstance(e, Note) and e.to])
+            self.install(config)
+            for player in self.seating.names():
+                await self.apply([e for e in self.dealer.seated(player, False) if isinstance(e, Note) and e.to])
             self.tell_table("This table's new settings are in effect.")
 
     # --- lifecycle ----------------------------------------------------------
@@ -284,7 +323,7 @@ class TableHost:
             return
 
         async def closing() -> None:
-            await self.apply(self.game.close(why))
+            await self.apply(self.dealer.close(why))
             await self._retry_pending()
         await self.run(closing)
         self.closed = True

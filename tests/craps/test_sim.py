@@ -11,7 +11,7 @@ from server.games.craps import sim, strategies
 from server.games.craps.bets import Kind
 from server.games.craps.events import BetAccepted, Travelled
 from server.games.craps.outcome import ALL_DICE, rulebook
-from server.games.craps.table import CrapsTable
+from server.games.craps.state import CrapsState
 from server.games.intents import Hold, Settle
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -33,11 +33,11 @@ def test_many_renewing_and_rescanning_agree():
 
 
 def test_sim_agrees_with_the_live_table_roll_for_roll():
-    """pass-odds in the simulator and by hand on CrapsTable with the same dice: same money."""
+    """pass-odds in the simulator and by hand on CrapsState with the same dice: same money."""
     seed, rolls = 5, 4000
     result = sim.run(config(odds=0), strategies.PassOdds(), rolls, seed)
     rnd = random.Random(seed).random
-    t = CrapsTable(config(odds=0))
+    t = CrapsState(config(odds=0))
     held: dict[str, int] = {}
     net = 0
     for _ in range(rolls):

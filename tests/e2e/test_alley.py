@@ -53,7 +53,7 @@ async def test_three_players_play_alley_craps_to_the_end(casino_factory):
     cat = await arrive(app, "cat")
     players = {p.name: p for p in (ann, bob, cat)}
 
-    assert "fade <amount>" in await bob.do("help alley", "Alley craps (the back alley")
+    assert "fade <amount>" in await bob.do("help alley", "Alley craps (The Back Alley)")
     rules = await cat.do("table rules", "NO MORE BETS")
     assert "'play alley' takes a seat" in rules
     out = await bob.do("start", "total game money")
@@ -78,7 +78,7 @@ async def test_three_players_play_alley_craps_to_the_end(casino_factory):
     # Then: the shooter bets everything, opponents cover what they can; roll until one holds it all.
     choices = 0
     for _ in range(200):
-        engine = host.game.engine
+        engine = host.dealer.engine
         if engine is None:
             break
         v = engine.view()
@@ -98,10 +98,10 @@ async def test_three_players_play_alley_craps_to_the_end(casino_factory):
                 await players[v.shooter].do("roll", f"{v.shooter}, you are the shooter!")
         else:
             raise AssertionError(f"unexpected phase {phase}")
-    assert host.game.engine is None, "the game did not end within the bound"
+    assert host.dealer.engine is None, "the game did not end within the bound"
     await host.idle()
 
-    result = host.game.last_result
+    result = host.dealer.last_result
     assert result.winner in players and result.pot == 300 and result.net == 200
     for p in players.values():
         await p.until(f"AND WE HAVE THE GAME WINNER! Congratulations, {result.winner}!")
@@ -116,7 +116,7 @@ async def test_three_players_play_alley_craps_to_the_end(casino_factory):
         balance = await app.ledger.balance(name)
         assert balance.wallet == expected
         assert not any(balance.held.values())
-    assert len(host.game.dice.revealed) == 1                             # the dice rotated
+    assert len(host.dealer.dice.revealed) == 1                             # the dice rotated
     assert "No game is running" in await cat.do("table", "Commands:")
     for p in players.values():
         await p.client.close()
@@ -136,7 +136,7 @@ async def test_a_player_who_drops_mid_pass_gets_their_chips_back(casino_factory)
     await host.idle()
     await dan.until("eve leaves the game")
     for _ in range(50):                                  # dan rolls the pass out
-        if host.game.engine is None:
+        if host.dealer.engine is None:
             break
         await dan.do("roll", "You roll")
     await host.idle()

@@ -57,9 +57,9 @@ async def test_three_players_bet_roll_settle_and_the_ledger_balances(casino_fact
     clients = {"ann": ann, "bob": bob, "cat": cat}
     seen = ""
     for _ in range(200):
-        shooter = host.game.shooter()
+        shooter = host.dealer.shooter()
         client = clients[shooter]
-        if not host.game.state.wagers:
+        if not host.dealer.state.wagers:
             await client.cmd_expect("bet pass 5", "Your bets")
         app.manager.tick_elapsed(app.manager.seconds(10))
         await host.idle()

@@ -136,11 +136,11 @@ async def test_removed_table_with_live_bets_closes_after_they_are_decided(live):
     op = await operator(live)
     p = await at_craps(live, "sid")
     host = live.tables["bank_craps"]
-    while not host.game.state.point:        # get a hand going: a point on, a pass bet riding
-        if not host.game.state.wagers:
+    while not host.dealer.state.point:        # get a hand going: a point on, a pass bet riding
+        if not host.dealer.state.wagers:
             await p.cmd_expect("bet pass 10", "Your bets")
         await p.cmd_expect("roll", " = ")
-    await p.cmd_expect("bet place 6 12" if host.game.state.point != 6 else "bet place 8 12", "Your bets")
+    await p.cmd_expect("bet place 6 12" if host.dealer.state.point != 6 else "bet place 8 12", "Your bets")
     # Remove bank_craps from the config and from room 6185.
     text = Path("config/casino_tables.yaml").read_text()
     start = text.index("- id: bank_craps")

@@ -38,15 +38,15 @@ async def test_a_whole_game_against_the_computer(casino_factory):
     seen += out
     assert re.search(r"\d, \d Current Round Score: \d+", out)
     view = plain(await amanda.cmd("table"))
-    on_turn = host.game.game.current            # a first roll with a 1 passes the dice
+    on_turn = host.dealer.game.current            # a first roll with a 1 passes the dice
     assert "Game 1, round" in view and re.search(rf"> {on_turn} +\d+  on turn", view)
 
-    pace = app.manager.seconds(host.game.options.computer_pace)
+    pace = app.manager.seconds(host.dealer.options.computer_pace)
     computer_rolls = 0
     for _ in range(3000):
-        if host.game.phase() != "playing":
+        if host.dealer.phase() != "playing":
             break
-        game = host.game.game
+        game = host.dealer.game
         if game.current == "amanda":
             seen += plain(await amanda.cmd("roll" if game.round_score < 20 else "hold"))
         else:                       # the computer rolls once per pace, shown as it happens
@@ -54,13 +54,13 @@ async def test_a_whole_game_against_the_computer(casino_factory):
             await host.idle()
             seen += plain(await amanda.read_until_prompt())
             computer_rolls += 1
-    assert host.game.phase() == "waiting" and computer_rolls > 0
+    assert host.dealer.phase() == "waiting" and computer_rolls > 0
     if "Wallet:" not in seen:
         seen += plain(await amanda.expect("Wallet:"))
     winner = re.search(r"^(amanda|computer) wins!", seen, re.MULTILINE)
     rounds = re.search(r"^(\d+) rounds", seen, re.MULTILINE)
-    assert winner and rounds and int(rounds.group(1)) == host.game.last.rounds
-    assert f"{winner.group(1)}: {host.game.last.score}" in seen
+    assert winner and rounds and int(rounds.group(1)) == host.dealer.last.rounds
+    assert f"{winner.group(1)}: {host.dealer.last.score}" in seen
     assert re.search(r"^computer: \d+\r?$", seen, re.MULTILINE)
     assert "Wallet: 1000 chips." in seen                 # no stake against the computer
     # The spectator saw the same game; the dice rotated, so its rolls can be verified.
@@ -70,13 +70,12 @@ async def test_a_whole_game_against_the_computer(casino_factory):
 
 
 async def test_a_staked_game_among_three_players_pays_the_pot(casino_factory):
-    from server.tables.pig import PigTable
     app = await casino_factory(seed=SEED, limits=FAST)
     host = app.tables["pig"]
     # The shipped table has no stake: give this one an ante of 50, first to 30.
-    cfg = host.game.config
+    cfg = host.dealer.config
     cfg = dataclasses.replace(cfg, options=dataclasses.replace(cfg.options, stake=50, target=30))
-    host.game = PigTable(cfg, app.manager.tick_hz, SEED)
+    host.install(cfg)
 
     ann = await in_parlour(app, "ann")
     bob = await in_parlour(app, "bob", ann)
@@ -100,19 +99,19 @@ async def test_a_staked_game_among_three_players_pays_the_pot(casino_factory):
     assert "It is ann's turn." in plain(await bob.cmd("roll"))
 
     # ann idles past the turn deadline: she holds, and everyone sees it.
-    app.manager.tick_elapsed(app.manager.seconds(host.game.options.turn_deadline))
+    app.manager.tick_elapsed(app.manager.seconds(host.dealer.options.turn_deadline))
     await host.idle()
     for name, c in clients.items():
         seen[name] += plain(await c.read_until_prompt())
     assert "Time is up: you hold." in seen["ann"] and "Time is up: ann holds." in seen["bob"]
 
     for _ in range(500):
-        if host.game.phase() != "playing":
+        if host.dealer.phase() != "playing":
             break
-        game = host.game.game
+        game = host.dealer.game
         await act(game.current, "roll" if game.round_score < 12 else "hold")
-    assert host.game.phase() == "waiting"
-    winner = host.game.last.winner
+    assert host.dealer.phase() == "waiting"
+    winner = host.dealer.last.winner
     for name, c in clients.items():
         if "Wallet:" not in seen[name]:
             seen[name] += plain(await c.expect("Wallet:"))
@@ -136,4 +135,4 @@ async def test_a_dropped_connection_leaves_the_game_and_the_other_player_wins(ca
     await bob.close()                               # a disconnect is a leave
     out = plain(await ann.expect("Wallet: 1000 chips."))
     assert "bob has left the game." in out and "ann wins! Everyone else has left the game." in out
-    assert "\n1 round\r\n" in out and host.game.phase() == "waiting" and host.game.seated() == ["ann"]
+    assert "\n1 round\r\n" in out and host.dealer.phase() == "waiting" and host.seating.names() == ["ann"]

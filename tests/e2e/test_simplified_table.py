@@ -73,7 +73,7 @@ async def test_cents_returned_refusals_and_wallet(casino, connect):
     assert "already bet" in await a.cmd("bet pass 10")
     b = await sit_at_solo_second(connect)
     assert "table for one" in b
-    await a.cmd_expect("leave", "roll until it is decided")
+    await a.cmd_expect("leave", "You will leave once your live bets are decided")
     bal = plain(await a.cmd("balance"))
     assert "Wallet: 990 chips." in bal and "Held at simple_craps: 10" in bal
 

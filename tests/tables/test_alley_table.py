@@ -11,9 +11,10 @@ from server.config.load import load_config
 from server.dice.source import FixedDice
 from server.games.alley import events as ev
 from server.games.intents import Hold, Refund, Settle
-from server.net.client import Prefs
-from server.tables.alley.table import AlleyTable
-from server.tables.game import Note, Viewer, WalletReport
+from server.render.prefs import Prefs
+from server.games.alley.dealer import AlleyDealer
+from server.games.seam import Note, Viewer, WalletReport
+from support.pure_table import PureTable
 
 ROOT = Path(__file__).resolve().parents[2]
 HZ = 10
@@ -35,8 +36,7 @@ class Harness:
     def __init__(self, *rolls, wallets=None, max_players=6, refuse=()):
         config = load_config(ROOT / "config", ROOT / "rooms").tables["alley_craps"]
         config = dataclasses.replace(config, max_players=max_players)
-        self.t = AlleyTable(config, HZ)
-        self.t.dice = Dice(rolls)
+        self.t = PureTable(config, HZ, Dice(rolls))
         self.wallets = dict(wallets or {})
         self.stakes: dict[str, tuple[str, int]] = {}
         self.house = 0

@@ -11,9 +11,10 @@ import pytest
 
 from server.config.load import load_config
 from server.dice.source import FixedDice
-from server.net.client import Prefs
-from server.tables.bank.table import BankCrapsTable
-from server.tables.game import Viewer
+from server.render.prefs import Prefs
+from server.games.craps.dealer import BankCrapsDealer
+from server.games.seam import Viewer
+from support.pure_table import PureTable
 
 ROOT = Path(__file__).resolve().parents[2]
 SNAPSHOTS = Path(__file__).parent / "snapshots"
@@ -34,11 +35,10 @@ class Dice(FixedDice):
         pass
 
 
-def busy_table() -> BankCrapsTable:
+def busy_table() -> BankCrapsDealer:
     """A table mid-hand: point 6, Fire has the 4, Small has 2 and 4, many bets."""
     config = load_config(ROOT / "config", ROOT / "rooms").tables["bank_craps"]
-    t = BankCrapsTable(config, 10)
-    t.dice = Dice([(1, 3), (2, 2), (1, 1), (3, 3), (2, 6)])
+    t = PureTable(config, 10, Dice([(1, 3), (2, 2), (1, 1), (3, 3), (2, 6)]))
     t.sit("ann", 1000)
     for words in (["pass", "10"], ["fire", "1"], ["small", "1"], ["tall", "1"]):
         t.act("ann", ["bet", *words], 1000)

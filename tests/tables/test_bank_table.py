@@ -9,9 +9,10 @@ from server.config.load import load_config
 from server.dice.source import FixedDice
 from server.games.craps import events as ev
 from server.games.intents import Forfeit, Hold, Refund
-from server.tables.bank.table import (BankCrapsTable, LastCall, RollSettlement, ShooterUp,
+from server.games.craps.dealer import (BankCrapsDealer, LastCall, RollSettlement, ShooterUp,
                                       WindowClosed)
-from server.tables.game import Note
+from server.games.seam import Note
+from support.pure_table import PureTable
 
 ROOT = Path(__file__).resolve().parents[2]
 HZ = 10
@@ -27,10 +28,9 @@ class Dice(FixedDice):
         self.rotations += 1
 
 
-def table(*rolls) -> BankCrapsTable:
+def table(*rolls) -> BankCrapsDealer:
     config = load_config(ROOT / "config", ROOT / "rooms").tables["bank_craps"]
-    t = BankCrapsTable(config, HZ)
-    t.dice = Dice(rolls)
+    t = PureTable(config, HZ, Dice(rolls))
     return t
 
 
@@ -144,7 +144,8 @@ def test_sitting_out_players_are_skipped_and_can_come_back():
     assert t.shooter() == "bob"
     assert "sitting out" in notes(t.act("ann", ["bet", "pass", "5"], 1000))
     t.sit("ann", 1000)
-    assert t.shooter() == "ann" and t._multiplayer()
+    assert t.shooter() == "bob" and t._multiplayer()        # back at the tail: bob keeps the dice
+    assert t.seated() == ["bob", "ann"]
 
 
 def test_departing_shooter_hand_continues_with_point_and_bonus_progress():

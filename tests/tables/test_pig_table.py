@@ -14,9 +14,10 @@ from server.config.load import load_config
 from server.dice.source import FixedDice
 from server.games.intents import Hold, Refund, Settle
 from server.games.pig import events as ev
-from server.net.client import Prefs
-from server.tables.game import HandResult, Note, Viewer, WalletReport
-from server.tables.pig import PigTable
+from server.render.prefs import Prefs
+from server.games.seam import HandResult, Note, Viewer, WalletReport
+from server.games.pig.dealer import PigDealer
+from support.pure_table import PureTable
 
 ROOT = Path(__file__).resolve().parents[2]
 HZ = 10
@@ -37,13 +38,12 @@ def config(**options):
     return dataclasses.replace(cfg, options=dataclasses.replace(cfg.options, **options))
 
 
-def table(*rolls, **options) -> PigTable:
-    t = PigTable(config(**options), HZ)
-    t.dice = Dice(rolls)
+def table(*rolls, **options) -> PigDealer:
+    t = PureTable(config(**options), HZ, Dice(rolls))
     return t
 
 
-def seat(t: PigTable, *players: str) -> PigTable:
+def seat(t: PigDealer, *players: str) -> PigDealer:
     for p in players:
         t.sit(p, 1000)
     return t
@@ -58,7 +58,7 @@ def notes(events, player=None):
                       if player is None or e.to is None or player in e.to)
 
 
-def text(t: PigTable, events, who="ann") -> str:
+def text(t: PigDealer, events, who="ann") -> str:
     viewer = Viewer(who, Prefs(), seated=who in t.seated())
     return "\n".join(line for e in events for line in t.render(e, viewer))
 
@@ -197,6 +197,7 @@ def test_a_player_who_sits_during_a_game_plays_in_the_next_one():
     out = t.act("ann", ["hold"], 1000)
     assert kinds(out, ev.GameOver)[0].winner == "ann"
     assert kinds(out, WalletReport) == [WalletReport("ann")]     # bob did not play
+    assert "ann is ready" in notes(t.act("ann", ["ready"], 1000))  # after a game, everyone confirms
     out = t.act("bob", ["start"], 1000)
     assert kinds(out, ev.GameStarted)[0].players == ("ann", "bob")
 
@@ -215,7 +216,7 @@ class App:
 
     def __init__(self, ledger, players):
         from server.tables.manager import Manager
-        self.ledger, self.run_id = ledger, "test"
+        self.ledger, self.run_id, self.seed = ledger, "test", None
         self.manager = Manager(HZ)
         self.online = {p: Session(p) for p in players}
 
@@ -227,14 +228,16 @@ async def staked_host(tmp_path, rolls, chips):
     for player, amount in chips.items():
         await ledger.mint(f"start:{player}", player, amount, "starting chips")
     app = App(ledger, chips)
-    host = TableHost(app, table(*rolls, stake=50, target=20))
+    host = TableHost(app, config(stake=50, target=20))
+    host.dice = Dice(rolls)
+    host.install(host.dealer.config)
     for player in chips:
-        await host.run(lambda p=player: host.apply(host.game.sit(p, chips[p])))
+        await host.run(lambda p=player: host.sit(app.online[p], chips[p]))
     return app, host
 
 
 async def do(host, player, word):
-    await host.run(lambda: host.apply(host.game.act(player, [word], 0)))
+    await host.run(lambda: host.apply(host.dealer.act(player, [word], 0)))
 
 
 async def wallets(app, *players):
@@ -250,7 +253,7 @@ async def test_a_staked_game_among_three_antes_refuses_a_short_wallet_and_pays_t
     assert "Your ante of 50 chips could not be held" in "\n".join(app.online["dan"].lines)
     assert "dan's ante could not be held" in "\n".join(app.online["ann"].lines)
     await do(host, "ann", "roll")                   # 11; dan is dropped with this input
-    assert host.game.game.players == ("ann", "bob", "cat") and host.game.game.pot == 150
+    assert host.dealer.game.players == ("ann", "bob", "cat") and host.dealer.game.pot == 150
     await do(host, "ann", "hold")
     await do(host, "bob", "roll")                   # a one: bob's turn is over
     await do(host, "cat", "hold")
@@ -272,7 +275,7 @@ async def test_a_leaver_forfeits_to_the_pot_and_shutdown_refunds_the_rest(tmp_pa
     chips = {"ann": 1000, "bob": 1000, "cat": 1000}
     app, host = await staked_host(tmp_path, [], chips)
     await do(host, "ann", "start")
-    await host.run(lambda: host.apply(host.game.leave("cat")))
+    await host.run(lambda: host.leave("cat"))
     assert await wallets(app, *chips) == {"ann": 950, "bob": 950, "cat": 950}
     await host.close("The casino is closing.")
     # Every ante comes back, the leaver's too: nobody won the pot.
@@ -294,7 +297,7 @@ async def test_an_ante_refused_with_too_few_left_calls_the_game_off(tmp_path):
     await host.idle()
     assert await wallets(app, *chips) == {"ann": 1000, "bob": 10}
     assert "The game is called off" in "\n".join(app.online["ann"].lines)
-    assert host.game.phase() == "waiting"
+    assert host.dealer.phase() == "waiting"
     await host.close("bye")
     await app.ledger.close()
     assert check(tmp_path / "pig.db").ok

@@ -1,33 +1,26 @@
 """Simplified craps at a table: one seat, the 001/002 game, rendered for people.
 
-Seating policy: a solo table. Leaving with a bet in play is refused (roll it
-out first); a disconnect forfeits the live stakes; shutdown refunds them. The
-dice rotate (reveal and re-commit) after every decided game.
+Seating policy: a solo table (max_players 1). Leaving with a bet in play waits
+until it is decided (the player rolls it out); a disconnect forfeits the live
+stakes; shutdown refunds them. The dice rotate (reveal and re-commit) after
+every decided game.
 """
 from __future__ import annotations
 
 from typing import Any
 
 from server.config.model import TableConfig
-from server.dice.fair import FairDice
 from server.games.simplified import events as ev
 from server.games.simplified.commands import parse_action
 from server.games.simplified.engine import Phase, SimplifiedCraps
 from server.games.simplified.rules import Outcome, Side
 from server.render.dice import dice_art
 from server.render.text import paint
-from server.tables.game import HandResult, Note, Viewer, WalletReport, render_note
+from server.games.seam import HandResult, Note, Viewer, WalletReport, render_note
+from server.games.seating import Seating
 
 _SIDE = {Side.PASS: "pass line", Side.DONT: "don't pass"}
 
-COMMANDS = {
-    "bet": "bet pass|dontpass <amount> - start a game on the pass or don't pass line.",
-    "roll": "roll - roll the dice.",
-    "press": "press - double your flat bet, right after the point is set.",
-    "odds": "odds <amount> - take (or lay) true odds behind your bet once a point is set.",
-    "ride": "ride - after a win, let the stake and winnings ride as the next bet.",
-    "collect": "collect - after a win, pick up your chips (they are already in your wallet).",
-}
 
 RULES = [
     "Simplified craps: you against the house, one player at a time.",
@@ -40,50 +33,46 @@ RULES = [
 ]
 
 
-class SimplifiedTable:
-    word = "craps"
-    commands = COMMANDS
+class SimplifiedDealer:
 
-    def __init__(self, config: TableConfig, seed: int | None = None) -> None:
+    def __init__(self, config: TableConfig, tick_hz: int, dice: Any, seating: Seating) -> None:
         self.config = config
-        self.dice = FairDice(config.id, seed=seed)
-        self.player: str | None = None
+        self.dice = dice
+        self.seating = seating
         self.engine: SimplifiedCraps | None = None
         self.sittings = 0
+        if seating.names():                     # a reload keeps the player seated
+            self._new_engine(seating.names()[0])
 
-    def seated(self) -> list[str]:
-        return [self.player] if self.player else []
+    @property
+    def player(self) -> str | None:
+        names = self.seating.names()
+        return names[0] if names else None
 
     def phase(self) -> str:
         return self.engine.phase.value if self.engine else "empty"
 
-    def sit(self, player: str, wallet: int) -> list[Any]:
-        if self.player == player:
-            return [Note((player,), "You are already at this table.")]
-        if self.player is not None:
-            return [Note((player,), f"This is a table for one, and {self.player} is playing. Try 'watch craps'.")]
+    def _new_engine(self, player: str) -> None:
         self.sittings += 1
-        self.player = player
         self.engine = SimplifiedCraps(self.config, player, self.dice, f"{self.config.id}:s{self.sittings}")
+
+    def sit_problem(self, player: str, wallet: int) -> str | None:
+        return None
+
+    def seated(self, player: str, back: bool) -> list[Any]:
+        if self.engine is None or self.engine.player != player:
+            self._new_engine(player)
         return [Note((player,), f"You sit down at {self.config.id}. Minimum bet {self.config.min_bet}. "
                                  "Type: bet pass <amount> or bet dontpass <amount>.")]
 
-    def _live(self) -> bool:
+    def live(self, player: str) -> bool:
         return bool(self.engine and self.engine.stakes)
 
-    def leave(self, player: str) -> list[Any]:
-        if player != self.player:
-            return [Note((player,), "You are not seated here.")]
-        if self._live():
-            return [Note((player,), "You have a bet in play: roll until it is decided, then leave.")]
-        self.player, self.engine = None, None
-        return [Note(None, f"{player} leaves the table.")]
-
-    def disconnect(self, player: str) -> list[Any]:
-        if player != self.player or self.engine is None:
+    def unseated(self, player: str, how: str) -> list[Any]:
+        if self.engine is None:
             return []
-        events = self.engine.close(forfeit=True)
-        self.player, self.engine = None, None
+        events = self.engine.close(forfeit=True) if how == "gone" else []
+        self.engine = None
         return events
 
     def act(self, player: str, words: list[str], wallet: int) -> list[Any]:
@@ -111,13 +100,13 @@ class SimplifiedTable:
             return False
         self.config = config
         if self.engine is not None:
-            self.engine = SimplifiedCraps(config, self.player, self.dice, f"{config.id}:s{self.sittings}")
+            self._new_engine(self.engine.player)
         return True
 
     def hold_refused(self, key: str, reason: str) -> list[Any]:
         if self.engine is None:
             return []
-        return [Note(tuple(self.seated()), f"Wager refused: {reason}"), *self.engine.hold_refused(key)]
+        return [Note(tuple(self.seating.names()), f"Wager refused: {reason}"), *self.engine.hold_refused(key)]
 
     def close(self, why: str) -> list[Any]:
         if self.engine is None:
@@ -126,7 +115,7 @@ class SimplifiedTable:
         return [Note(None, why), *events]
 
     def players_of(self, intent: Any) -> tuple[str, ...]:
-        return tuple(self.seated())
+        return tuple(self.seating.names())
 
     def shooter(self) -> str | None:
         return self.player

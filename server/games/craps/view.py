@@ -15,10 +15,10 @@ from server.games.craps import events as ev
 from server.games.craps.bets import Kind
 from server.render.dice import dice_art
 from server.render.text import paint, wrap
-from server.tables.game import Viewer, render_note
+from server.games.seam import Viewer, render_note
 
 if TYPE_CHECKING:
-    from server.tables.bank.table import BankCrapsTable
+    from server.games.craps.dealer import BankCrapsDealer
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 NUMBERS = (4, 5, 6, 8, 9, 10)
@@ -30,8 +30,8 @@ REMINDER = ("bet <kind> [n] <amount> | bets | unbet <n|name|all> | roll | autoro
 
 
 # --- events ------------------------------------------------------------------
-def event_lines(table: "BankCrapsTable", event: Any, viewer: Viewer) -> list[str]:
-    from server.tables.bank import table as t
+def event_lines(table: "BankCrapsDealer", event: Any, viewer: Viewer) -> list[str]:
+    from server.games.craps import dealer as t
     note = render_note(event, viewer)
     if note is not None:
         return note
@@ -79,9 +79,14 @@ def event_lines(table: "BankCrapsTable", event: Any, viewer: Viewer) -> list[str
     if isinstance(event, t.BetsSummary):
         return [bets_line(table.state.bets_of(me))] if event.player == me else []
     if isinstance(event, t.ShooterUp):
-        if event.player == me:
-            return ["You have the dice. Bet, then 'roll' (or 'autoroll')."]
-        return [f"{event.player} has the dice."]
+        point = table.state.point
+        if event.player != me:
+            return [f"{event.player} has the dice." + (f" The point is {point}." if point else "")]
+        if point:       # taking over a hand in progress: say where it stands
+            return [f"You have the dice. The point is {point}: the hand goes on until {point} or a 7. "
+                    "Pass and don't pass wait for the next come-out; come, don't come, place, "
+                    "field and the rest are open. Bet, then 'roll'."]
+        return ["You have the dice. Bet, then 'roll' (or 'autoroll')."]
     if isinstance(event, t.WindowClosed):
         if event.shooter == me:
             return [f"Bets are closed for the roll: you have {event.seconds} seconds to 'roll' "
@@ -144,7 +149,7 @@ class _Box:
         return self.felt(self.v + text.ljust(self.inner)[: self.inner] + self.v)
 
 
-def table_view(table: "BankCrapsTable", viewer: Viewer) -> list[str]:
+def table_view(table: "BankCrapsDealer", viewer: Viewer) -> list[str]:
     box = _Box(viewer)
     me = viewer.key
     state = table.state
@@ -217,7 +222,7 @@ def table_view(table: "BankCrapsTable", viewer: Viewer) -> list[str]:
                                f"   TALL {amt((Kind.TALL,))}: ", tall, f"   ALL {amt((Kind.ALL,))}"))
     lines.append(box.felt(box.bl + box.h * 78 + box.br))
     shooter = table.shooter()
-    seats = ", ".join(s.player + (" (out)" if s.sitting_out else "") for s in table.queue) or "nobody"
+    seats = ", ".join(s.player + (" (out)" if s.sitting_out else "") for s in table.seating.seats) or "nobody"
     width = min(viewer.prefs.width, 80)
     lines += wrap(f"Shooter: {shooter or 'none'}.  Seated: {seats}.  "
                   f"Bets {table.config.min_bet}-{table.config.max_bet}.", width)
@@ -261,7 +266,7 @@ def visible(text: str) -> str:
     return _ANSI.sub("", text)
 
 
-def rules_text(table: "BankCrapsTable") -> list[str]:
+def rules_text(table: "BankCrapsDealer") -> list[str]:
     o = table.config.options
     odds = ("3x on 4 and 10, 4x on 5 and 9, 5x on 6 and 8 taken; 6x the flat bet laid"
             if o.odds == 0 else f"{o.odds}x the flat bet on both sides")

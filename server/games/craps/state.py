@@ -46,7 +46,7 @@ def _base_name(kind: Kind) -> str:
             Kind.DONT_COME: "dontcome"}[kind]
 
 
-class CrapsTable:
+class CrapsState:
     """One bank craps table's rule state. Pure: dice come in, events go out."""
 
     def __init__(self, table: TableConfig, view: TableView = COME_OUT) -> None:

@@ -16,10 +16,10 @@ from server.games.pig import events as ev
 from server.games.pig.rules import COMPUTER_HOLDS_AT, RollOutcome
 from server.render.dice import dice_art
 from server.render.text import paint
-from server.tables.game import Viewer, render_note
+from server.games.seam import Viewer, render_note
 
 if TYPE_CHECKING:
-    from server.tables.pig.table import PigTable
+    from server.games.pig.dealer import PigDealer
 
 REMINDER = "roll | hold | table | table rules | leave | help pig"
 
@@ -33,7 +33,7 @@ def _sentence(reason: str) -> str:
 
 
 # --- events ------------------------------------------------------------------
-def event_lines(table: PigTable, event: Any, viewer: Viewer) -> list[str]:
+def event_lines(table: PigDealer, event: Any, viewer: Viewer) -> list[str]:
     note = render_note(event, viewer)
     if note is not None:
         return note
@@ -105,20 +105,23 @@ def game_over_lines(event: ev.GameOver, viewer: Viewer) -> list[str]:
         lines.append(f"{event.winner} takes the pot of {event.pot} chips.")
     lines.append(_rounds(event.rounds))
     if viewer.seated:
-        lines.append("Type 'start' for a new game, or 'leave'.")
+        lines.append("Type 'start' for a new game, 'ready' to join the next one, or 'leave'.")
     return lines
 
 
 # --- the table ---------------------------------------------------------------
-def table_view(table: PigTable, viewer: Viewer) -> list[str]:
+def table_view(table: PigDealer, viewer: Viewer) -> list[str]:
     o, cfg = table.options, table.config
     stake = f"ante {o.stake} chips in games among players" if o.stake else "no stake"
-    seated = ", ".join(table.seats) or "nobody"
+    names = table.seating.names()
+    seated = ", ".join(p + ("" if p in table.ready or table.in_game(p) else " (not ready)")
+                       for p in names) or "nobody"
     lines = [f"Pig table {cfg.id}: first to {o.target} wins, {stake}. "
-             + f"Seated ({len(table.seats)}/{cfg.max_players}): {seated}."]
+             + f"Seated ({len(names)}/{cfg.max_players}): {seated}."]
     game = table.game
     if not table.playing() or game is None:
-        lines.append("No game is running: 'start' plays the computer alone, or everyone seated together.")
+        lines.append("No game is running: 'start' plays the computer alone, or everyone ready together; "
+                     "'ready' joins the next game.")
         if table.last is not None:
             last = table.last
             how = f"{last.winner} won with {last.score}" if last.winner else "nobody won"
@@ -134,7 +137,7 @@ def table_view(table: PigTable, viewer: Viewer) -> list[str]:
         mark = ">" if p == current else " "
         turn = f"  on turn, round score {game.round_score}" if p == current else ""
         lines.append(f"  {mark} {p:<{width}}  {scores[p]:>3}{turn}")
-    waiting = [p for p in table.seats if p not in game.players]
+    waiting = [p for p in names if p not in game.players]
     if waiting:
         lines.append(f"Waiting for the next game: {', '.join(waiting)}.")
     if viewer.seated:
@@ -142,7 +145,7 @@ def table_view(table: PigTable, viewer: Viewer) -> list[str]:
     return lines
 
 
-def rules_text(table: PigTable) -> list[str]:
+def rules_text(table: PigDealer) -> list[str]:
     o = table.options
     lines = [
         f"Pig: two dice, and the first player to reach {o.target} points on a hold wins.",
@@ -157,6 +160,8 @@ def rules_text(table: PigTable) -> list[str]:
         (f"It rolls once every {o.computer_pace:g} second{'' if o.computer_pace == 1 else 's'}, so you "
          "can follow its turn. Games against the computer have no stake."),
         f"Two to {table.config.max_players} seated players can play each other instead; type 'start' to begin.",
+        ("'start' takes everyone who is ready: you are ready when you sit down at a table with no game "
+         "running; after a game, or if you sat down during one, type 'ready' (or 'start') to play in the next."),
     ]
     if o.stake:
         lines.append(f"Games among players have a stake: each player antes {o.stake} chips "

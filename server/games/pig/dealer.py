@@ -3,6 +3,10 @@
 Seating policy (RULES.md "Pig", tracker issue 7):
 - anyone may sit while there is a free seat (`max_players`); people who sit
   during a game wait for the next one;
+- a seated player is in the next game only when ready: sitting down while no
+  game runs makes you ready; after a game ends, or after sitting down during
+  one, you type `ready` (or `start`). So `start` never drags in someone who
+  walked away from the screen, and nobody waits out an absent player's turns;
 - `start` begins a game among everyone seated: one player plays the computer
   (no stake), two to `max_players` play each other and, with `stake > 0`, each
   antes the stake through the ledger and the winner takes the pot;
@@ -22,47 +26,40 @@ from __future__ import annotations
 from typing import Any
 
 from server.config.model import PigOptions, TableConfig
-from server.dice.fair import FairDice
 from server.games.intents import Settle
 from server.games.pig import events as ev
 from server.games.pig.game import Phase, PigGame, start_problem
-from server.tables.game import HandResult, Note, Viewer, WalletReport
-from server.tables.pig import render
+from server.games.seam import HandResult, Note, Viewer, WalletReport
+from server.games.seating import Seating
+from server.games.pig import view as render
 
 COMPUTER = "computer"
 
-COMMANDS = {
-    "start": "start - begin a game of Pig: alone you play the computer; two to six seated players play each other.",
-    "roll": "roll - on your turn, roll both dice once and add them to your round score.",
-    "hold": "hold - on your turn, bank your round score and pass the dice.",
-}
 
 
-class PigTable:
-    word = "pig"
-    commands = COMMANDS
-
-    def __init__(self, config: TableConfig, tick_hz: int, seed: int | None = None) -> None:
+class PigDealer:
+    def __init__(self, config: TableConfig, tick_hz: int, dice: Any, seating: Seating) -> None:
         if not isinstance(config.options, PigOptions):
             raise TypeError(f"table {config.id} is not a Pig table")
         self.config = config
         self.options: PigOptions = config.options
         self.tick_hz = tick_hz
-        self.dice = FairDice(config.id, seed=seed)
-        self.seats: list[str] = []
+        self.dice = dice
+        self.seating = seating
+        self.ready: set[str] = set(seating.names())   # who plays in the next game
         self.game: PigGame | None = None
         self.games = 0
         self.last: ev.GameOver | None = None    # how the last game ended, for `table`
 
     # --- who is who -------------------------------------------------------
-    def seated(self) -> list[str]:
-        return list(self.seats)
-
     def playing(self) -> bool:
         return self.game is not None and self.game.phase is Phase.PLAYING
 
     def in_game(self, player: str) -> bool:
         return self.playing() and player in self.game.players and player != self.game.computer
+
+    def live(self, player: str) -> bool:
+        return False            # a player who leaves is out at once; their ante stays in the pot
 
     def phase(self) -> str:
         return "playing" if self.playing() else "waiting"
@@ -75,20 +72,19 @@ class PigTable:
             if current == self.game.computer:
                 return self.game.players[0]
             return current
-        return self.seats[0] if self.seats else None
+        names = self.seating.names()
+        return names[0] if names else None
 
     # --- seating ------------------------------------------------------------
-    def sit(self, player: str, wallet: int) -> list[Any]:
-        if player in self.seats:
-            return [Note((player,), "You are already at this table.")]
-        if len(self.seats) >= self.config.max_players:
-            return [Note((player,), f"The Pig table is full ({self.config.max_players} players). "
-                                    "Try 'watch pig'.")]
-        self.seats.append(player)
+    def sit_problem(self, player: str, wallet: int) -> str | None:
+        return None
+
+    def seated(self, player: str, back: bool) -> list[Any]:
         if self.playing():
-            welcome = ("A game is under way: you play in the next one. "
+            welcome = ("A game is under way: type 'ready' and you play in the next one. "
                        "'table' shows the scores.")
         else:
+            self.ready.add(player)
             welcome = (f"Type 'start' to play the computer, or wait for others and 'start' a "
                        f"game among you. First to {self.options.target} wins.")
         if self.options.stake > 0:
@@ -96,37 +92,24 @@ class PigTable:
                         "the winner takes the pot.")
         return [Note(None, f"{player} sits down at the Pig table."), Note((player,), welcome)]
 
-    def leave(self, player: str) -> list[Any]:
-        if player not in self.seats:
-            return [Note((player,), "You are not seated here.")]
-        return self._depart(player, gone=False)
-
-    def disconnect(self, player: str) -> list[Any]:
-        if player not in self.seats:
-            return []
-        return self._depart(player, gone=True)
-
-    def _depart(self, player: str, gone: bool) -> list[Any]:
+    def unseated(self, player: str, how: str) -> list[Any]:
         """Up from the table; in a game, out of it at once (their ante stays in the pot)."""
-        was_playing = self.in_game(player)
-        self.seats.remove(player)
-        if not was_playing:
-            line = f"{player} has gone." if gone else f"{player} leaves the table."
-            return [Note((player,), "You leave the Pig table."), Note(None, line)]
-        events: list[Any] = [Note((player,), "You leave the Pig table and are out of the game.")]
-        if gone:
-            events.append(Note(None, f"{player} has gone."))
-        return events + self._after(self.game.leave(player))
+        self.ready.discard(player)
+        if not self.in_game(player):
+            return []
+        return [Note((player,), "You are out of the game.")] + self._after(self.game.leave(player))
 
     # --- commands -----------------------------------------------------------
     def act(self, player: str, words: list[str], wallet: int) -> list[Any]:
-        if player not in self.seats:
+        if player not in self.seating:
             return [Note((player,), "Sit down first: play pig.")]
         verb = words[0].lower()
         if verb == "start":
             return self._start(player)
+        if verb == "ready":
+            return self._ready(player)
         if verb not in ("roll", "hold"):
-            return [Note((player,), f"Pig has no '{verb}': start, roll, hold.")]
+            return [Note((player,), f"Pig has no '{verb}': start, ready, roll, hold.")]
         if not self.playing():
             return [Note((player,), "No game is running: type 'start'.")]
         if not self.in_game(player):
@@ -135,8 +118,9 @@ class PigTable:
 
     def _start(self, player: str) -> list[Any]:
         if self.playing():
-            return [Note((player,), "A game is already under way.")]
-        players = list(self.seats)
+            return [Note((player,), "A game is already under way: type 'ready' to play in the next one.")]
+        self.ready.add(player)
+        players = [p for p in self.seating.names() if p in self.ready]
         problem = start_problem(players, self.config.max_players, COMPUTER)
         if problem:
             return [Note((player,), f"Cannot start: {problem}.")]
@@ -145,6 +129,14 @@ class PigTable:
                             max_players=self.config.max_players,
                             game_id=f"{self.config.id}:g{self.games}", computer_name=COMPUTER)
         return self._after(self.game.start())
+
+    def _ready(self, player: str) -> list[Any]:
+        if self.in_game(player):
+            return [Note((player,), "You are playing in this game.")]
+        if player in self.ready:
+            return [Note((player,), "You are ready: you play in the next game.")]
+        self.ready.add(player)
+        return [Note(None, f"{player} is ready for the next game.")]
 
     def _after(self, events: list[Any]) -> list[Any]:
         """A game that just ended: rotate the dice, tell each human still in it
@@ -155,7 +147,8 @@ class PigTable:
             return events
         self.last = over
         self.dice.rotate()
-        humans = [p for p in self.game.players if p != self.game.computer and p in self.seats]
+        self.ready.clear()          # everyone confirms for the next game
+        humans = [p for p in self.game.players if p != self.game.computer and p in self.seating]
         result = HandResult((("game", self.games), ("winner", over.winner or "none"),
                              ("reason", over.reason.value), ("rounds", over.rounds), ("pot", over.pot)))
         return events + [WalletReport(p) for p in humans] + [result]
@@ -193,8 +186,8 @@ class PigTable:
 
     def players_of(self, intent: Any) -> tuple[str, ...]:
         if isinstance(intent, Settle):
-            return tuple(p for p, _ in intent.pays) or tuple(self.seats)
-        return tuple(self.seats)
+            return tuple(p for p, _ in intent.pays) or tuple(self.seating.names())
+        return tuple(self.seating.names())
 
     # --- what people see ------------------------------------------------------
     def render(self, event: Any, viewer: Viewer) -> list[str]:

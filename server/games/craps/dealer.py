@@ -1,12 +1,14 @@
-"""The bank craps table: the rules state plus seats, the shooter queue and pacing.
+"""Bank craps at a table: the rules state, the shooter queue and pacing.
 
-Seating policy (RULES.md "Bank craps", "Table timing"):
-- seats form the shooter queue; arrivals join at the tail; a made point keeps
-  the shooter; a seven-out sends them to the tail; sitting-out seats are skipped;
+Policy (RULES.md "Bank craps", "Table timing"); the host's Seating is the queue:
+- the shooter is the first active seat; arrivals (and players back from
+  sitting out) join at the tail; a made point keeps the shooter; a seven-out
+  sends the shooter to the tail; sitting-out seats are skipped;
 - a departing shooter's hand goes on with the next shooter, point and bonus
   progress intact (the rules state knows only "the hand");
-- `leave`, `sitout` and a manual-mode `stop` wait for the player's last live bet:
-  until then they stay seated (and shoot, if it is their turn) but bet no more;
+- `leave`, `sitout` and a manual-mode `stop` ask the host to unseat the
+  player; the host waits for their last live bet (`live`), and until then
+  they stay seated (and shoot, if it is their turn) but bet no more;
 - a disconnect forfeits live bets; shutdown refunds every stake;
 - the dice rotate (reveal and re-commit) at the end of every shooter hand.
 """
@@ -17,34 +19,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from server.config.model import TableConfig
-from server.dice.fair import FairDice
 from server.games.craps import events as ev
 from server.games.craps.bets import Kind
 from server.games.craps.limits import Limits
 from server.games.craps.outcome import rulebook
-from server.games.craps.table import CrapsTable
+from server.games.craps.state import CrapsState
 from server.games.intents import Settle
-from server.tables.bank.pacing import Pacing, Signal
-from server.tables.bank import render
-from server.tables.game import HandResult, Note, Viewer
-
-COMMANDS = {
-    "bet": "bet <kind> [numbers] <amount> - place a wager, e.g. bet pass 10, bet place 6 12, bet hop 2 3 5. 'help craps' lists the kinds.",
-    "bets": "bets - your wagers, numbered for unbet.",
-    "unbet": "unbet <number|name|all> - take down a wager that is not a contract (pass, come and bonus bets stay).",
-    "roll": "roll - as the shooter, roll the dice (once the betting window has closed).",
-    "autoroll": "autoroll - as the shooter, roll every few seconds while you have live bets; 'stop' ends it.",
-    "stop": "stop - end autoroll; without autoroll, leave the table once your bets are decided.",
-    "sitout": "sitout - stop shooting and betting once your bets are decided; 'play craps' to come back.",
-}
-
-
-@dataclass
-class Seat:
-    player: str
-    sitting_out: bool = False
-    autoroll: bool = False
-    leaving: str | None = None      # "leave" or "sitout" once the last live bet is decided
+from server.games.craps.pacing import Pacing, Signal
+from server.games.craps import view as render
+from server.games.seam import HandResult, Note, SeatRequest, Viewer
+from server.games.seating import Seating
 
 
 @dataclass(frozen=True)
@@ -94,123 +78,83 @@ class RollSettlement:
         return sum(a for _, a in self.won) - sum(a for _, a in self.lost)
 
 
-class BankCrapsTable:
-    word = "craps"
-    commands = COMMANDS
-
-    def __init__(self, config: TableConfig, tick_hz: int, seed: int | None = None) -> None:
+class BankCrapsDealer:
+    def __init__(self, config: TableConfig, tick_hz: int, dice: Any, seating: Seating) -> None:
         self.config = config
         self.tick_hz = tick_hz
-        self.state = CrapsTable(config)
-        self.dice = FairDice(config.id, seed=seed)
-        self.queue: list[Seat] = []
+        self.state = CrapsState(config)
+        self.dice = dice
+        self.seating = seating
         t = config.options.timing
         self.pacing = Pacing(t.window * tick_hz, t.last_call * tick_hz, t.shooter * tick_hz,
                              t.autoroll * tick_hz)
-        self._shooter: str | None = None
+        self.autoroll: set[str] = set()        # shooters whose autoroll is on
+        self._shooter: str | None = None       # as last announced
+        self._multi = False                    # as the pacing last knew it
         self.last_dice: tuple[int, int] | None = None
 
     # --- who is who -------------------------------------------------------
-    def seated(self) -> list[str]:
-        return [s.player for s in self.queue]
-
-    def _seat(self, player: str) -> Seat | None:
-        return next((s for s in self.queue if s.player == player), None)
-
-    def _active(self) -> list[Seat]:
-        return [s for s in self.queue if not s.sitting_out]
-
     def shooter(self) -> str | None:
-        active = self._active()
-        return active[0].player if active else None
+        active = self.seating.active()
+        return active[0] if active else None
 
     def _multiplayer(self) -> bool:
-        return len(self._active()) >= 2
+        return len(self.seating.active()) >= 2
 
     def _live(self, player: str | None = None) -> bool:
         if player is None:
             return bool(self.state.wagers)
         return any(w.player == player for w in self.state.wagers.values())
 
+    def live(self, player: str) -> bool:
+        return self._live(player)
+
     def phase(self) -> str:
         point = self.state.point
         return f"point {point}" if point else "come-out"
 
-    def _changed(self, before_active: int, before_shooter: str | None) -> list[Any]:
-        """Pacing and announcements after seats change."""
+    def _changed(self) -> list[Any]:
+        """Pacing and announcements after the seats changed."""
         events: list[Any] = []
-        now = len(self._active())
-        if (before_active >= 2) != (now >= 2):     # went solo, or a second player sat down
-            self.pacing.restart(multiplayer=now >= 2)
+        multi = self._multiplayer()
+        if multi != self._multi:        # went solo, or a second player sat down
+            self._multi = multi
+            self.pacing.restart(multiplayer=multi)
         shooter = self.shooter()
-        if shooter != before_shooter and shooter is not None:
+        if shooter != self._shooter and shooter is not None:
             events.append(ShooterUp(shooter))
         self._shooter = shooter
         return events
 
-    # --- seating ------------------------------------------------------------
-    def sit(self, player: str, wallet: int) -> list[Any]:
-        before = (len(self._active()), self.shooter())
-        seat = self._seat(player)
-        if seat is not None:
-            if seat.sitting_out:
-                seat.sitting_out = False
-                return [Note(None, f"{player} is back in the game."), *self._changed(*before)]
-            if seat.leaving:
-                seat.leaving = None
-                return [Note((player,), "You stay at the table.")]
-            return [Note((player,), "You are already at this table.")]
-        if len(self.queue) >= self.config.max_players:
-            return [Note((player,), f"The table is full ({self.config.max_players} players). Try 'watch craps'.")]
-        self.queue.append(Seat(player))
+    # --- seating (the host seats; we welcome and re-pace) ---------------------
+    def sit_problem(self, player: str, wallet: int) -> str | None:
+        return None
+
+    def seated(self, player: str, back: bool) -> list[Any]:
+        if back:
+            return self._changed()
         return [Note(None, f"{player} joins the table."),
                 Note((player,), f"Welcome to {self.config.id}: bets from {self.config.min_bet} to "
                                 f"{self.config.max_bet}. 'table' shows the layout, 'help craps' the bets."),
-                *self._changed(*before)]
+                *self._changed()]
 
-    def leave(self, player: str) -> list[Any]:
-        return self._request_leave(player, "leave")
-
-    def _request_leave(self, player: str, how: str) -> list[Any]:
-        seat = self._seat(player)
-        if seat is None:
-            return [Note((player,), "You are not seated here.")]
-        if self._live(player):
-            seat.leaving = how
-            return [Note((player,), f"You will {'leave' if how == 'leave' else 'sit out'} once your "
-                                    "live bets are decided; no new bets meanwhile.")]
-        return self._depart(seat, how)
-
-    def _depart(self, seat: Seat, how: str) -> list[Any]:
-        before = (len(self._active()), self.shooter())
-        seat.leaving = None
-        seat.autoroll = False
-        if how == "sitout":
-            seat.sitting_out = True
-            events: list[Any] = [Note(None, f"{seat.player} sits out.")]
-        else:
-            self.queue.remove(seat)
-            events = [Note(None, f"{seat.player} leaves the table.")]
-        return events + self._changed(*before)
-
-    def disconnect(self, player: str) -> list[Any]:
-        seat = self._seat(player)
-        if seat is None:
-            return []
-        before = (len(self._active()), self.shooter())
-        self.queue.remove(seat)
-        events = self.state.forfeit(player)
-        return [*events, Note(None, f"{player} has gone; their live bets are forfeit."),
-                *self._changed(*before)]
+    def unseated(self, player: str, how: str) -> list[Any]:
+        self.autoroll.discard(player)
+        events: list[Any] = []
+        if how == "gone":
+            events = self.state.forfeit(player)
+            if events:
+                events.append(Note(None, f"{player} has gone; their live bets are forfeit."))
+        return events + self._changed()
 
     # --- commands -----------------------------------------------------------
     def act(self, player: str, words: list[str], wallet: int) -> list[Any]:
-        seat = self._seat(player)
+        seat = self.seating.seat(player)
         if seat is None:
             return [Note((player,), "Sit down first: play craps.")]
         verb, rest = words[0], words[1:]
         if verb == "bet":
-            return self._bet(seat, rest)
+            return self._bet(player, rest)
         if verb == "bets":
             return [BetsSummary(player)]
         if verb == "unbet":
@@ -219,48 +163,44 @@ class BankCrapsTable:
             events = self.state.unbet(player, " ".join(rest))
             return events + [BetsSummary(player)]
         if verb == "roll":
-            return self._roll_command(seat)
+            return self._roll_command(player)
         if verb == "autoroll":
             if self.shooter() != player:
                 return [Note((player,), "Only the shooter can autoroll.")]
             if not self._live(player):
                 return [Note((player,), "Autoroll runs while you have live bets: bet first.")]
-            seat.autoroll = True
+            self.autoroll.add(player)
             return [Note((player,), f"Autoroll on: the dice roll every {self.config.options.timing.autoroll} "
                                     "seconds while you have live bets. 'stop' ends it.")]
         if verb == "stop":
-            if seat.autoroll:
-                seat.autoroll = False
+            if player in self.autoroll:
+                self.autoroll.discard(player)
                 return [Note((player,), "Autoroll off. You keep your seat and your bets.")]
-            return self._request_leave(player, "leave")
+            return [SeatRequest(player, "leave")]
         if verb == "sitout":
-            return self._request_leave(player, "sitout")
+            return [SeatRequest(player, "sitout")]
         return [Note((player,), f"Bank craps has no '{verb}'.")]
 
-    def _bet(self, seat: Seat, words: list[str]) -> list[Any]:
-        if seat.leaving:
-            return [Note((seat.player,), "You are on your way out: no new bets ('play craps' to stay).")]
-        if seat.sitting_out:
-            return [Note((seat.player,), "You are sitting out: 'play craps' to come back in.")]
+    def _bet(self, player: str, words: list[str]) -> list[Any]:
         if not words:
-            return [Note((seat.player,), "Usage: bet <kind> [numbers] <amount>, e.g. bet pass 10")]
-        events = self.state.bet(seat.player, words)
+            return [Note((player,), "Usage: bet <kind> [numbers] <amount>, e.g. bet pass 10")]
+        events = self.state.bet(player, words)
         if not any(isinstance(e, ev.BetAccepted) for e in events):
             return events
         # The hold first: the bet is shown as accepted only once it is durable.
         holds = [e for e in events if not isinstance(e, ev.BetAccepted)]
-        return holds + [e for e in events if isinstance(e, ev.BetAccepted)] + [BetsSummary(seat.player)]
+        return holds + [e for e in events if isinstance(e, ev.BetAccepted)] + [BetsSummary(player)]
 
-    def _roll_command(self, seat: Seat) -> list[Any]:
-        if self.shooter() != seat.player:
+    def _roll_command(self, player: str) -> list[Any]:
+        if self.shooter() != player:
             who = self.shooter()
-            return [Note((seat.player,), f"{who} is the shooter." if who else "Nobody can shoot now.")]
+            return [Note((player,), f"{who} is the shooter." if who else "Nobody can shoot now.")]
         if not self._live():
-            return [Note((seat.player,), "Nobody has a bet down: bet first, then roll.")]
+            return [Note((player,), "Nobody has a bet down: bet first, then roll.")]
         if self._multiplayer():
             problem = self.pacing.roll_problem(self.tick_hz)
             if problem:
-                return [Note((seat.player,), problem)]
+                return [Note((player,), problem)]
         return self._roll(dealer=False)
 
     # --- rolling ------------------------------------------------------------
@@ -277,27 +217,16 @@ class BankCrapsTable:
             events.append(HandResult((("shooter", shooter or "dealer"), ("rolls", before_view.rolls + 1),
                                       ("points_made", bin(before_view.fire).count("1")))))
             self.dice.rotate()
-            seat = self._seat(shooter) if shooter else None
-            if seat is not None and len(self.queue) > 1:
-                self.queue.remove(seat)
-                self.queue.append(seat)
-        # Players whose last bet was just decided: finish their leave, stop autoroll.
-        before = (len(self._active()), shooter)
-        for seat in list(self.queue):
-            if self._live(seat.player):
-                continue
-            if seat.autoroll:
-                seat.autoroll = False
-                events.append(Note((seat.player,), "Your bets are done: autoroll stops."))
-            if seat.leaving:
-                events += self._depart(seat, seat.leaving)
+            if shooter:
+                self.seating.to_tail(shooter)
+        for player in sorted(self.autoroll):
+            if not self._live(player):
+                self.autoroll.discard(player)
+                events.append(Note((player,), "Your bets are done: autoroll stops."))
+        # Players whose leave waited for this roll are unseated by the host
+        # after this roll is shown to them.
         self.pacing.restart(multiplayer=self._multiplayer())
-        shooter_now = self.shooter()
-        if shooter_now != before[1] and shooter_now is not None and not any(
-                isinstance(e, ShooterUp) and e.player == shooter_now for e in events):
-            events.append(ShooterUp(shooter_now))
-        self._shooter = shooter_now
-        return events
+        return events + self._changed()
 
     def _settlements(self, outcome: list[Any]) -> list[Any]:
         won: dict[str, list] = defaultdict(list)
@@ -320,7 +249,7 @@ class BankCrapsTable:
         out: list[Any] = []
         for p in players:
             out.append(RollSettlement(p, tuple(won[p]), tuple(lost[p]), tuple(pushed[p]), commission[p]))
-        for p in self.seated():
+        for p in self.seating.names():
             if p in players or self._live(p):
                 out.append(BetsSummary(p))
         return out
@@ -332,9 +261,8 @@ class BankCrapsTable:
             shooter = self.shooter()
             if shooter is None:
                 break
-            seat = self._seat(shooter)
-            auto = bool(seat and seat.autoroll and self._live(shooter))
-            if len(self._active()) < 2 and not auto:
+            auto = shooter in self.autoroll and self._live(shooter)
+            if not self._multiplayer() and not auto:
                 break                                  # solo: nothing is ever forced
             for signal in self.pacing.tick(self._live(), auto):
                 if signal is Signal.LAST_CALL:
@@ -384,8 +312,8 @@ class BankCrapsTable:
 
     def players_of(self, intent: Any) -> tuple[str, ...]:
         if isinstance(intent, Settle):
-            return tuple(p for p, _ in intent.pays) or tuple(self.seated())
-        return tuple(self.seated())
+            return tuple(p for p, _ in intent.pays) or tuple(self.seating.names())
+        return tuple(self.seating.names())
 
     # --- what people see ------------------------------------------------------
     def render(self, event: Any, viewer: Viewer) -> list[str]:

@@ -16,10 +16,10 @@ from server.games.alley.rules import Decision
 from server.games.alley.state import Phase
 from server.render.dice import dice_art, dice_inline
 from server.render.text import paint, wrap
-from server.tables.game import Viewer, render_note
+from server.games.seam import Viewer, render_note
 
 if TYPE_CHECKING:
-    from server.tables.alley.table import AlleyTable
+    from server.games.alley.dealer import AlleyDealer
 
 REMINDER = "start | bet <amount> | fade <amount> | fade | roll | pass | table | table rules | leave"
 
@@ -46,7 +46,7 @@ _BONES = {
 class _Ctx:
     """The viewer, the table and a few helpers every event line needs."""
 
-    def __init__(self, table: AlleyTable, viewer: Viewer) -> None:
+    def __init__(self, table: AlleyDealer, viewer: Viewer) -> None:
         self.table, self.viewer, self.me = table, viewer, viewer.key
         self.color = viewer.prefs.color
 
@@ -240,7 +240,7 @@ LINES: dict[type, Callable[[_Ctx, Any], list[str]]] = {
 }
 
 
-def event_lines(table: AlleyTable, event: Any, viewer: Viewer) -> list[str]:
+def event_lines(table: AlleyDealer, event: Any, viewer: Viewer) -> list[str]:
     note = render_note(event, viewer)
     if note is not None:
         return note
@@ -257,7 +257,7 @@ _WAITING = {
 }
 
 
-def table_view(table: AlleyTable, viewer: Viewer) -> list[str]:
+def table_view(table: AlleyDealer, viewer: Viewer) -> list[str]:
     o, width = table.options, min(viewer.prefs.width, 80)
     lines = wrap(f"Alley craps at {table.config.id}: {max(2, o.min_players)} to {table.config.max_players} "
                  f"players, buy-in {o.buy_in}, bets in multiples of {o.bet_unit}. The house takes nothing.",
@@ -303,7 +303,7 @@ def table_view(table: AlleyTable, viewer: Viewer) -> list[str]:
     return lines + wrap("Commands: " + REMINDER, width)
 
 
-def table_rules_extra(table: AlleyTable) -> list[str]:
+def table_rules_extra(table: AlleyDealer) -> list[str]:
     o = table.options
     return [
         (f"At this table: 'play alley' takes a seat; the game starts when someone seated types 'start' "

@@ -25,22 +25,15 @@ import re
 from typing import Any
 
 from server.config.model import AlleyOptions, TableConfig
-from server.dice.fair import FairDice
 from server.games.alley import events as ev
 from server.games.alley.game import AlleyGame
 from server.games.alley.state import start_problem
 from server.games.alley.text import table_rules
 from server.games.intents import Hold, Settle
-from server.tables.alley import render
-from server.tables.game import Note, Viewer, WalletReport
+from server.games.alley import view as render
+from server.games.seam import Note, Viewer, WalletReport
+from server.games.seating import Seating
 
-COMMANDS = {
-    "start": "start - start a game of alley craps with everyone seated (at least 2).",
-    "bet": "bet <amount> - as the shooter, set the action (after a pass: shoot another pass for that much).",
-    "fade": "fade <amount> - take that much of the shooter's action when asked; 'fade' alone declines.",
-    "roll": "roll - as the shooter, roll the dice; after a pass, shoot another pass.",
-    "pass": "pass - as the shooter, pass the bones to the next player (after a pass, or instead of betting).",
-}
 
 _AMOUNT = re.compile(r"\d{1,9}")
 
@@ -61,18 +54,15 @@ def parse(verb: str, rest: list[str]) -> ev.Action | str:
     return ev.Bet(amount) if verb == "bet" else ev.Fade(amount)
 
 
-class AlleyTable:
-    word = "alley"
-    commands = COMMANDS
-
-    def __init__(self, config: TableConfig, tick_hz: int, seed: int | None = None) -> None:
+class AlleyDealer:
+    def __init__(self, config: TableConfig, tick_hz: int, dice: Any, seating: Seating) -> None:
         if not isinstance(config.options, AlleyOptions):
             raise TypeError(f"table {config.id} is not an alley craps table")
         self.config = config
         self.options: AlleyOptions = config.options
         self.tick_hz = tick_hz
-        self.dice: Any = FairDice(config.id, seed=seed)
-        self.seats: list[str] = []              # everyone seated, in arrival (= seat) order
+        self.dice = dice
+        self.seating = seating                  # seat order is the order of play
         self.engine: AlleyGame | None = None    # the game running, if any
         self.in_game: tuple[str, ...] = ()      # who the current (or last) game started with
         self.games = 0                          # game counter: keeps money keys unique
@@ -81,8 +71,9 @@ class AlleyTable:
         self._full = False                      # an arrival filled the table: start on the next tick
 
     # --- who is who -------------------------------------------------------------
-    def seated(self) -> list[str]:
-        return list(self.seats)
+    @property
+    def seats(self) -> list[str]:
+        return self.seating.names()
 
     def playing(self) -> tuple[str, ...]:
         """Seated players in the running game (not waiting, not out)."""
@@ -92,6 +83,9 @@ class AlleyTable:
         """Seated players who will play in the next game."""
         playing = set(self.playing())
         return [p for p in self.seats if p not in playing]
+
+    def live(self, player: str) -> bool:
+        return False            # a leaver is out at once; the engine plays their fade out
 
     def shooter(self) -> str | None:
         return self.engine.shooter if self.engine is not None else None
@@ -108,15 +102,13 @@ class AlleyTable:
         return self.engine.phase.value
 
     # --- seating ----------------------------------------------------------------
-    def sit(self, player: str, wallet: int) -> list[Any]:
+    def sit_problem(self, player: str, wallet: int) -> str | None:
+        if wallet < self.options.buy_in:
+            return f"The buy-in here is {self.options.buy_in} chips and your wallet has {wallet}."
+        return None
+
+    def seated(self, player: str, back: bool) -> list[Any]:
         o, most = self.options, self.config.max_players
-        if player in self.seats:
-            return [Note((player,), "You are already at this table.")]
-        if len(self.seats) >= most:
-            return [Note((player,), f"The table is full ({most} players). Try 'watch alley'.")]
-        if wallet < o.buy_in:
-            return [Note((player,), f"The buy-in here is {o.buy_in} chips and your wallet has {wallet}.")]
-        self.seats.append(player)
         events: list[Any] = [
             Note(None, f"{player} sits down at the alley craps table."),
             Note((player,), f"Welcome to {self.config.id}: {max(2, o.min_players)} to {most} players "
@@ -139,12 +131,11 @@ class AlleyTable:
             return Note(None, f"Seated: {names}. A game needs at least {least} players.")
         return Note(None, f"Seated: {names}. Anyone seated can type 'start' to begin.")
 
-    def leave(self, player: str) -> list[Any]:
-        if player not in self.seats:
-            return [Note((player,), "You are not seated here.")]
-        self.seats.remove(player)
+    def unseated(self, player: str, how: str) -> list[Any]:
+        """Leaving and a dropped connection are the same: out of the game at
+        once; the engine plays out a live fade fairly."""
         if player not in self.playing():
-            return [Note(None, f"{player} leaves the table."), Note((player,), "You leave the table.")]
+            return []
         assert self.engine is not None
         events = self.engine.leave(player)
         left = next((e for e in events if isinstance(e, ev.PlayerLeft)), None)
@@ -155,12 +146,6 @@ class AlleyTable:
         else:
             told = Note((player,), "You leave the game.")
         return [told, *self._after(events)]
-
-    def disconnect(self, player: str) -> list[Any]:
-        """A dropped connection is a leave: the engine already plays it out fairly."""
-        if player not in self.seats:
-            return []
-        return self.leave(player)
 
     # --- commands ---------------------------------------------------------------
     def act(self, player: str, words: list[str], wallet: int) -> list[Any]:

@@ -1,0 +1,24 @@
+"""Alley craps (spec 000) in the catalogue: players fade each other."""
+from __future__ import annotations
+
+from server.games.alley.dealer import AlleyDealer
+from server.games.seam import GameEntry
+
+ALLEY = GameEntry(
+    key="alley_craps",
+    title="Alley craps",
+    word="alley",
+    game="alley_craps",
+    variant=None,
+    summary="players fade each other; the house takes nothing",
+    words={
+        "start": "start - start a game of alley craps with everyone seated (at least 2).",
+        "bet": "bet <amount> - as the shooter, set the action (after a pass: shoot another pass for that much).",
+        "fade": "fade <amount> - take that much of the shooter's action when asked; 'fade' alone declines.",
+        "roll": "roll - as the shooter, roll the dice; after a pass, shoot another pass.",
+        "pass": "pass - as the shooter, pass the bones to the next player (after a pass, or instead of betting).",
+    },
+    make=AlleyDealer,
+    help_lines=("Players bet against each other; 'table rules' has the rules in plain words.",),
+    opening_words=("start", "bet"),
+)

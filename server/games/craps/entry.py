@@ -1,0 +1,27 @@
+"""Bank craps in the catalogue: its words with their help, and its dealer."""
+from __future__ import annotations
+
+from server.games.craps.dealer import BankCrapsDealer
+from server.games.craps.parse import KINDS_HELP
+from server.games.seam import GameEntry
+
+BANK_CRAPS = GameEntry(
+    key="bank_craps",
+    title="Bank craps",
+    word="craps",
+    game="craps",
+    variant="bank",
+    summary="everyone against the house; shooters take turns",
+    words={
+        "bet": "bet <kind> [numbers] <amount> - place a wager, e.g. bet pass 10, bet place 6 12, bet hop 2 3 5. 'help craps' lists the kinds.",
+        "bets": "bets - your wagers, numbered for unbet.",
+        "unbet": "unbet <number|name|all> - take down a wager that is not a contract (pass, come and bonus bets stay).",
+        "roll": "roll - as the shooter, roll the dice (once the betting window has closed).",
+        "autoroll": "autoroll - as the shooter, roll every few seconds while you have live bets; 'stop' ends it.",
+        "stop": "stop - end autoroll; without autoroll, leave the table once your bets are decided.",
+        "sitout": "sitout - stop shooting and betting once your bets are decided; 'play craps' to come back.",
+    },
+    make=BankCrapsDealer,
+    help_lines=(f"Bet kinds: {KINDS_HELP}.",),
+    opening_words=("bet",),
+)

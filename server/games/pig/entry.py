@@ -1,0 +1,23 @@
+"""Pig (spec 003) in the catalogue: first to the target, against the computer or each other."""
+from __future__ import annotations
+
+from server.games.pig.dealer import PigDealer
+from server.games.seam import GameEntry
+
+PIG = GameEntry(
+    key="pig",
+    title="Pig",
+    word="pig",
+    game="pig",
+    variant=None,
+    summary="first to 100; against the computer or each other",
+    words={
+        "start": "start - begin a game of Pig: alone you play the computer; with others who are ready, you play each other.",
+        "ready": "ready - play in the next game (after a game ends, or if you sat down during one).",
+        "roll": "roll - on your turn, roll both dice once and add them to your round score.",
+        "hold": "hold - on your turn, bank your round score and pass the dice.",
+    },
+    make=PigDealer,
+    help_lines=("A 1 loses your round score; double 1s lose your whole score too. 'table rules' has the rest.",),
+    opening_words=("start",),
+)

@@ -1,0 +1,120 @@
+"""The seam between the table host and one game, and a game's catalogue entry.
+
+A game is one package under server/games/<game>/ that exports one GameEntry:
+its words (each with its help), the config it reads, and `make`, which builds
+its Dealer for one table. A Dealer is pure: it holds the rules engine and the
+round and timing policy of its game, reads the table's Seating (which the host
+owns), and answers every input with events (facts and money intents); it
+never awaits. The host calls it one input at a time.
+
+Seating is the host's: it seats, unseats and defers a leave until the
+player's last live bet is decided (asking `live`), then tells the dealer with
+`seated` and `unseated`. A game word that means "get up" (craps' `stop` and
+`sitout`) answers with a SeatRequest, which the host carries out.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Protocol
+
+from server.config.model import TableConfig
+from server.games.seating import Seating
+from server.render.prefs import Prefs
+
+@dataclass(frozen=True)
+class Viewer:
+    """Someone who sees a table's facts: their key, display preferences, role."""
+
+    key: str
+    prefs: Prefs
+    seated: bool
+    session: Any = None
+
+
+@dataclass(frozen=True)
+class Note:
+    """A plain line for some players (`to`), or everyone at the table (None)."""
+
+    to: tuple[str, ...] | None
+    text: str
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """The end of a hand or game, for the operator's log (not shown to players)."""
+
+    fields: tuple[tuple[str, object], ...]
+
+
+@dataclass(frozen=True)
+class WalletReport:
+    """Tell `player` their wallet balance, once the money before it is durable."""
+
+    player: str
+
+
+@dataclass(frozen=True)
+class SeatRequest:
+    """A game word asks the host to unseat its player: "leave" or "sitout"."""
+
+    player: str
+    how: str
+
+
+class Dealer(Protocol):
+    config: TableConfig
+    dice: Any                       # the table's fair draws, handed in by the host
+
+    # seating (the host decides; the dealer is told)
+    def sit_problem(self, player: str, wallet: int) -> str | None: ...
+    def seated(self, player: str, back: bool) -> list[Any]: ...
+    def live(self, player: str) -> bool: ...
+    def unseated(self, player: str, how: str) -> list[Any]: ...   # "leave", "sitout" or "gone"
+    # play
+    def act(self, player: str, words: list[str], wallet: int) -> list[Any]: ...
+    def advance(self, ticks: int) -> list[Any]: ...
+    def hold_refused(self, key: str, reason: str) -> list[Any]: ...
+    def close(self, why: str) -> list[Any]: ...
+    def players_of(self, intent: Any) -> tuple[str, ...]: ...
+    # what people see
+    def render(self, event: Any, viewer: Viewer) -> list[str]: ...
+    def view(self, viewer: Viewer) -> list[str]: ...
+    def rules(self) -> list[str]: ...
+    def phase(self) -> str: ...
+    def shooter(self) -> str | None: ...
+    # Optional: reconfigure(config) -> bool (take new settings live);
+    # between_hands() -> bool (a removed table may close now).
+
+
+MakeDealer = Callable[[TableConfig, int, Any, Seating], Dealer]   # config, tick_hz, dice, seating
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    """One game in the catalogue: plain data plus `make`.
+
+    Everything that lists games (the table factory, config validation, the
+    game words and `help`, the login banner) reads these fields and nothing
+    else, so a new game is one package and one catalogue line.
+    """
+
+    key: str                        # the catalogue's name for it
+    title: str                      # "Bank craps", as players read it
+    word: str                       # play <word>, watch <word>, help <word>
+    game: str                       # the config's `game:` value
+    variant: str | None             # the config's variant, where one game has several
+    summary: str                    # one line for the banner and `help`
+    words: dict[str, str]           # game word -> its help line
+    make: MakeDealer
+    help_lines: tuple[str, ...] = ()          # more lines for `help <word>`
+    opening_words: tuple[str, ...] = ()       # words refused at a closing table or on the way out
+    aliases: tuple[str, ...] = field(default=())
+
+
+def render_note(event: Any, viewer: Viewer) -> list[str] | None:
+    """Notes render the same at every table: None when `event` is not a Note."""
+    if not isinstance(event, Note):
+        return None
+    if event.to is None or viewer.key in event.to:
+        return [event.text]
+    return []

@@ -1,0 +1,21 @@
+"""How one viewer wants to see things: plain data the renderers read.
+
+It lives in render, not in net, because every renderer needs it and render
+must not depend on the telnet edge; net fills it in from negotiation.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Prefs:
+    color: bool = False
+    unicode: bool = False
+    dice: str = "dark"       # "dark" or "light" pips
+    width: int = 80
+
+    def with_overrides(self, overrides: dict[str, Any]) -> "Prefs":
+        known = {k: v for k, v in overrides.items() if k in self.__dataclass_fields__}
+        return Prefs(**{**self.__dict__, **known})

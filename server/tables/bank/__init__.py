@@ -1,1 +1,0 @@
-"""Bank craps at a table: seats, the shooter queue, pacing, and rendering."""
