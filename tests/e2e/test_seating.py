@@ -26,6 +26,7 @@ PASS_SETTLED = re.compile(r"Settlement: .*pass [+-]\d+.*; net [+-]\d+\.")
 FIELD_SETTLED = re.compile(r"Settlement: .*field [+-]\d+.*; net [+-]\d+\.")
 SIT_FIRST = re.compile(r"(?i)sit (down|at a table) first")        # a `roll` from someone not seated
 COME = re.compile(r"\bcome\b", re.IGNORECASE)
+PROMPT = re.compile(r"(?:^|(?<=\n))> ")                           # ends each message block
 
 
 # --- steps ----------------------------------------------------------------------
@@ -66,11 +67,12 @@ async def tick(app, table: str, seconds: float) -> None:
 
 
 async def block_with(c: Client, text: str) -> str:
-    """Read prompt after prompt; the message block (up to one prompt) that holds `text`."""
+    """Read until `text` arrives; the one message block (the lines that left
+    together, ending with one prompt) that holds it."""
     for _ in range(20):
-        block = plain(await c.read_until_prompt())
-        if text in block:
-            return block
+        for block in PROMPT.split(plain(await c.read_until_prompt())):
+            if text in block:
+                return block
     raise AssertionError(f"no message block with {text!r}")
 
 
