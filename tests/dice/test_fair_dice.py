@@ -5,8 +5,9 @@ import hashlib
 
 import pytest
 
-from server.dice.derive import derive_roll, deterministic_server_seed
+from server.dice.derive import derive_roll, deterministic_server_seed, draw, split_dice
 from server.dice.fair import FairDice, client_seed_problem
+from server.dice.source import FixedDraws
 from server.dice.view import fair_lines
 
 
@@ -18,6 +19,7 @@ def test_reveal_matches_earlier_commitment_and_rolls_verify():
     assert hashlib.sha256(revealed.server_seed.encode()).hexdigest() == committed
     assert revealed.commitment == committed
     assert revealed.rolls == 10
+    assert revealed.sizes == (36,)
     assert revealed.client_seeds == ((0, "t1"),)
     assert rolls == [derive_roll(revealed.server_seed, "t1", n) for n in range(10)]
     assert dice.commitment != committed
@@ -31,6 +33,54 @@ def test_nonce_increments_and_rolls_are_recorded():
     assert dice.nonce == 2
     assert [(r.nonce, r.client_seed, r.dice) for r in dice.rolls] == [
         (0, "t1", first), (1, "t1", second)]
+    assert [(r.n, split_dice(r.value)) for r in dice.rolls] == [(36, first), (36, second)]
+
+
+def test_wheel_draws_take_nonces_are_recorded_and_verify():
+    wheel = FairDice("r1", seed=11)
+    pockets = [wheel.draw(37) for _ in range(30)]
+    assert all(0 <= p < 37 for p in pockets) and len(set(pockets)) > 10
+    assert wheel.nonce == 30
+    assert [(r.nonce, r.n, r.value, r.dice) for r in wheel.rolls] == [
+        (k, 37, p, None) for k, p in enumerate(pockets)]
+    revealed = wheel.rotate()
+    assert (revealed.rolls, revealed.sizes) == (30, (37,))
+    assert pockets == [draw(revealed.server_seed, "r1", k, 37) for k in range(30)]
+
+
+def test_roll_is_draw_36_split_on_the_same_nonces():
+    a, b = FairDice("t1", seed=4), FairDice("t1", seed=4)
+    assert [a.roll() for _ in range(40)] == [split_dice(b.draw(36)) for _ in range(40)]
+    assert a.rolls == b.rolls
+
+
+def test_mixed_draws_share_the_nonce_sequence():
+    dice = FairDice("t1", seed=6)
+    roll = dice.roll()
+    pocket = dice.draw(37)
+    assert [(r.nonce, r.n) for r in dice.rolls] == [(0, 36), (1, 37)]
+    revealed = dice.rotate()
+    assert revealed.sizes == (36, 37)
+    assert derive_roll(revealed.server_seed, "t1", 0) == roll
+    assert draw(revealed.server_seed, "t1", 1, 37) == pocket
+
+
+def test_bad_draw_size_refused_and_not_recorded():
+    dice = FairDice("t1", seed=6)
+    for n in (1, 2 ** 32 + 1):
+        with pytest.raises(ValueError):
+            dice.draw(n)
+    assert dice.nonce == 0 and dice.rolls == ()
+    assert dice.rotate().sizes == ()
+
+
+def test_fixed_draws_serve_listed_pockets():
+    wheel = FixedDraws([0, 17, 36])
+    assert [wheel.draw(37) for _ in range(3)] == [0, 17, 36]
+    with pytest.raises(RuntimeError):
+        wheel.draw(37)
+    with pytest.raises(ValueError):
+        FixedDraws([37]).draw(37)
 
 
 def test_rotate_resets_nonce_and_rolls_and_keeps_revealed_newest_first():
