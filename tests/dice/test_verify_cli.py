@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import argparse
+import re
+from pathlib import Path
 
 from server.cli import verify
 from server.dice.derive import draw
@@ -14,6 +16,7 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     return args.func(args)
 
+DOC = Path(__file__).resolve().parents[2] / "docs" / "fairness.md"
 SEED = "3f1e4b5c0f2a9d8e7c6b5a49382716f5e4d3c2b1a09f8e7d6c5b4a3928170f6e"
 
 
@@ -72,3 +75,11 @@ def test_verify_rejects_bad_draw(capsys):
         args = ["verify", "--server-seed", SEED, "--client-seed", "t", "--nonce", "0", "--draw", n]
         assert main(args) == 2
         assert "--draw must be 2 to 4294967296" in capsys.readouterr().out
+
+
+def test_doc_examples_are_what_verify_prints(capsys):
+    examples = re.findall(r"^```\n\$ casino (verify .*?)\n(.*?)```", DOC.read_text(), re.M | re.S)
+    assert len(examples) == 2                  # dice, then the wheel
+    for command, printed in examples:
+        assert main(command.split()) == 0
+        assert capsys.readouterr().out == printed
