@@ -1,9 +1,10 @@
-"""FairDice: one table's provably fair dice source, with commit and reveal.
+"""FairDice: one table's provably fair random source, with commit and reveal.
 
 The table commits to a secret server seed (publishes its SHA-256) before any
-roll uses it; the shooter may choose the client seed; every roll takes the
-next nonce. `rotate()` retires the seed - revealing it with the client seeds
-and nonces it served, so every one of those rolls can be recomputed offline
+draw uses it; the shooter may choose the client seed; every draw - a roll of
+two dice is draw(36), a wheel spin draw(37) - takes the next nonce. `rotate()`
+retires the seed - revealing it with the client seeds, nonces and draw sizes
+it served, so every one of those draws can be recomputed offline
 (`casino verify`) - and commits to a fresh one.
 
 When the host rotates is its policy (e.g. at the end of each shooter hand, or
@@ -19,7 +20,7 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 
-from server.dice.derive import Deriver, commitment, deterministic_server_seed
+from server.dice.derive import DICE_OUTCOMES, Deriver, commitment, deterministic_server_seed, split_dice
 from server.dice.source import Dice
 
 CLIENT_SEED_MAX = 64
@@ -27,12 +28,22 @@ KEEP_REVEALED = 20
 
 
 @dataclass(frozen=True)
-class RollRecord:
-    """One roll under the current commitment."""
+class DrawRecord:
+    """One draw under the current commitment: `value` in [0, n) at `nonce`.
+
+    n and the raw value are kept for every draw, so one record type serves
+    dice and wheel alike and says exactly what `casino verify --draw n` prints.
+    """
 
     nonce: int
     client_seed: str
-    dice: Dice
+    n: int
+    value: int
+
+    @property
+    def dice(self) -> Dice | None:
+        """The two dice when this draw was a roll (n = 36), else None."""
+        return split_dice(self.value) if self.n == DICE_OUTCOMES else None
 
 
 @dataclass(frozen=True)
@@ -41,13 +52,16 @@ class Revealed:
 
     `client_seeds` lists (first nonce, client seed): each client seed was used
     from its nonce up to the next entry's nonce (or `rolls` for the last).
-    Nonces ran 0 .. rolls-1.
+    Nonces ran 0 .. rolls-1; `rolls` counts draws of every size. `sizes` are
+    the n of those draws, ascending ((36,) for a dice table, (37,) for a
+    wheel): a player needs them to recompute the draws.
     """
 
     server_seed: str
     commitment: str
     client_seeds: tuple[tuple[int, str], ...]
     rolls: int
+    sizes: tuple[int, ...]
 
 
 def client_seed_problem(text: str) -> str | None:
@@ -69,7 +83,7 @@ def client_seed_problem(text: str) -> str | None:
 
 
 class FairDice:
-    """A DiceSource whose every roll can be verified after the seed is revealed."""
+    """A DiceSource and DrawSource whose every draw can be verified after the seed is revealed."""
 
     def __init__(
         self,
@@ -108,12 +122,12 @@ class FairDice:
 
     @property
     def nonce(self) -> int:
-        """The nonce the next roll will use (rolls so far under this commitment)."""
+        """The nonce the next draw will use (draws so far under this commitment)."""
         return len(self._rolls)
 
     @property
-    def rolls(self) -> tuple[RollRecord, ...]:
-        """Rolls since the current commitment, oldest first."""
+    def rolls(self) -> tuple[DrawRecord, ...]:
+        """Draws (rolls and any other) since the current commitment, oldest first."""
         return tuple(self._rolls)
 
     @property
@@ -135,16 +149,26 @@ class FairDice:
             self._segments.append((self.nonce, text))
         return None
 
+    def draw(self, n: int) -> int:
+        """A fair value in [0, n) at the next nonce, recorded; 2 <= n <= 2**32.
+
+        Dice and a wheel share the nonce sequence, so a table can use either
+        without a second commitment.
+        """
+        value = self._deriver.draw(self._client_seed, self.nonce, n)
+        self._rolls.append(DrawRecord(self.nonce, self._client_seed, n, value))
+        return value
+
     def roll(self) -> Dice:
-        dice = self._deriver.roll(self._client_seed, self.nonce)
-        self._rolls.append(RollRecord(self.nonce, self._client_seed, dice))
-        return dice
+        """Two dice: draw(36) split, so a roll verifies as one draw."""
+        return split_dice(self.draw(DICE_OUTCOMES))
 
     def rotate(self) -> Revealed:
         """Reveal the current server seed and commit to a new one."""
         # A client seed set after the last roll served nothing under this seed.
         used = tuple(s for s in self._segments if s[0] < self.nonce)
-        done = Revealed(self._deriver.server_seed, self._commitment, used, self.nonce)
+        sizes = tuple(sorted({r.n for r in self._rolls}))
+        done = Revealed(self._deriver.server_seed, self._commitment, used, self.nonce, sizes)
         self._revealed.append(done)
         del self._revealed[: max(0, len(self._revealed) - self._keep)]
         self._rotation += 1
@@ -160,5 +184,5 @@ class FairDice:
     def _commit(self, server_seed: str) -> None:
         self._deriver = Deriver(server_seed)
         self._commitment = commitment(server_seed)
-        self._rolls: list[RollRecord] = []
+        self._rolls: list[DrawRecord] = []
         self._segments: list[tuple[int, str]] = [(0, self._client_seed)]

@@ -1,7 +1,8 @@
-"""What a game needs from dice: one roll at a time.
+"""What a game needs from randomness: one roll (or one draw) at a time.
 
-Games are handed a DiceSource and never make their own randomness, so tests
-pass fixed dice and `casino serve --seed N` replays every table.
+Games are handed a DiceSource (two dice) or a DrawSource (a value in [0, n),
+e.g. a wheel's pocket from draw(37)) and never make their own randomness, so
+tests pass fixed dice or draws and `casino serve --seed N` replays every table.
 """
 from __future__ import annotations
 
@@ -12,6 +13,10 @@ Dice = tuple[int, int]   # each die 1..6
 
 class DiceSource(Protocol):
     def roll(self) -> Dice: ...
+
+
+class DrawSource(Protocol):
+    def draw(self, n: int) -> int: ...
 
 
 class FixedDice:
@@ -25,3 +30,23 @@ class FixedDice:
             return next(self._rolls)
         except StopIteration:
             raise RuntimeError("FixedDice ran out of rolls") from None
+
+
+class FixedDraws:
+    """Draws that come out as listed (e.g. wheel pockets): for tests of a game.
+
+    A listed value outside [0, n) for the n asked is an error rather than
+    being reduced mod n, so a test cannot silently play a pocket it never wrote.
+    """
+
+    def __init__(self, values: Iterable[int]) -> None:
+        self._values: Iterator[int] = iter(values)
+
+    def draw(self, n: int) -> int:
+        try:
+            value = next(self._values)
+        except StopIteration:
+            raise RuntimeError("FixedDraws ran out of draws") from None
+        if not 0 <= value < n:
+            raise ValueError(f"FixedDraws value {value} is not in [0, {n})")
+        return value

@@ -1,14 +1,30 @@
-"""The `fair` view: what a player needs to check a table's dice, as text lines.
+"""The `fair` view: what a player needs to check a table's draws, as text lines.
 
 Plain lines (no colour) of at most 80 columns (a client seed of 64
 characters included), so the telnet command can print them as they are and a
 player can copy a seed into `casino verify`.
+
+Dice tables read as they always have; draws of another size (a wheel's
+draw(37)) are named and carry the `--draw n` a player must pass to verify them.
 """
 from __future__ import annotations
 
+from server.dice.derive import DICE_OUTCOMES, WHEEL_POCKETS, split_dice
 from server.dice.fair import FairDice, Revealed
 
 SHOW_REVEALED = 5
+_NOUNS = {DICE_OUTCOMES: "roll", WHEEL_POCKETS: "spin"}
+_VERIFY = "casino verify --server-seed S --client-seed C --nonce N"
+
+
+def draw_line(nonce: int, n: int, value: int) -> str:
+    """One draw as `casino verify` prints it: dice with their total, a wheel's pocket."""
+    if n == DICE_OUTCOMES:
+        d1, d2 = split_dice(value)
+        return f"nonce {nonce}: {d1} {d2} (total {d1 + d2})"
+    if n == WHEEL_POCKETS:
+        return f"nonce {nonce}: pocket {value}"
+    return f"nonce {nonce}: {value} (of 0-{n - 1})"
 
 
 def _segments(r: Revealed) -> str:
@@ -22,8 +38,30 @@ def _segments(r: Revealed) -> str:
     return ", ".join(parts)
 
 
+def _served(r: Revealed) -> str:
+    """What a retired seed served: rolls as before, other draws with their --draw."""
+    if r.sizes in ((), (DICE_OUTCOMES,)):
+        return f"{r.rolls} roll(s): {_segments(r)}"
+    noun = _NOUNS.get(r.sizes[0], "draw") if len(r.sizes) == 1 else "draw"
+    sizes = " or ".join(str(n) for n in r.sizes)
+    return f"{r.rolls} {noun}(s) (--draw {sizes}): {_segments(r)}"
+
+
+def _check_lines(sizes: set[int]) -> list[str]:
+    """How to verify: the dice line unless the table only drew other sizes.
+
+    A size without a noun drops "a ..." so even --draw 4294967296 fits 80 columns.
+    """
+    others = sorted(sizes - {DICE_OUTCOMES})
+    lines = [] if others and DICE_OUTCOMES not in sizes else [f"Check a roll: {_VERIFY}"]
+    for n in others:
+        prefix = f"Check a {_NOUNS[n]}" if n in _NOUNS else "Check"
+        lines.append(f"{prefix}: {_VERIFY} --draw {n}")
+    return lines
+
+
 def fair_lines(dice: FairDice, show_revealed: int = SHOW_REVEALED) -> list[str]:
-    """The `fair` command's output for one table's dice."""
+    """The `fair` command's output for one table's dice (or wheel)."""
     lines = [
         f"Provably fair dice at table {dice.table_id}.",
         "Server seed commitment (SHA-256):",
@@ -41,6 +79,7 @@ def fair_lines(dice: FairDice, show_revealed: int = SHOW_REVEALED) -> list[str]:
         for r in revealed:
             lines.append(f"  {r.server_seed}")
             lines.append(f"    commitment {r.commitment}")
-            lines.append(f"    {r.rolls} roll(s): {_segments(r)}")
-    lines.append("Check a roll: casino verify --server-seed S --client-seed C --nonce N")
+            lines.append(f"    {_served(r)}")
+    sizes = {r.n for r in dice.rolls}.union(*(r.sizes for r in revealed))
+    lines.extend(_check_lines(sizes))
     return lines

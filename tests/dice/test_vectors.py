@@ -1,6 +1,8 @@
 """The derivation against the test vectors published in docs/fairness.md.
 
 The vectors are read from the doc itself, so the doc cannot drift from the code.
+The general draw's vectors are also checked against a re-implementation here
+that uses only hmac/hashlib, and the doc's own Python snippet is run.
 """
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ from server.dice.derive import (
     derive_rolls,
     deterministic_server_seed,
     dice_from_bytes,
+    draw,
 )
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "fairness.md"
@@ -31,9 +34,39 @@ def doc_vectors() -> list[tuple[str, int, tuple[int, int]]]:
     return [(c, int(n), (int(a), int(b))) for c, n, a, b in rows]
 
 
+def doc_draw_vectors() -> list[tuple[int, str, int, int]]:
+    rows = re.findall(r"^\| (\d+) \| `([^`]+)` \| (\d+) \| (\d+) \|$", DOC.read_text(), re.M)
+    return [(int(n), c, int(k), int(v)) for n, c, k, v in rows]
+
+
+def independent_draw(server_seed: str, client_seed: str, nonce: int, n: int) -> int:
+    # From the doc's steps, not from server.dice: 8 blocks of stream, then
+    # units of 1 or 4 big-endian bytes below the largest multiple of n.
+    key = server_seed.encode()
+    msgs = [f"{client_seed}:{nonce}"] + [f"{client_seed}:{nonce}:{k}" for k in range(1, 8)]
+    stream = b"".join(hmac.new(key, m.encode(), hashlib.sha256).digest() for m in msgs)
+    width = 1 if n <= 256 else 4
+    limit = (1 << 8 * width) // n * n
+    for i in range(0, len(stream), width):
+        unit = int.from_bytes(stream[i:i + width], "big")
+        if unit < limit:
+            return unit % n
+    raise AssertionError("256 bytes all rejected")
+
+
+def doc_python() -> dict:
+    """The doc's "Python, complete" snippet, run: its draw, roll and spin."""
+    code = re.search(r"Python, complete:\n\n```python\n(.*?)```", DOC.read_text(), re.S).group(1)
+    namespace: dict = {}
+    exec(code, namespace)
+    return namespace
+
+
 def test_doc_has_vectors_and_seed():
     text = DOC.read_text()
     assert len(doc_vectors()) >= 8
+    assert sum(1 for n, *_ in doc_draw_vectors() if n == 37) >= 9
+    assert {n for n, *_ in doc_draw_vectors()} >= {2, 37, 256, 2 ** 32}
     assert f"`{SEED}`" in text
     assert f"`{commitment(SEED)}`" in text
 
@@ -44,11 +77,37 @@ def test_doc_vector(client, nonce, dice):
     assert Deriver(SEED).roll(client, nonce) == dice
 
 
+@pytest.mark.parametrize("n, client, nonce, value", doc_draw_vectors())
+def test_doc_draw_vector(n, client, nonce, value):
+    assert draw(SEED, client, nonce, n) == value
+    assert Deriver(SEED).draw(client, nonce, n) == value
+    assert independent_draw(SEED, client, nonce, n) == value
+    assert doc_python()["draw"](SEED, client, nonce, n) == value
+    if n == 37:
+        assert doc_python()["spin"](SEED, client, nonce) == value
+
+
+def test_doc_python_rolls_the_dice_vectors():
+    roll = doc_python()["roll"]
+    for client, nonce, dice in doc_vectors():
+        assert roll(SEED, client, nonce) == dice
+
+
+def test_independent_draw_agrees_beyond_the_vectors():
+    deriver = Deriver(SEED)
+    for n in (2, 36, 37, 200, 256, 257, 10 ** 6, 3 * 2 ** 30, 2 ** 32):
+        for nonce in range(300):
+            assert deriver.draw("cross", nonce, n) == independent_draw(SEED, "cross", nonce, n)
+
+
 def test_hardcoded_vectors():
     # The same as the doc, written out: a failing doc parse cannot hide a change.
     assert derive_roll(SEED, "table", 0) == (6, 1)
     assert derive_roll(SEED, "table", 127) == (3, 5)     # first byte 0xfe rejected
     assert derive_roll(SEED, "lucky 7s", 1_000_000) == (5, 2)
+    assert draw(SEED, "table", 0, 37) == 27
+    assert draw(SEED, "table", 23, 37) == 34             # 0xf2: kept by dice, not the wheel
+    assert draw(SEED, "table", 5, 3 * 2 ** 30) == 2_078_453_630   # first word rejected
     assert commitment(SEED) == "c7754daffbba1ddbf761d16476535fa1b93ea730ddf5d69dc1b95ffafb72bd27"
 
 
