@@ -11,7 +11,8 @@ from __future__ import annotations
 import statistics
 import time
 
-from server.config.model import CrapsOptions, TableConfig
+from server.config.model import TableConfig
+from server.games.craps.options import CrapsOptions
 from server.games.craps import sim, strategies
 
 RUNS = 5

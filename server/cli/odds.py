@@ -34,7 +34,7 @@ def rooms_dir(config: Path, rooms: Path | None) -> Path:
 
 def edges_for(table):  # -> list[tuple[str, Fraction]] | None
     """The edges of one craps table, or None when this build cannot compute them."""
-    from server.config.model import CrapsOptions
+    from server.games.craps.options import CrapsOptions
 
     opts = table.options
     if table.game != "craps" or not isinstance(opts, CrapsOptions):

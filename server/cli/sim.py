@@ -29,7 +29,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from server.cli.odds import rooms_dir
     from server.cli._config import load_or_report
-    from server.config.model import CrapsOptions
+    from server.games.craps.options import CrapsOptions
     from server.games.craps import sim, strategies
 
     if args.rolls < 1:

@@ -7,6 +7,7 @@ Durations are seconds here; the table host turns them into ticks.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -40,55 +41,13 @@ class Settings:
 
 
 @dataclass(frozen=True)
-class CrapsTiming:
-    """Table timing for multiplayer craps, in seconds (RULES.md "Table timing")."""
-
-    window: int = 10
-    last_call: int = 3
-    shooter: int = 60
-    autoroll: int = 3
-
-
-@dataclass(frozen=True)
-class CrapsOptions:
-    variant: str = "bank"               # "bank" or "simplified"
-    odds: int = 0                       # 0 = 3-4-5x; N = N times the flat stake
-    field_12: int = 2                   # field pays 2:1 or 3:1 on 12
-    dont_pass_bar: int | None = 12      # simplified only: 12 or None (no bar)
-    press: str = "pass"                 # simplified only: "pass", "both" or "none"
-    timing: CrapsTiming = field(default_factory=CrapsTiming)
-
-
-@dataclass(frozen=True)
-class AlleyOptions:
-    min_players: int = 2
-    buy_in: int = 100
-    bet_unit: int = 10
-    bet_window: int = 60        # seconds for the shooter to set the action
-    fade_window: int = 30       # seconds for each opponent to fade
-    roll_window: int = 30       # seconds for each roll
-    choice_window: int = 30     # seconds to choose roll again or pass the bones
-
-
-@dataclass(frozen=True)
-class PigOptions:
-    target: int = 100
-    stake: int = 0
-    turn_deadline: int = 60     # seconds a player may idle on their turn before holding
-    computer_pace: float = 1.0  # seconds between the computer's rolls
-
-
-GameOptions = CrapsOptions | AlleyOptions | PigOptions
-
-
-@dataclass(frozen=True)
 class TableConfig:
     id: str
-    game: str                   # "craps", "alley_craps" or "pig"
+    game: str                   # the `game:` value; the catalogue says which package plays it
     max_players: int
     min_bet: int
     max_bet: int
-    options: GameOptions
+    options: Any                # the game's own options dataclass (server/games/<game>/options.py)
     source: Source | None = None
 
 

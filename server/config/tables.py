@@ -1,174 +1,71 @@
 """The `casino_tables:` list: one TableConfig per entry, each key checked.
 
-Every table has `id` and `game`; the rest depends on the game. Bank and
-simplified craps keep their rules under `craps:` (the shape of spec 004);
-alley craps and Pig keep theirs at the top of the entry. Keys that are
-valid for another game or variant are named as such, not just "unknown".
+Every table has `id` and `game`; the rest is read by the game itself, from
+the keys its package declares (server/games/<game>/options.py, listed in the
+game catalogue). This module hands each game an OptionsReader over its entry
+and says where keys that belong to another game do belong.
 """
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
 
 from server.config.errors import Report
-from server.config.fields import (Field, Problem, Values, as_float, as_id, as_int,
-                                  describe, expect_list, expect_map, key_path, read_fields)
-from server.config.model import (AlleyOptions, CrapsOptions, CrapsTiming, PigOptions,
-                                 Source, TableConfig)
+from server.config.fields import (Field, Values, as_id, expect_list, expect_map, key_path,
+                                  read_fields)
+from server.config.model import Source, TableConfig
 from server.config.yamlsrc import YMap
-
-GAMES = ("craps", "alley_craps", "pig")
-MAX_CHIPS = 1_000_000_000
-CRAPS_KEYS = ("max_players", "min_bet", "max_bet")
-ALLEY_KEYS = ("min_players", "buy_in", "bet_unit", "bet_window", "fade_window",
-              "roll_window", "choice_window")
-PIG_KEYS = ("target", "stake", "turn_deadline", "computer_pace")
-SIMPLIFIED_ONLY = ("dont_pass_bar", "press")
+from server.games.catalogue import table_keys
+from server.games.seam import TableKeys
 
 
-def as_bar(value: Any, raw: str | None = None) -> int | None:
-    """Don't pass bars 12, or nothing at all (`none`/null), as in 001."""
-    if value is None or value == "none":
-        return None
-    if value == 12 and not isinstance(value, bool):
-        return 12
-    raise Problem(f"must be 12 or none, not {describe(value)}")
+class EntryReader:
+    """An OptionsReader over one table entry (or a section of it): problems go
+    to the report with the file, line and the key's full path."""
+
+    def __init__(self, report: Report, m: YMap, path: str, elsewhere: dict[str, str],
+                 skip: tuple[str, ...] = ()) -> None:
+        self.report, self.m, self.path = report, m, path
+        self.elsewhere, self.skip = elsewhere, skip
+
+    def read(self, rows: tuple[Field, ...], *, skip: tuple[str, ...] = (),
+             notes: dict[str, str] | None = None) -> Values:
+        return read_fields(self.report, self.m, rows, self.path,
+                           elsewhere={**self.elsewhere, **(notes or {})}, skip=(*self.skip, *skip))
+
+    def section(self, key: str) -> "EntryReader":
+        path = key_path(self.path, key)
+        line = self.m.key_line.get(key, self.m.line)
+        sub = expect_map(self.report, self.m.get(key), line, path)
+        if sub is None:                     # reported; read on with the defaults
+            sub = expect_map(self.report, None, line, path)
+        return EntryReader(self.report, sub, path, {})
+
+    def has(self, key: str) -> bool:
+        return key in self.m
+
+    def error(self, key: str, message: str) -> None:
+        self.report.error(self.m.key_line.get(key, self.m.line), key_path(self.path, key), message)
 
 
-_CT = CrapsTiming()
-TIMING_FIELDS = (
-    Field("window", as_int, _CT.window, 2, 600),
-    Field("last_call", as_int, _CT.last_call, 1, 599),
-    Field("shooter", as_int, _CT.shooter, 1, 3600),
-    Field("autoroll", as_int, _CT.autoroll, 1, 600),
-)
-
-_CO = CrapsOptions()
-CRAPS_FIELDS = (
-    Field("variant", as_id, _CO.variant, choices=("bank", "simplified")),
-    Field("odds", as_int, _CO.odds, 0, 1_000_000),
-    Field("field_12", as_int, _CO.field_12, choices=(2, 3)),
-    Field("dont_pass_bar", as_bar, _CO.dont_pass_bar),
-    Field("press", as_id, _CO.press, choices=("pass", "both", "none")),
-)
-
-# Per craps variant: (max_players default, max_players ceiling, min_bet default, max_bet default).
-# Simplified is a solo table against the house (RULES.md), minimum 5 as in 001.
-CRAPS_VARIANTS = {"bank": (12, 20, 1, 10000), "simplified": (1, 1, 5, 1000)}
-
-_AO = AlleyOptions()
-ALLEY_FIELDS = (
-    Field("max_players", as_int, 6, 2, 6),
-    Field("min_players", as_int, _AO.min_players, 2, 6),
-    Field("buy_in", as_int, _AO.buy_in, 1, 1_000_000),
-    Field("bet_unit", as_int, _AO.bet_unit, 1, 1_000_000),
-    Field("bet_window", as_int, _AO.bet_window, 1, 3600),
-    Field("fade_window", as_int, _AO.fade_window, 1, 3600),
-    Field("roll_window", as_int, _AO.roll_window, 1, 3600),
-    Field("choice_window", as_int, _AO.choice_window, 1, 3600),
-)
-
-_PO = PigOptions()
-PIG_FIELDS = (
-    Field("max_players", as_int, 6, 1, 6),
-    Field("target", as_int, _PO.target, 10, 10000),
-    Field("stake", as_int, _PO.stake, 0, 1_000_000),
-    Field("turn_deadline", as_int, _PO.turn_deadline, 1, 3600),
-    Field("computer_pace", as_float, _PO.computer_pace, 0.0, 60.0),
-)
-
-
-def _elsewhere(game: str) -> dict[str, str]:
+def _elsewhere(game: str, games: dict[str, TableKeys]) -> dict[str, str]:
     """For a table of `game`: what to say about keys that belong to another game."""
-    notes: dict[str, str] = {}
-    for key in ALLEY_KEYS:
-        notes[key] = f"only for game alley_craps, not {game}"
-    for key in PIG_KEYS:
-        notes[key] = f"only for game pig, not {game}"
-    if game != "craps":
-        notes["craps"] = f"only for game craps, not {game}"
-        for key in ("min_bet", "max_bet"):
-            unit = "bet_unit and buy_in" if game == "alley_craps" else "stake"
-            notes[key] = f"only for game craps; {game} tables use {unit}"
-    else:
-        for key in (*(f.name for f in CRAPS_FIELDS), "timing"):
-            notes[key] = "belongs under craps:"
-    return notes
+    mine = games[game]
+    owners: dict[str, list[str]] = {}
+    for other, keys in games.items():
+        for key in keys.top:
+            if other != game and key not in mine.top:
+                owners.setdefault(key, []).append(other)
+    return {key: f"only for game {' or '.join(them)}" + (f"; {mine.hints[key]}" if key in mine.hints
+                                                          else f", not {game}")
+            for key, them in owners.items()}
 
-
-Built = tuple[int, int, int, Any]   # max_players, min_bet, max_bet, options
-
-
-def _craps(report: Report, entry: YMap, path: str) -> Built:
-    sub_path = key_path(path, "craps")
-    sub = expect_map(report, entry.get("craps"), entry.key_line.get("craps", entry.line), sub_path)
-    if sub is None:
-        sub = expect_map(report, None, entry.line, sub_path)
-    opts = read_fields(report, sub, CRAPS_FIELDS, sub_path, skip=("timing",))
-    variant = opts["variant"]
-    if variant == "bank" and opts.ok("variant"):
-        for key in SIMPLIFIED_ONLY:
-            if key in sub:
-                report.error(sub.key_line[key], key_path(sub_path, key),
-                             "only for variant simplified, not bank")
-    timing = _timing(report, sub, sub_path)
-    players, ceiling, min_bet, max_bet = CRAPS_VARIANTS[variant]
-    rows = (Field("max_players", as_int, players, 1, ceiling),
-            Field("min_bet", as_int, min_bet, 1, MAX_CHIPS),
-            Field("max_bet", as_int, max_bet, 1, MAX_CHIPS))
-    top = _read_top(report, entry, rows, path, "craps")
-    if top.ok("min_bet", "max_bet") and top["max_bet"] < top["min_bet"]:
-        report.error(entry.key_line.get("max_bet", entry.line), key_path(path, "max_bet"),
-                     f"{top['max_bet']:,} is below min_bet {top['min_bet']:,}")
-    options = CrapsOptions(**opts, timing=timing)
-    return top["max_players"], top["min_bet"], top["max_bet"], options
-
-
-def _timing(report: Report, sub: YMap, sub_path: str) -> CrapsTiming:
-    path = key_path(sub_path, "timing")
-    if "timing" not in sub:
-        return CrapsTiming()
-    section = expect_map(report, sub["timing"], sub.key_line["timing"], path)
-    if section is None:
-        return CrapsTiming()
-    values = read_fields(report, section, TIMING_FIELDS, path)
-    if values.ok("window", "last_call") and values["last_call"] >= values["window"]:
-        report.error(section.key_line.get("last_call", section.line), key_path(path, "last_call"),
-                     f"{values['last_call']} must be less than window {values['window']}")
-    return CrapsTiming(**values)
-
-
-def _alley(report: Report, entry: YMap, path: str) -> Built:
-    v = _read_top(report, entry, ALLEY_FIELDS, path, "alley_craps")
-    if v.ok("min_players", "max_players") and v["min_players"] > v["max_players"]:
-        report.error(entry.key_line.get("min_players", entry.line), key_path(path, "min_players"),
-                     f"{v['min_players']} is more than max_players {v['max_players']}")
-    if v.ok("buy_in", "bet_unit") and v["buy_in"] % v["bet_unit"]:
-        report.error(entry.key_line.get("buy_in", entry.line), key_path(path, "buy_in"),
-                     f"{v['buy_in']:,} is not a multiple of bet_unit {v['bet_unit']:,}")
-    players = v.pop("max_players")
-    options = AlleyOptions(**v)
-    return players, options.bet_unit, options.buy_in * players, options
-
-
-def _pig(report: Report, entry: YMap, path: str) -> Built:
-    v = _read_top(report, entry, PIG_FIELDS, path, "pig")
-    players = v.pop("max_players")
-    options = PigOptions(**v)
-    return players, options.stake, options.stake, options
-
-
-def _read_top(report: Report, entry: YMap, rows: tuple[Field, ...], path: str, game: str) -> Values:
-    """The game's keys at the top of the entry; every other key is reported."""
-    skip = ("id", "game", "craps") if game == "craps" else ("id", "game")
-    return read_fields(report, entry, rows, path, elsewhere=_elsewhere(game), skip=skip)
-
-
-BUILDERS: dict[str, Callable[[Report, YMap, str], Built]] = {
-    "craps": _craps, "alley_craps": _alley, "pig": _pig,
-}
 
 ID_FIELD = (Field("id", as_id),)
-GAME_FIELD = (Field("game", as_id, choices=GAMES),)
+
+
+def game_field() -> Field:
+    """`game:`, whose values are the catalogue's."""
+    return Field("game", as_id, choices=tuple(table_keys()))
 
 
 def read_table(report: Report, entry: Any, index: int, line: int) -> TableConfig | None:
@@ -184,14 +81,16 @@ def read_table(report: Report, entry: Any, index: int, line: int) -> TableConfig
     ident = read_fields(report, _only(entry, "id"), ID_FIELD, path)
     if ident.ok("id"):
         path = f"casino_tables[{ident['id']}]"
-    game = read_fields(report, _only(entry, "game"), GAME_FIELD, path)
+    games = table_keys()
+    game = read_fields(report, _only(entry, "game"), (game_field(),), path)
     if not game.ok("game"):
         return None
-    players, min_bet, max_bet, options = BUILDERS[game["game"]](report, entry, path)
+    name = game["game"]
+    built = games[name].read(EntryReader(report, entry, path, _elsewhere(name, games), ("id", "game")))
     if not ident.ok("id"):
         return None
-    return TableConfig(id=ident["id"], game=game["game"], max_players=players,
-                       min_bet=min_bet, max_bet=max_bet, options=options,
+    return TableConfig(id=ident["id"], game=name, max_players=built.max_players,
+                       min_bet=built.min_bet, max_bet=built.max_bet, options=built.options,
                        source=Source(report.file, entry.line))
 
 

@@ -10,7 +10,7 @@ from server.config.model import TableConfig
 from server.games.alley.entry import ALLEY
 from server.games.craps.entry import BANK_CRAPS
 from server.games.pig.entry import PIG
-from server.games.seam import GameEntry
+from server.games.seam import GameEntry, TableKeys
 from server.games.simplified.entry import SIMPLIFIED
 
 GAMES: tuple[GameEntry, ...] = (BANK_CRAPS, SIMPLIFIED, ALLEY, PIG)
@@ -23,6 +23,11 @@ def find_game(name: str) -> GameEntry | None:
         if name in (entry.key, entry.word, entry.title.lower(), *entry.aliases):
             return entry
     return None
+
+
+def table_keys() -> dict[str, TableKeys]:
+    """Each `game:` value and the keys its tables read (entries may share one)."""
+    return {entry.keys.game: entry.keys for entry in GAMES}
 
 
 def entry_for(config: TableConfig) -> GameEntry:

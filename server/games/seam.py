@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol
 
+from server.config.keys import Field
 from server.config.model import TableConfig
 from server.games.seating import Seating
 from server.render.prefs import Prefs
@@ -86,6 +87,42 @@ class Dealer(Protocol):
     # between_hands() -> bool (a removed table may close now).
 
 
+class OptionsReader(Protocol):
+    """What a game's `read` is handed by the config loader: one table entry (or
+    a section of it). Problems are reported with file and line by the loader;
+    the game only names the key. Reading goes on past a problem, with the
+    key's default, so every problem is reported at once."""
+
+    def read(self, rows: tuple[Field, ...], *, skip: tuple[str, ...] = (),
+             notes: dict[str, str] | None = None) -> Any: ...   # checked values by key, .ok(*keys)
+    def section(self, key: str) -> "OptionsReader": ...          # a nested mapping (empty if absent)
+    def has(self, key: str) -> bool: ...
+    def error(self, key: str, message: str) -> None: ...
+
+
+@dataclass(frozen=True)
+class Built:
+    """A table's reading: seats, wager limits and the game's options dataclass."""
+
+    max_players: int
+    min_bet: int
+    max_bet: int
+    options: Any
+
+
+@dataclass(frozen=True)
+class TableKeys:
+    """The keys a `game:` reads in casino_tables, for the loader, `casino
+    validate` and docs/config.md. Several entries may share one (bank and
+    simplified craps are both `game: craps`)."""
+
+    game: str                                   # the `game:` value
+    read: Callable[[OptionsReader], Built]
+    top: tuple[str, ...]                        # keys at the top of the entry (besides id, game)
+    rows: tuple[Field, ...]                     # every key it reads, wherever, for the docs
+    hints: dict[str, str] = field(default_factory=dict)   # another game's key here -> what to use
+
+
 MakeDealer = Callable[[TableConfig, int, Any, Seating], Dealer]   # config, tick_hz, dice, seating
 
 
@@ -106,6 +143,7 @@ class GameEntry:
     summary: str                    # one line for the banner and `help`
     words: dict[str, str]           # game word -> its help line
     make: MakeDealer
+    keys: TableKeys                 # what its tables read from casino_tables
     help_lines: tuple[str, ...] = ()          # more lines for `help <word>`
     opening_words: tuple[str, ...] = ()       # words refused at a closing table or on the way out
     aliases: tuple[str, ...] = field(default=())

@@ -2,7 +2,7 @@
 table driver that applies each call's intents and checks the money after it."""
 from __future__ import annotations
 
-from server.config.model import AlleyOptions
+from server.games.alley.options import AlleyOptions
 from server.dice.source import FixedDice
 from server.games.alley import AlleyGame
 from server.games.intents import Hold, Refund, Settle

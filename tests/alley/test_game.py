@@ -5,7 +5,7 @@ wallets plus holds never change."""
 import pytest
 from alley_helpers import TPS, Table, of
 
-from server.config.model import AlleyOptions
+from server.games.alley.options import AlleyOptions
 from server.dice.source import FixedDice
 from server.games.alley import AlleyGame, Bet, Decision, Fade, PassDice, Phase, Roll
 from server.games.alley import events as ev

@@ -1,7 +1,7 @@
 """Alley craps' pure pieces: roll decisions, amount checks, rules text, escrow."""
 import pytest
 
-from server.config.model import AlleyOptions
+from server.games.alley.options import AlleyOptions
 from server.games.alley import Decision, amount_problem, decide, start_problem, table_rules
 from server.games.alley.escrow import Escrow
 from server.games.intents import Hold, Settle

@@ -7,15 +7,17 @@ from pathlib import Path
 import pytest
 
 from server.config import rooms, settings, tables
+from server.games.catalogue import table_keys
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "config.md").read_text()
 
 KEYS = sorted({
-    *(f.name for group in (settings.SERVER_FIELDS, settings.LIMIT_FIELDS, tables.CRAPS_FIELDS,
-                           tables.TIMING_FIELDS, tables.ALLEY_FIELDS, tables.PIG_FIELDS,
-                           tables.ID_FIELD, tables.GAME_FIELD, rooms.ROOM_FIELDS)
+    *(f.name for group in (settings.SERVER_FIELDS, settings.LIMIT_FIELDS, tables.ID_FIELD,
+                           (tables.game_field(),), rooms.ROOM_FIELDS)
       for f in group),
-    "limits", "min_bet", "max_bet", "craps", "timing", "exits", "tables",
+    *(f.name for keys in table_keys().values() for f in keys.rows),     # from each game's package
+    *(key for keys in table_keys().values() for key in keys.top),
+    "limits", "timing", "exits", "tables",
 })
 
 

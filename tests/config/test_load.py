@@ -6,7 +6,8 @@ from pathlib import Path
 import pytest
 
 from server.config.load import ConfigError, ConfigInvalid, load_config
-from server.config.model import CrapsTiming, Settings
+from server.config.model import Settings
+from server.games.craps.options import CrapsTiming
 
 LOBBY = "id: lobby\nname: Lobby\ndescription: A room.\n"
 

@@ -6,7 +6,10 @@ from pathlib import Path
 import pytest
 
 from server.config.load import load_config
-from server.config.model import AlleyOptions, CasinoConfig, CrapsOptions, PigOptions
+from server.config.model import CasinoConfig
+from server.games.alley.options import AlleyOptions
+from server.games.craps.options import CrapsOptions
+from server.games.pig.options import PigOptions
 
 ROOT = Path(__file__).resolve().parents[2]
 

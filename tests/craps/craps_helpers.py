@@ -1,7 +1,8 @@
 """Small readers over the event lists a CrapsState returns."""
 from __future__ import annotations
 
-from server.config.model import CrapsOptions, TableConfig
+from server.config.model import TableConfig
+from server.games.craps.options import CrapsOptions
 from server.games.craps.events import (
     BetAccepted,
     BetLost,

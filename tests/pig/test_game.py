@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 from pig_helpers import LedgerModel, lines
 
-from server.config.model import PigOptions
+from server.games.pig.options import PigOptions
 from server.dice.source import FixedDice
 from server.games.intents import Hold, Refund, Settle
 from server.games.pig import PigGame, Phase, start_problem

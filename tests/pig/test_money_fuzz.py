@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pig_helpers import LedgerModel
 
-from server.config.model import PigOptions
+from server.games.pig.options import PigOptions
 from server.games.intents import Hold
 from server.games.pig import Phase, PigGame
 

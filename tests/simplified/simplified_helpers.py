@@ -1,7 +1,8 @@
 """Shared builders for the simplified craps tests (imported by path-free name)."""
 from __future__ import annotations
 
-from server.config.model import CrapsOptions, TableConfig
+from server.config.model import TableConfig
+from server.games.craps.options import CrapsOptions
 from server.dice.source import Dice, FixedDice
 from server.games.intents import Hold, Refund, Settle
 from server.games.simplified.engine import SimplifiedCraps

@@ -24,7 +24,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from server.config.model import AlleyOptions, TableConfig
+from server.config.model import TableConfig
+from server.games.alley.options import AlleyOptions
 from server.games.alley import events as ev
 from server.games.alley.game import AlleyGame
 from server.games.alley.state import start_problem

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from server.games.alley.dealer import AlleyDealer
+from server.games.alley.options import ALLEY_KEYS
 from server.games.seam import GameEntry
 
 ALLEY = GameEntry(
@@ -18,6 +19,7 @@ ALLEY = GameEntry(
         "roll": "roll - as the shooter, roll the dice; after a pass, shoot another pass.",
         "pass": "pass - as the shooter, pass the bones to the next player (after a pass, or instead of betting).",
     },
+    keys=ALLEY_KEYS,
     make=AlleyDealer,
     help_lines=("Players bet against each other; 'table rules' has the rules in plain words.",),
     opening_words=("start", "bet"),

@@ -47,7 +47,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from server.config.model import AlleyOptions
+from server.games.alley.options import AlleyOptions
 from server.dice.source import DiceSource
 from server.games.alley import events as ev
 from server.games.alley.escrow import Escrow

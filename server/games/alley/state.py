@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Sequence
 
-from server.config.model import AlleyOptions
+from server.games.alley.options import AlleyOptions
 from server.games.alley import events as ev
 
 

@@ -1,7 +1,7 @@
 """`table rules` for alley craps: the rules in plain words, as in spec 000's example."""
 from __future__ import annotations
 
-from server.config.model import AlleyOptions
+from server.games.alley.options import AlleyOptions
 
 
 def table_rules(options: AlleyOptions, max_players: int = 6) -> list[str]:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from server.games.craps.dealer import BankCrapsDealer
 from server.games.craps.parse import KINDS_HELP
+from server.games.craps.options import CRAPS_KEYS
 from server.games.seam import GameEntry
 
 BANK_CRAPS = GameEntry(
@@ -21,6 +22,7 @@ BANK_CRAPS = GameEntry(
         "stop": "stop - end autoroll; without autoroll, leave the table once your bets are decided.",
         "sitout": "sitout - stop shooting and betting once your bets are decided; 'play craps' to come back.",
     },
+    keys=CRAPS_KEYS,
     make=BankCrapsDealer,
     help_lines=(f"Bet kinds: {KINDS_HELP}.",),
     opening_words=("bet",),

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from server.config.model import CrapsOptions, TableConfig
+from server.config.model import TableConfig
+from server.games.craps.options import CrapsOptions
 
 from .bets import BONUS, Kind, payout_unit
 

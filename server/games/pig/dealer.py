@@ -25,7 +25,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from server.config.model import PigOptions, TableConfig
+from server.config.model import TableConfig
+from server.games.pig.options import PigOptions
 from server.games.intents import Settle
 from server.games.pig import events as ev
 from server.games.pig.game import Phase, PigGame, start_problem

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from server.games.pig.dealer import PigDealer
+from server.games.pig.options import PIG_KEYS
 from server.games.seam import GameEntry
 
 PIG = GameEntry(
@@ -17,6 +18,7 @@ PIG = GameEntry(
         "roll": "roll - on your turn, roll both dice once and add them to your round score.",
         "hold": "hold - on your turn, bank your round score and pass the dice.",
     },
+    keys=PIG_KEYS,
     make=PigDealer,
     help_lines=("A 1 loses your round score; double 1s lose your whole score too. 'table rules' has the rest.",),
     opening_words=("start",),

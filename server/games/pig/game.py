@@ -45,7 +45,7 @@ from __future__ import annotations
 from enum import Enum
 from typing import Sequence
 
-from server.config.model import PigOptions
+from server.games.pig.options import PigOptions
 from server.dice.source import DiceSource
 from server.games.intents import Hold, MoneyIntent, Refund, Settle
 from server.games.pig.events import (

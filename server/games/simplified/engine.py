@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from enum import Enum
 
-from server.config.model import CrapsOptions, TableConfig
+from server.config.model import TableConfig
+from server.games.craps.options import CrapsOptions
 from server.dice.source import DiceSource
 from server.games.intents import Forfeit, Hold, Refund, Settle
 from server.games.simplified.amount import Amount, parse_amount

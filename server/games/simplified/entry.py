@@ -1,6 +1,7 @@
 """Simplified craps (specs 001, 002) in the catalogue: a solo table against the house."""
 from __future__ import annotations
 
+from server.games.craps.options import CRAPS_KEYS
 from server.games.seam import GameEntry
 from server.games.simplified.dealer import SimplifiedDealer
 
@@ -19,6 +20,7 @@ SIMPLIFIED = GameEntry(
         "ride": "ride - after a win, let the stake and winnings ride as the next bet.",
         "collect": "collect - after a win, pick up your chips (they are already in your wallet).",
     },
+    keys=CRAPS_KEYS,
     make=SimplifiedDealer,
     opening_words=("bet", "odds", "press", "ride"),
 )

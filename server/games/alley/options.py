@@ -1,0 +1,57 @@
+"""The keys an alley craps table reads (`game: alley_craps`), and its options.
+
+Alley craps has no house wager limits: the buy-in and the bet unit are the
+money keys, and the table's min_bet/max_bet are derived from them (one unit;
+every buy-in at stake).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from server.config.keys import Field, as_int
+from server.games.seam import Built, OptionsReader, TableKeys
+
+
+@dataclass(frozen=True)
+class AlleyOptions:
+    min_players: int = 2
+    buy_in: int = 100
+    bet_unit: int = 10
+    bet_window: int = 60        # seconds for the shooter to set the action
+    fade_window: int = 30       # seconds for each opponent to fade
+    roll_window: int = 30       # seconds for each roll
+    choice_window: int = 30     # seconds to choose roll again or pass the bones
+
+
+_AO = AlleyOptions()
+ALLEY_FIELDS = (
+    Field("max_players", as_int, 6, 2, 6),
+    Field("min_players", as_int, _AO.min_players, 2, 6),
+    Field("buy_in", as_int, _AO.buy_in, 1, 1_000_000),
+    Field("bet_unit", as_int, _AO.bet_unit, 1, 1_000_000),
+    Field("bet_window", as_int, _AO.bet_window, 1, 3600),
+    Field("fade_window", as_int, _AO.fade_window, 1, 3600),
+    Field("roll_window", as_int, _AO.roll_window, 1, 3600),
+    Field("choice_window", as_int, _AO.choice_window, 1, 3600),
+)
+
+
+def read(entry: OptionsReader) -> Built:
+    v = entry.read(ALLEY_FIELDS)
+    if v.ok("min_players", "max_players") and v["min_players"] > v["max_players"]:
+        entry.error("min_players", f"{v['min_players']} is more than max_players {v['max_players']}")
+    if v.ok("buy_in", "bet_unit") and v["buy_in"] % v["bet_unit"]:
+        entry.error("buy_in", f"{v['buy_in']:,} is not a multiple of bet_unit {v['bet_unit']:,}")
+    players = v.pop("max_players")
+    options = AlleyOptions(**v)
+    return Built(players, options.bet_unit, options.buy_in * players, options)
+
+
+ALLEY_KEYS = TableKeys(
+    game="alley_craps",
+    read=read,
+    top=tuple(f.name for f in ALLEY_FIELDS),
+    rows=ALLEY_FIELDS,
+    hints={"min_bet": "alley_craps tables use bet_unit and buy_in",
+           "max_bet": "alley_craps tables use bet_unit and buy_in"},
+)

@@ -1,0 +1,108 @@
+"""The keys a craps table reads (`game: craps`, both variants), and their options.
+
+Bank and simplified craps keep their rules under `craps:` (the shape of spec
+004), with multiplayer timing under `craps: timing:`; seats and wager limits
+are at the top of the entry, with defaults that depend on the variant.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from server.config.keys import Field, Problem, as_id, as_int, describe
+from server.games.seam import Built, OptionsReader, TableKeys
+
+MAX_CHIPS = 1_000_000_000
+
+
+@dataclass(frozen=True)
+class CrapsTiming:
+    """Table timing for multiplayer craps, in seconds (RULES.md "Table timing")."""
+
+    window: int = 10
+    last_call: int = 3
+    shooter: int = 60
+    autoroll: int = 3
+
+
+@dataclass(frozen=True)
+class CrapsOptions:
+    variant: str = "bank"               # "bank" or "simplified"
+    odds: int = 0                       # 0 = 3-4-5x; N = N times the flat stake
+    field_12: int = 2                   # field pays 2:1 or 3:1 on 12
+    dont_pass_bar: int | None = 12      # simplified only: 12 or None (no bar)
+    press: str = "pass"                 # simplified only: "pass", "both" or "none"
+    timing: CrapsTiming = field(default_factory=CrapsTiming)
+
+
+def as_bar(value: Any, raw: str | None = None) -> int | None:
+    """Don't pass bars 12, or nothing at all (`none`/null), as in 001."""
+    if value is None or value == "none":
+        return None
+    if value == 12 and not isinstance(value, bool):
+        return 12
+    raise Problem(f"must be 12 or none, not {describe(value)}")
+
+
+_CT = CrapsTiming()
+TIMING_FIELDS = (
+    Field("window", as_int, _CT.window, 2, 600),
+    Field("last_call", as_int, _CT.last_call, 1, 599),
+    Field("shooter", as_int, _CT.shooter, 1, 3600),
+    Field("autoroll", as_int, _CT.autoroll, 1, 600),
+)
+
+_CO = CrapsOptions()
+CRAPS_FIELDS = (
+    Field("variant", as_id, _CO.variant, choices=("bank", "simplified")),
+    Field("odds", as_int, _CO.odds, 0, 1_000_000),
+    Field("field_12", as_int, _CO.field_12, choices=(2, 3)),
+    Field("dont_pass_bar", as_bar, _CO.dont_pass_bar),
+    Field("press", as_id, _CO.press, choices=("pass", "both", "none")),
+)
+SIMPLIFIED_ONLY = ("dont_pass_bar", "press")
+
+# Per variant: (max_players default, max_players ceiling, min_bet default, max_bet default).
+# Simplified is a solo table against the house (RULES.md), minimum 5 as in 001.
+VARIANTS = {"bank": (12, 20, 1, 10000), "simplified": (1, 1, 5, 1000)}
+
+
+def _top_rows(variant: str) -> tuple[Field, ...]:
+    players, ceiling, min_bet, max_bet = VARIANTS[variant]
+    return (Field("max_players", as_int, players, 1, ceiling),
+            Field("min_bet", as_int, min_bet, 1, MAX_CHIPS),
+            Field("max_bet", as_int, max_bet, 1, MAX_CHIPS))
+
+
+def read(entry: OptionsReader) -> Built:
+    sub = entry.section("craps")
+    opts = sub.read(CRAPS_FIELDS, skip=("timing",))
+    variant = opts["variant"]
+    if variant == "bank" and opts.ok("variant"):
+        for key in SIMPLIFIED_ONLY:
+            if sub.has(key):
+                sub.error(key, "only for variant simplified, not bank")
+    timing = _timing(sub)
+    under = {key: "belongs under craps:" for key in (*(f.name for f in CRAPS_FIELDS), "timing")}
+    top = entry.read(_top_rows(variant), skip=("craps",), notes=under)
+    if top.ok("min_bet", "max_bet") and top["max_bet"] < top["min_bet"]:
+        entry.error("max_bet", f"{top['max_bet']:,} is below min_bet {top['min_bet']:,}")
+    return Built(top["max_players"], top["min_bet"], top["max_bet"], CrapsOptions(**opts, timing=timing))
+
+
+def _timing(sub: OptionsReader) -> CrapsTiming:
+    if not sub.has("timing"):
+        return CrapsTiming()
+    section = sub.section("timing")
+    values = section.read(TIMING_FIELDS)
+    if values.ok("window", "last_call") and values["last_call"] >= values["window"]:
+        section.error("last_call", f"{values['last_call']} must be less than window {values['window']}")
+    return CrapsTiming(**values)
+
+
+CRAPS_KEYS = TableKeys(
+    game="craps",
+    read=read,
+    top=("max_players", "min_bet", "max_bet", "craps"),
+    rows=(*_top_rows("bank"), *CRAPS_FIELDS, *TIMING_FIELDS),
+)
