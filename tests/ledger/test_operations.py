@@ -114,6 +114,29 @@ async def test_settle_with_pays_exceeding_stakes_the_house_pays(ledger, db_path)
     assert report.ok and report.house == -40 and report.balances == 100
 
 
+async def test_one_settlement_for_a_whole_roll_pays_each_player_once(ledger, db_path):
+    """A bank craps roll: several players' wins, losses and a push closed by one
+    operation. Pays come from the pooled stakes first, the house pays the rest."""
+    for p in ("alice", "bob", "carol"):
+        await ledger.mint(f"m-{p}", p, 100, "start")
+    await ledger.hold("a-field", "alice", "craps", 10)      # wins 20: 30 back
+    await ledger.hold("a-dp", "alice", "craps", 10)         # push: 10 back
+    await ledger.hold("b-pass", "bob", "craps", 20)         # lost
+    await ledger.hold("b-12", "bob", "craps", 5)            # wins 150: 155 back
+    await ledger.hold("c-any7", "carol", "craps", 5)        # lost: nothing back
+    stakes = ["a-field", "a-dp", "b-pass", "b-12", "c-any7"]
+    pays = {"alice": 40, "bob": 155, "carol": 0}
+    await ledger.settle("roll12", "craps", stakes, pays)
+    await ledger.settle("roll12", "craps", stakes, pays)    # a retry pays nothing twice
+    balances = [await ledger.balance(p) for p in ("alice", "bob", "carol")]
+    assert balances == [Balance(120, {}), Balance(230, {}), Balance(95, {})]
+    report = check(db_path)
+    # staked 50, paid 195: the house pays 145 (wins 170, less the 25 chips it took)
+    assert report.ok and report.house == -145 and report.open_holds == 0
+    assert report.balances == report.minted == 300 == sum(b.wallet for b in balances) + report.house
+    assert report.operations == 3 + 5 + 1
+
+
 async def test_losing_settlement_and_forfeit_go_to_the_house(ledger, db_path):
     await ledger.mint("m", "alice", 100, "start")
     await ledger.hold("h1", "alice", "t", 10)
