@@ -5,7 +5,6 @@ import asyncio
 
 import pytest
 
-from server.games.intents import Forfeit, Hold, Refund, Settle
 from server.ledger import (
     Balance,
     InsufficientFunds,
@@ -150,10 +149,10 @@ async def test_losing_settlement_and_forfeit_go_to_the_house(ledger, db_path):
 async def test_player_versus_player_settlement_pays_from_stakes(ledger, db_path):
     for p in ("alice", "bob", "carol"):
         await ledger.mint(f"m-{p}", p, 100, "start")
-    await ledger.apply("alley", Hold("a1", "alice", 30))
-    await ledger.apply("alley", Hold("b1", "bob", 30))
-    await ledger.apply("alley", Hold("c1", "carol", 20))
-    await ledger.apply("alley", Settle("roll1", ("a1", "b1", "c1"), (("alice", 60), ("carol", 20))))
+    await ledger.hold("a1", "alice", "alley", 30)
+    await ledger.hold("b1", "bob", "alley", 30)
+    await ledger.hold("c1", "carol", "alley", 20)
+    await ledger.settle("roll1", "alley", ["a1", "b1", "c1"], {"alice": 60, "carol": 20})
     balances = [await ledger.balance(p) for p in ("alice", "bob", "carol")]
     assert balances == [Balance(130, {}), Balance(70, {}), Balance(100, {})]
     report = check(db_path)
@@ -163,22 +162,22 @@ async def test_player_versus_player_settlement_pays_from_stakes(ledger, db_path)
 async def test_pig_commission_the_house_keeps_what_is_not_paid(ledger, db_path):
     await ledger.mint("m-a", "alice", 100, "start")
     await ledger.mint("m-b", "bob", 100, "start")
-    await ledger.apply("pig", Hold("a", "alice", 50))
-    await ledger.apply("pig", Hold("b", "bob", 50))
-    await ledger.apply("pig", Settle("end", ("a", "b"), (("bob", 95),)))
+    await ledger.hold("a", "alice", "pig", 50)
+    await ledger.hold("b", "bob", "pig", 50)
+    await ledger.settle("end", "pig", ["a", "b"], {"bob": 95})
     assert (await ledger.balance("bob")).wallet == 145
     assert check(db_path).house == 5
 
 
-async def test_refund_and_forfeit_intents(ledger):
+async def test_refund_and_forfeit(ledger):
     await ledger.mint("m", "alice", 100, "start")
-    await ledger.apply("t", Hold("h1", "alice", 10))
-    await ledger.apply("t", Hold("h2", "alice", 10))
-    await ledger.apply("t", Refund("r1", "h1"))
-    await ledger.apply("t", Forfeit("f1", "h2"))
+    await ledger.hold("h1", "alice", "t", 10)
+    await ledger.hold("h2", "alice", "t", 10)
+    await ledger.refund("r1", "t", "h1")
+    await ledger.forfeit("f1", "t", "h2")
     assert await ledger.balance("alice") == Balance(90, {})
     with pytest.raises(UnknownStake):               # a stake ends exactly once
-        await ledger.apply("t", Refund("r2", "h1"))
+        await ledger.refund("r2", "t", "h1")
     await ledger.hold("h9", "alice", "other", 5)
     with pytest.raises(UnknownStake):               # stakes belong to their table
         await ledger.refund("r3", "t", "h9")
