@@ -231,6 +231,22 @@ async def test_balance_and_statement_are_readable(ledger):
     assert await ledger.balance("nobody") == Balance(0, {})
 
 
+async def test_a_whole_roll_is_one_short_statement_line_per_player(ledger):
+    for p in ("alice", "bob"):
+        await ledger.mint(f"m-{p}", p, 1000, "start")
+    handles = [f"run1:bank_craps:{i}" for i in range(20)]
+    for h in handles:
+        await ledger.hold(h, "alice", "bank_craps", 10)
+    await ledger.hold("run1:bank_craps:99", "bob", "bank_craps", 5)
+    await ledger.settle("run1:bank_craps:100", "bank_craps", [*handles, "run1:bank_craps:99"],
+                        {"alice": 250, "bob": 0})
+    [alice] = (await ledger.statement("alice", 1))
+    [bob] = (await ledger.statement("bob", 1))
+    assert alice.memo == "won: stake 200 (20 stakes), paid 250" and alice.amount == 250
+    assert bob.memo == "lost: stake 5 (run1:bank_craps:99), paid 0" and bob.amount == 0
+    assert len(str(alice)) < 100
+
+
 async def test_data_survives_reopen(db_path):
     led = await Ledger.open(db_path)
     await led.mint("m", "alice", 100, "start")
