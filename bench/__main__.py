@@ -1,7 +1,8 @@
 """`make bench`: run every bench/bench_*.py module's main() in turn.
 
 Benchmarks print medians and ratios against a baseline measured in the same
-run, because these machines are shared and noisy.
+run, because these machines are shared and noisy. Options after the names go
+to those benches' main(argv), e.g. `python -m bench roll --rolls 2`.
 """
 from __future__ import annotations
 
@@ -12,7 +13,9 @@ from pathlib import Path
 
 
 def main(argv: list[str]) -> int:
-    wanted = set(argv)
+    """`python -m bench [NAME ...] [--option ...]`: options go to the named benches."""
+    first_option = next((i for i, a in enumerate(argv) if a.startswith("-")), len(argv))
+    wanted, options = set(argv[:first_option]), argv[first_option:]
     here = Path(__file__).parent
     for info in sorted(pkgutil.iter_modules([str(here)]), key=lambda m: m.name):
         if not info.name.startswith("bench_"):
@@ -21,7 +24,10 @@ def main(argv: list[str]) -> int:
             continue
         module = importlib.import_module(f"bench.{info.name}")
         print(f"== {info.name} ==", flush=True)
-        module.main()
+        if options:
+            module.main(options)
+        else:
+            module.main()
     return 0
 
 

@@ -13,7 +13,8 @@ import time
 
 from server.config.model import TableConfig
 from server.games.craps.options import CrapsOptions
-from server.games.craps import sim, strategies
+from server.sim import craps as sim
+from server.sim import strategies
 
 RUNS = 5
 SCENARIOS = (("pass+odds", "pass-odds", 40_000, 5.0), ("many", "many", 8_000, 20.0))

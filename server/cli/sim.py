@@ -1,7 +1,8 @@
 """`casino sim`: play a strategy for N rolls at a craps table, fast.
 
-Uses the real rules (server.games.craps.outcome) with a seeded PRNG for the
-dice, and prints what it measured, including rolls per second.
+Uses the real rules (server.games.craps.outcome) through the simulator in
+server.sim, with a seeded PRNG for the dice, and prints what it measured,
+including rolls per second.
 """
 from __future__ import annotations
 
@@ -30,7 +31,8 @@ def run(args: argparse.Namespace) -> int:
     from server.cli.odds import rooms_dir
     from server.cli._config import load_or_report
     from server.games.craps.options import CrapsOptions
-    from server.games.craps import sim, strategies
+    from server.sim import craps as sim
+    from server.sim import strategies
 
     if args.rolls < 1:
         print("--rolls must be at least 1")

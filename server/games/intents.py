@@ -27,7 +27,11 @@ class Settle:
 
     What the closed stakes held minus what is paid goes to the house; when the
     pays exceed the stakes the house pays the difference (bank craps wins).
-    Player-versus-player games pay exactly what the stakes held.
+    Player-versus-player games pay exactly what the stakes held. One Settle
+    may close many players' stakes (bank craps settles a whole roll at once);
+    a player's pays add up, and a pay of 0 names a player who gets nothing
+    back (the ledger moves nothing for it; the host tells them if the
+    settlement is pending recovery).
     """
 
     key: str

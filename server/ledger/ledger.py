@@ -13,8 +13,7 @@ from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from server.games.intents import Forfeit, Hold, MoneyIntent, Refund, Settle
-from server.ledger.errors import InvalidOperation, LedgerClosed
+from server.ledger.errors import LedgerClosed
 from server.ledger.mirror import RECENT_KEYS
 from server.ledger.ops import Balance, Movement, Op, Recovered, TakeNotices
 from server.ledger.sqlite_store import SQLiteStore
@@ -70,19 +69,6 @@ class Ledger:
 
     async def forfeit(self, key: str, table: str, stake: str) -> None:
         await self._submit(Op.forfeit(key, table, stake))
-
-    async def apply(self, table: str, intent: MoneyIntent) -> None:
-        """Apply one money intent a game emitted at `table`."""
-        if isinstance(intent, Hold):
-            await self.hold(intent.key, intent.player, table, intent.amount)
-        elif isinstance(intent, Settle):
-            await self._submit(Op.settle(intent.key, table, intent.stakes, intent.pays))
-        elif isinstance(intent, Refund):
-            await self.refund(intent.key, table, intent.stake)
-        elif isinstance(intent, Forfeit):
-            await self.forfeit(intent.key, table, intent.stake)
-        else:
-            raise InvalidOperation(f"not a money intent: {intent!r}")
 
     async def take_notices(self, player: str) -> list[str]:
         """Fetch and clear what the ledger has to tell a player (recovery results)."""

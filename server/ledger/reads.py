@@ -35,7 +35,9 @@ def balance(conn: sqlite3.Connection, player: str) -> Balance:
 
 def _memo(kind: str, scope: str, key: str, args: str, delta: int,
           closed: list[tuple[str, int]]) -> str:
-    handles = ", ".join(h for h, _ in closed)
+    # A bank craps roll closes all of a player's decided wagers at once: past a
+    # few, the count keeps `statement` one readable line.
+    handles = ", ".join(h for h, _ in closed) if len(closed) <= 3 else f"{len(closed)} stakes"
     staked = sum(a for _, a in closed)
     if kind == "mint":
         return json.loads(args)["reason"] or "chips granted"

@@ -89,15 +89,16 @@ def test_laid_odds_pay_true_odds(n, laid, won):
 
 
 def test_losses_and_pushes_move_money_correctly():
+    """A push is settled like any decided wager: its stake comes back in the roll's Settle."""
     t = new()
     h = accept(t, "ann", "dp 10")
     events = t.roll((6, 6))
     assert results(events) == {"dontpass": ("pushed",)}
-    assert any(isinstance(e, Refund) and e.stake == h for e in events)
+    assert [e for e in events if isinstance(e, (Settle, Refund))] == [Settle("t:2", (h,), (("ann", 10),))]
     h = accept(t, "ann", "any7 5")
     events = t.roll((1, 1))
     assert results(events) == {"any7": ("lost",)}
-    assert next(e for e in events if isinstance(e, Settle)).pays == ()
+    assert [e for e in events if isinstance(e, (Settle, Refund))] == [Settle("t:4", (h,), (("ann", 0),))]
 
 
 def test_buy_commission_rounds_up_and_is_charged_only_on_a_win():

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 from craps_helpers import config
 
-from server.games.craps import sim, strategies
+from server.sim import craps as sim
+from server.sim import strategies
 from server.games.craps.bets import Kind
 from server.games.craps.events import BetAccepted, Travelled
 from server.games.craps.outcome import ALL_DICE, rulebook

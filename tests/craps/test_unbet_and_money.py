@@ -6,7 +6,14 @@ import random
 from craps_helpers import accept, new
 
 from server.games.craps.bets import Kind
-from server.games.craps.events import BetCancelled, BetRemoved, UnbetRefused
+from server.games.craps.events import (
+    BetCancelled,
+    BetLost,
+    BetPushed,
+    BetRemoved,
+    BetWon,
+    UnbetRefused,
+)
 from server.games.craps.parse import BetRequest, ParseError, parse_bet
 from server.games.intents import Forfeit, Hold, Refund, Settle
 
@@ -78,20 +85,88 @@ def test_forfeit_and_refund_all():
     assert t.wagers == {}
 
 
+def roll_money(events) -> tuple[dict[str, int], int]:
+    """What a roll's facts say each player gets back, and the house's net (+ = house wins)."""
+    back: dict[str, int] = {}
+    house = 0
+    for e in events:
+        if isinstance(e, BetWon):
+            paid = e.wager.bet.amount + e.amount
+        elif isinstance(e, BetPushed):
+            paid = e.wager.bet.amount
+        elif isinstance(e, BetLost):
+            paid = 0
+        else:
+            continue
+        back[e.wager.player] = back.get(e.wager.player, 0) + paid
+        house += e.wager.bet.amount - paid
+    return back, house
+
+
+def test_a_roll_deciding_many_wagers_is_one_settle_pushes_included():
+    """Wins, losses and pushes of several players: one Settle closes them all and
+    pays each player's total; every chip staked is paid back or goes to the house."""
+    t = new()
+    staked: dict[str, int] = {}
+
+    def bet(player: str, words: str) -> str:
+        h = accept(t, player, words)
+        staked[h] = t.wagers[h].bet.amount
+        return h
+
+    decided = {bet("ann", "dp 10"),          # bar 12: push, 10 back
+               bet("ann", "field 10"),       # 12 pays 2:1: 10 + 20
+               bet("ann", "12 5"),           # 30:1: 5 + 150
+               bet("ann", "any7 5"),         # lost
+               bet("bob", "pass 10"),        # craps 12: lost
+               bet("bob", "dp 20"),          # push, 20 back
+               bet("bob", "anycraps 4"),     # 7:1: 4 + 28
+               bet("carol", "any7 5")}       # lost: carol gets nothing back
+    waiting = bet("bob", "place 6 12")       # off on the come-out: not decided
+    events = t.roll((6, 6))
+    settles = [e for e in events if isinstance(e, Settle)]
+    assert len(settles) == 1 and not [e for e in events if isinstance(e, Refund)]
+    settle = settles[0]
+    assert set(settle.stakes) == decided and len(settle.stakes) == len(decided)
+    assert dict(settle.pays) == {"ann": 195, "bob": 52, "carol": 0} and len(settle.pays) == 3
+    assert events[-1] is settle                               # after every fact of the roll
+    assert list(t.wagers) == [waiting]
+    back, house = roll_money(events)
+    assert dict(settle.pays) == back
+    staked_here = sum(staked[h] for h in settle.stakes)
+    assert staked_here - sum(a for _, a in settle.pays) == house == -(20 + 150 + 28) + (5 + 10 + 5)
+
+
 def test_every_hold_ends_exactly_once_and_keys_are_unique():
-    """Random play: keys are unique; each stake is settled, refunded or forfeited once."""
+    """Random play: keys are unique; each stake is settled, refunded or forfeited once;
+    a roll settles with at most one Settle whose pays match the roll's facts."""
     rng = random.Random(4)
     t = new(odds=2)
     events = []
     words = ["pass 10", "dp 10", "come 5", "dc 5", "place 6 12", "buy 4 20", "lay 10 40",
              "hard 8 5", "field 3", "any7 1", "horn 4", "hop 1 2 1", "fire 1", "small 1",
              "tall 1", "all 1", "odds pass 10", "odds dp 12", "odds come 6 10", "odds dc 8 12"]
+    amounts: dict[str, int] = {}
+    many = 0
     for _ in range(3000):
         for w in rng.sample(words, 4):
-            events += t.bet(rng.choice(["ann", "bob"]), w)
+            placed = t.bet(rng.choice(["ann", "bob"]), w)
+            amounts.update({e.key: e.amount for e in placed if isinstance(e, Hold)})
+            events += placed
         if rng.random() < 0.1:
             events += t.unbet("ann", "all")
-        events += t.roll((rng.randint(1, 6), rng.randint(1, 6)))
+        rolled = t.roll((rng.randint(1, 6), rng.randint(1, 6)))
+        money = [e for e in rolled if isinstance(e, (Hold, Settle, Refund, Forfeit))]
+        back, house = roll_money(rolled)
+        if back:
+            assert len(money) == 1 and isinstance(money[0], Settle)
+            assert dict(money[0].pays) == back
+            assert sum(amounts[s] for s in money[0].stakes) - sum(back.values()) == house
+            many += len(money[0].stakes) > 1
+        else:
+            assert money == []
+        events += rolled
+    assert many > 500
     events += t.refund_all()
     intents = [e for e in events if isinstance(e, (Hold, Settle, Refund, Forfeit))]
     keys = [i.key for i in intents]

@@ -5,7 +5,7 @@ import pytest
 from craps_helpers import accept, new, refusal, results, roll_until
 
 from server.games.craps.events import ComeOutSeven, PointMade, PointSet, SevenOut
-from server.games.intents import Refund
+from server.games.intents import Refund, Settle
 
 HALF = {4: (1, 3), 5: (1, 4), 6: (1, 5), 8: (2, 6), 9: (3, 6), 10: (4, 6)}
 
@@ -39,7 +39,9 @@ def test_come_odds_are_off_on_the_come_out_and_returned():
     assert t.point == 0
     events = t.roll((2, 4))                          # a 6 on the come-out
     assert results(events) == {"come6": ("won", 10), "oddscome6": ("pushed",)}
-    assert any(isinstance(e, Refund) and e.stake == odds for e in events)
+    [settle] = [e for e in events if isinstance(e, Settle)]
+    assert odds in settle.stakes and not [e for e in events if isinstance(e, Refund)]
+    assert settle.pays == (("ann", 10 + 10 + 10),)   # come 10 + its win 10, the odds 10 back
 
 
 def test_come_odds_returned_on_a_come_out_seven_while_the_come_bet_loses():

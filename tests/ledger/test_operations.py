@@ -5,7 +5,6 @@ import asyncio
 
 import pytest
 
-from server.games.intents import Forfeit, Hold, Refund, Settle
 from server.ledger import (
     Balance,
     InsufficientFunds,
@@ -114,6 +113,29 @@ async def test_settle_with_pays_exceeding_stakes_the_house_pays(ledger, db_path)
     assert report.ok and report.house == -40 and report.balances == 100
 
 
+async def test_one_settlement_for_a_whole_roll_pays_each_player_once(ledger, db_path):
+    """A bank craps roll: several players' wins, losses and a push closed by one
+    operation. Pays come from the pooled stakes first, the house pays the rest."""
+    for p in ("alice", "bob", "carol"):
+        await ledger.mint(f"m-{p}", p, 100, "start")
+    await ledger.hold("a-field", "alice", "craps", 10)      # wins 20: 30 back
+    await ledger.hold("a-dp", "alice", "craps", 10)         # push: 10 back
+    await ledger.hold("b-pass", "bob", "craps", 20)         # lost
+    await ledger.hold("b-12", "bob", "craps", 5)            # wins 150: 155 back
+    await ledger.hold("c-any7", "carol", "craps", 5)        # lost: nothing back
+    stakes = ["a-field", "a-dp", "b-pass", "b-12", "c-any7"]
+    pays = {"alice": 40, "bob": 155, "carol": 0}
+    await ledger.settle("roll12", "craps", stakes, pays)
+    await ledger.settle("roll12", "craps", stakes, pays)    # a retry pays nothing twice
+    balances = [await ledger.balance(p) for p in ("alice", "bob", "carol")]
+    assert balances == [Balance(120, {}), Balance(230, {}), Balance(95, {})]
+    report = check(db_path)
+    # staked 50, paid 195: the house pays 145 (wins 170, less the 25 chips it took)
+    assert report.ok and report.house == -145 and report.open_holds == 0
+    assert report.balances == report.minted == 300 == sum(b.wallet for b in balances) + report.house
+    assert report.operations == 3 + 5 + 1
+
+
 async def test_losing_settlement_and_forfeit_go_to_the_house(ledger, db_path):
     await ledger.mint("m", "alice", 100, "start")
     await ledger.hold("h1", "alice", "t", 10)
@@ -127,10 +149,10 @@ async def test_losing_settlement_and_forfeit_go_to_the_house(ledger, db_path):
 async def test_player_versus_player_settlement_pays_from_stakes(ledger, db_path):
     for p in ("alice", "bob", "carol"):
         await ledger.mint(f"m-{p}", p, 100, "start")
-    await ledger.apply("alley", Hold("a1", "alice", 30))
-    await ledger.apply("alley", Hold("b1", "bob", 30))
-    await ledger.apply("alley", Hold("c1", "carol", 20))
-    await ledger.apply("alley", Settle("roll1", ("a1", "b1", "c1"), (("alice", 60), ("carol", 20))))
+    await ledger.hold("a1", "alice", "alley", 30)
+    await ledger.hold("b1", "bob", "alley", 30)
+    await ledger.hold("c1", "carol", "alley", 20)
+    await ledger.settle("roll1", "alley", ["a1", "b1", "c1"], {"alice": 60, "carol": 20})
     balances = [await ledger.balance(p) for p in ("alice", "bob", "carol")]
     assert balances == [Balance(130, {}), Balance(70, {}), Balance(100, {})]
     report = check(db_path)
@@ -140,22 +162,22 @@ async def test_player_versus_player_settlement_pays_from_stakes(ledger, db_path)
 async def test_pig_commission_the_house_keeps_what_is_not_paid(ledger, db_path):
     await ledger.mint("m-a", "alice", 100, "start")
     await ledger.mint("m-b", "bob", 100, "start")
-    await ledger.apply("pig", Hold("a", "alice", 50))
-    await ledger.apply("pig", Hold("b", "bob", 50))
-    await ledger.apply("pig", Settle("end", ("a", "b"), (("bob", 95),)))
+    await ledger.hold("a", "alice", "pig", 50)
+    await ledger.hold("b", "bob", "pig", 50)
+    await ledger.settle("end", "pig", ["a", "b"], {"bob": 95})
     assert (await ledger.balance("bob")).wallet == 145
     assert check(db_path).house == 5
 
 
-async def test_refund_and_forfeit_intents(ledger):
+async def test_refund_and_forfeit(ledger):
     await ledger.mint("m", "alice", 100, "start")
-    await ledger.apply("t", Hold("h1", "alice", 10))
-    await ledger.apply("t", Hold("h2", "alice", 10))
-    await ledger.apply("t", Refund("r1", "h1"))
-    await ledger.apply("t", Forfeit("f1", "h2"))
+    await ledger.hold("h1", "alice", "t", 10)
+    await ledger.hold("h2", "alice", "t", 10)
+    await ledger.refund("r1", "t", "h1")
+    await ledger.forfeit("f1", "t", "h2")
     assert await ledger.balance("alice") == Balance(90, {})
     with pytest.raises(UnknownStake):               # a stake ends exactly once
-        await ledger.apply("t", Refund("r2", "h1"))
+        await ledger.refund("r2", "t", "h1")
     await ledger.hold("h9", "alice", "other", 5)
     with pytest.raises(UnknownStake):               # stakes belong to their table
         await ledger.refund("r3", "t", "h9")
@@ -207,6 +229,22 @@ async def test_balance_and_statement_are_readable(ledger):
     assert last2 == moves[-2:]
     assert await ledger.statement("nobody", 5) == []
     assert await ledger.balance("nobody") == Balance(0, {})
+
+
+async def test_a_whole_roll_is_one_short_statement_line_per_player(ledger):
+    for p in ("alice", "bob"):
+        await ledger.mint(f"m-{p}", p, 1000, "start")
+    handles = [f"run1:bank_craps:{i}" for i in range(20)]
+    for h in handles:
+        await ledger.hold(h, "alice", "bank_craps", 10)
+    await ledger.hold("run1:bank_craps:99", "bob", "bank_craps", 5)
+    await ledger.settle("run1:bank_craps:100", "bank_craps", [*handles, "run1:bank_craps:99"],
+                        {"alice": 250, "bob": 0})
+    [alice] = (await ledger.statement("alice", 1))
+    [bob] = (await ledger.statement("bob", 1))
+    assert alice.memo == "won: stake 200 (20 stakes), paid 250" and alice.amount == 250
+    assert bob.memo == "lost: stake 5 (run1:bank_craps:99), paid 0" and bob.amount == 0
+    assert len(str(alice)) < 100
 
 
 async def test_data_survives_reopen(db_path):

@@ -8,7 +8,7 @@ import pytest
 from server.config.load import load_config
 from server.dice.source import FixedDice
 from server.games.craps import events as ev
-from server.games.intents import Forfeit, Hold, Refund
+from server.games.intents import Forfeit, Hold, Refund, Settle
 from server.games.craps.dealer import (BankCrapsDealer, LastCall, RollSettlement, ShooterUp,
                                       WindowClosed)
 from server.games.seam import Note
@@ -88,6 +88,29 @@ def test_shooter_may_roll_once_the_window_closes():
     assert rolled(out) == [(6, 6)]
     assert "bob is the shooter" not in notes(t.act("bob", ["roll"], 1000))
     assert "ann is the shooter" in notes(t.act("bob", ["roll"], 1000))
+
+
+def test_a_roll_is_one_settlement_and_each_player_still_sees_their_own_line():
+    """One Settle for the whole roll; the per-player RollSettlement facts are as before,
+    and a settlement pending recovery would be reported to every player it closes
+    stakes of, the one who only lost included, and to nobody else."""
+    t = table((6, 6))
+    for p in ("ann", "bob", "cat"):
+        t.sit(p, 1000)
+    t.act("ann", ["bet", "pass", "10"], 1000)      # craps 12: lost
+    t.act("ann", ["bet", "dp", "10"], 1000)        # bar 12: push
+    t.act("bob", ["bet", "field", "5"], 1000)      # 12 pays 3:1 at this table
+    t.act("cat", ["bet", "place", "6", "12"], 1000)   # off on the come-out: undecided
+    t.advance(WINDOW)
+    out = t.act("ann", ["roll"], 1000)
+    [settle] = kinds(out, Settle)
+    assert not kinds(out, Refund) and len(settle.stakes) == 3
+    assert dict(settle.pays) == {"ann": 10, "bob": 20}
+    assert out.index(settle) < min(out.index(r) for r in kinds(out, RollSettlement))
+    assert kinds(out, RollSettlement) == [
+        RollSettlement("ann", (), (("pass", 10),), (("dontpass", 10),), 0),
+        RollSettlement("bob", (("field", 15),), (), (), 0)]
+    assert sorted(t.players_of(settle)) == ["ann", "bob"]
 
 
 def test_no_live_bets_pauses_the_table():

@@ -6,6 +6,8 @@ departing shooter's point and bonus progress stay. Every method returns a list
 of facts (events.py) and money intents (server.games.intents) in order; the
 host applies the intents, and calls `cancel` for a bet whose Hold it refused.
 Stake handles and every intent key are f"{table}:{seq}", unique per table.
+A roll that decides wagers ends with exactly one Settle over all of them (wins,
+losses and pushes); removals, forfeits and refunds stay one intent per stake.
 """
 from __future__ import annotations
 
@@ -207,7 +209,12 @@ class CrapsState:
 
     # -- rolling ----------------------------------------------------------
     def roll(self, dice: tuple[int, int]) -> list[Event]:
-        """Resolve every wager the roll can touch, then move the puck and trackers."""
+        """Resolve every wager the roll can touch, then move the puck and trackers.
+
+        The facts come first (BetWon/BetLost/BetPushed/Travelled), then one
+        Settle whose stakes are every decided wager and whose
+        pays are, per player, stake plus win for wins and stake for pushes.
+        """
         view, total = self.view, dice[0] + dice[1]
         events: list[Event] = [Rolled(dice, total, view.point, view.rolls + 1)]
         after = advance(view, dice)
@@ -218,6 +225,8 @@ class CrapsState:
         elif view.point and total == view.point:
             events.append(PointMade(total, tuple(n for n in range(4, 11) if after.fire >> n & 1)))
         outcome = self.book.outcome
+        decided: list[str] = []
+        back: dict[str, int] = {}                  # player -> chips the roll returns to them
         for handle in list(self._by_total[total]):
             w = self.wagers[handle]
             o = outcome(w.bet, dice, view)
@@ -234,13 +243,24 @@ class CrapsState:
                 events.append(Travelled(moved, o.number))
                 continue
             self._drop(w)
+            decided.append(w.handle)
             if r is Result.WIN:
-                events += [BetWon(w, o.amount, o.commission),
-                           Settle(self._key(), (w.handle,), ((w.player, w.bet.amount + o.amount),))]
+                events.append(BetWon(w, o.amount, o.commission))
+                paid = w.bet.amount + o.amount
             elif r is Result.LOSE:
-                events += [BetLost(w), Settle(self._key(), (w.handle,), ())]
+                events.append(BetLost(w))
+                paid = 0
             else:
-                events += [BetPushed(w), Refund(self._key(), w.handle)]
+                events.append(BetPushed(w))
+                paid = w.bet.amount
+            back[w.player] = back.get(w.player, 0) + paid
+        if decided:
+            # One durable write for everything the roll decided (ARCHITECTURE.md
+            # "One settlement per roll"): a full table is one ledger transaction,
+            # not one commit per wager awaited in turn. A player who gets nothing
+            # back is still named, with 0, so the host can tell every owner of a
+            # closed stake if the settlement is pending recovery.
+            events.append(Settle(self._key(), tuple(decided), tuple(back.items())))
         self.view = after
         return events
 

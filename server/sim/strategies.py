@@ -11,8 +11,8 @@ import importlib.util
 from collections.abc import Callable
 from pathlib import Path
 
-from .bets import POINTS, Kind
-from .sim import Seat, Slot, Strategy
+from server.games.craps.bets import POINTS, Kind
+from server.sim.craps import Seat, Slot, Strategy
 
 
 class PassLine(Strategy):

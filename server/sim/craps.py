@@ -8,6 +8,9 @@ it can touch: a place 6 is not even looked at on a 3.
 A strategy is plain Python: any object with some of the methods of `Strategy`
 below. It sees the table through a `Seat` and places bets with it; the same
 limits the table enforces apply (exact units, min/max, odds limits, timing).
+
+It lives outside server/games because it times itself (rolls per second) and
+makes its own dice from a seed: the games package stays pure.
 """
 from __future__ import annotations
 
@@ -18,9 +21,9 @@ from fractions import Fraction
 
 from server.config.model import TableConfig
 
-from .bets import BONUS, CONTRACTS, LINE, NUMBERS, Bet, Kind, payout_unit
-from .limits import Limits, stake_problem, timing_problem
-from .outcome import (
+from server.games.craps.bets import BONUS, CONTRACTS, LINE, NUMBERS, Bet, Kind, payout_unit
+from server.games.craps.limits import Limits, stake_problem, timing_problem
+from server.games.craps.outcome import (
     ALL_DICE,
     COME_OUT,
     Outcome,

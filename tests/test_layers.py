@@ -1,0 +1,59 @@
+"""The layer rules of ARCHITECTURE.md that an import can break, checked on the source.
+
+Games are pure: no clock, no randomness of their own, no I/O, and nothing from
+the layers around them (the simulator, which times itself, lives in server/sim
+for this reason); a game declares its config keys with server.config.keys and
+never imports the loader. The ledger knows no game. Render knows no telnet:
+preferences are plain data in render.
+"""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+SERVER = Path(__file__).resolve().parents[1] / "server"
+
+RULES = {
+    "games": ("time", "datetime", "asyncio", "random", "socket", "threading", "sqlite3",
+              "server.net", "server.tables", "server.ledger", "server.commands", "server.sim",
+              "server.cli", "server.config.load", "server.config.yamlsrc", "server.config.fields",
+              "server.config.tables", "server.config.settings", "server.config.rooms",
+              "server.config.errors"),      # a game declares keys (config.keys), never reads YAML
+    "ledger": ("server.games", "server.tables", "server.net", "server.commands"),
+    "render": ("server.net", "server.tables", "server.games", "server.ledger", "server.commands"),
+}
+
+
+def imports(path: Path) -> set[str]:
+    """Every module a file imports (relative imports resolved against its package)."""
+    package = ".".join(path.relative_to(SERVER.parent).with_suffix("").parts[:-1])
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = package.rsplit(".", node.level - 1)[0] if node.level else ""
+            module = ".".join(p for p in (base, node.module or "") if p)
+            found.add(module)
+            found.update(f"{module}.{alias.name}" for alias in node.names)
+    return found
+
+
+def broken(layer: str, path: Path) -> list[str]:
+    return sorted(m for m in imports(path) for bad in RULES[layer]
+                  if m == bad or m.startswith(bad + "."))
+
+
+@pytest.mark.parametrize("layer", sorted(RULES))
+def test_layer_imports_nothing_it_must_not(layer: str) -> None:
+    files = sorted((SERVER / layer).rglob("*.py"))
+    assert files
+    assert {str(f.relative_to(SERVER)): broken(layer, f) for f in files if broken(layer, f)} == {}
+
+
+def test_the_checker_sees_a_clock_and_a_relative_import() -> None:
+    assert "time" in imports(SERVER / "sim" / "craps.py")
+    assert broken("games", SERVER / "sim" / "craps.py") == ["random", "time"]
+    assert "server.games.craps.bets.Kind" in imports(SERVER / "games" / "craps" / "outcome.py")
