@@ -1,0 +1,159 @@
+"""Facts the roulette wheel reports, for render and the table host.
+
+Facts say what happened, never how to show it. Money moves only through the
+intents of server.games.intents (Hold, Settle, Refund) that travel in the
+same lists, always before the facts that rely on them being written.
+"""
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from server.games.intents import MoneyIntent
+
+from .bets import Bet
+from .layout import Colour
+
+
+@dataclass(frozen=True)
+class Wager:
+    """A bet on the layout: its stake handle (the Hold key), owner, bet and name."""
+
+    handle: str
+    player: str
+    bet: Bet
+    name: str                  # canonical form: `split 17 20`, `red`; `unbet <name>` matches it
+
+
+@dataclass(frozen=True)
+class BetAccepted:
+    wager: Wager
+    note: str | None = None    # cents returned: "0.50 returned, your wager is 10"
+
+
+@dataclass(frozen=True)
+class BetRefused:
+    player: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class BetRemoved:
+    """Taken down with `unbet`; its stake was refunded (the Refund comes first)."""
+
+    wager: Wager
+
+
+@dataclass(frozen=True)
+class UnbetRefused:
+    player: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class BetCancelled:
+    """The host's ledger refused the Hold: the wager never was (no money moves)."""
+
+    wager: Wager
+    reason: str
+
+
+@dataclass(frozen=True)
+class SpinRefused:
+    player: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class BetsOpen:
+    """A betting window started (someone has a bet and others are at the wheel)."""
+
+    spin: int                  # the number of the spin this window leads to
+    seconds: float
+
+
+@dataclass(frozen=True)
+class LastCall:
+    spin: int
+    seconds: float             # seconds left in the window
+
+
+@dataclass(frozen=True)
+class NoMoreBets:
+    """The ball is spinning: no bets and no removals until it drops."""
+
+    spin: int
+    seconds: float             # until the ball drops
+
+
+@dataclass(frozen=True)
+class BallDropped:
+    """The number, called: `call` is "17 black, odd, low, second dozen, second column"."""
+
+    spin: int
+    pocket: int
+    colour: Colour
+    call: str
+
+
+class Outcome(enum.StrEnum):
+    WON = "won"
+    LOST = "lost"
+    HALF = "half"              # la partage: an even-money bet lost half on zero
+
+
+@dataclass(frozen=True)
+class Line:
+    """One wager's result in a settlement: `returned` chips went back to the wallet."""
+
+    wager: Wager
+    outcome: Outcome
+    returned: int
+
+    @property
+    def net(self) -> int:
+        return self.returned - self.wager.bet.amount
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """One player's whole spin, consolidated (after the spin's single Settle).
+
+    `away`: the player had left or disconnected; their bets rode and were
+    paid to the wallet, and the host tells them at their next login.
+    """
+
+    spin: int
+    player: str
+    pocket: int
+    won: tuple[Line, ...]
+    lost: tuple[Line, ...]     # la partage halves are here, with returned > 0
+    staked: int
+    paid: int                  # chips back to the wallet this spin
+    away: bool = False
+
+    @property
+    def net(self) -> int:
+        return self.paid - self.staked
+
+
+@dataclass(frozen=True)
+class BetsRide:
+    """A player left or disconnected with bets down: they stay for the next spin."""
+
+    player: str
+    wagers: tuple[Wager, ...]
+    disconnected: bool
+
+
+@dataclass(frozen=True)
+class WheelClosed:
+    """Shutdown or eviction: every bet not yet spun was refunded (Refunds come first)."""
+
+    reason: str
+    refunded: tuple[Wager, ...]
+
+
+Fact = (BetAccepted | BetRefused | BetRemoved | UnbetRefused | BetCancelled | SpinRefused | BetsOpen
+        | LastCall | NoMoreBets | BallDropped | Settlement | BetsRide | WheelClosed)
+Event = Fact | MoneyIntent
