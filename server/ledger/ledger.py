@@ -15,7 +15,7 @@ from pathlib import Path
 
 from server.ledger.errors import LedgerClosed
 from server.ledger.mirror import RECENT_KEYS
-from server.ledger.ops import Balance, Movement, Op, Recovered, TakeNotices
+from server.ledger.ops import Balance, LeaveNotice, Movement, Op, Recovered, TakeNotices
 from server.ledger.sqlite_store import SQLiteStore
 from server.ledger.store import Store
 from server.ledger.writer import GroupCommitWriter
@@ -69,6 +69,10 @@ class Ledger:
 
     async def forfeit(self, key: str, table: str, stake: str) -> None:
         await self._submit(Op.forfeit(key, table, stake))
+
+    async def notify(self, player: str, text: str) -> None:
+        """Keep `text` for the player's next login (`take_notices`); returns once durable."""
+        await self._submit(LeaveNotice(player, text))
 
     async def take_notices(self, player: str) -> list[str]:
         """Fetch and clear what the ledger has to tell a player (recovery results)."""

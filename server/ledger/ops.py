@@ -171,6 +171,18 @@ class TakeNotices:
 
 
 @dataclass(frozen=True)
+class LeaveNotice:
+    """Keep `text` for the player's next login (news that found them gone: bets
+    that rode on after they left and were settled to the wallet)."""
+
+    player: str
+    text: str
+
+
+Item = Op | TakeNotices | LeaveNotice     # what the writer takes
+
+
+@dataclass(frozen=True)
 class Balance:
     """Wallet chips first, then chips held as live stakes per table."""
 

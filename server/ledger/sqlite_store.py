@@ -37,6 +37,8 @@ from server.ledger.ops import (
     Balance,
     Movement,
     Op,
+    Item,
+    LeaveNotice,
     Recovered,
     TakeNotices,
 )
@@ -176,7 +178,7 @@ class SQLiteStore:
             raise
         return batch, out
 
-    def apply_batch(self, items: Sequence[Op | TakeNotices],
+    def apply_batch(self, items: Sequence[Item],
                     before_commit: Callable[[], None] | None = None) -> list[object]:
         def judge(batch: Batch) -> list[object]:
             results: list[object] = []
@@ -184,6 +186,11 @@ class SQLiteStore:
             for item in items:
                 if type(item) is TakeNotices:
                     results.append(self._take_notices(item.player))
+                    continue
+                if type(item) is LeaveNotice:
+                    self._c.execute("INSERT INTO notices (player, text, time) VALUES (?, ?, ?)",
+                                    (item.player, item.text, batch.now))
+                    results.append(None)
                     continue
                 try:
                     apply(item)

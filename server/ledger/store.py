@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
-from server.ledger.ops import Balance, Movement, Op, Recovered, TakeNotices
+from server.ledger.ops import Balance, Item, Movement, Op, Recovered
 
 
 class Store(Protocol):
-    def apply_batch(self, items: Sequence[Op | TakeNotices],
+    def apply_batch(self, items: Sequence[Item],
                     before_commit: Callable[[], None] | None = None) -> list[object]:
         """Apply every item in ONE durable transaction, each isolated from the others.
 

@@ -30,7 +30,7 @@ import threading
 from collections.abc import Callable, Sequence
 
 from server.ledger.errors import LedgerClosed, LedgerUnavailable
-from server.ledger.ops import CLOSING, Op, TakeNotices
+from server.ledger.ops import CLOSING, Item, Op
 from server.ledger.store import Store
 
 log = logging.getLogger("casino.ledger")
@@ -39,7 +39,7 @@ _STOP = object()
 MAX_BATCH = 2048
 SPLIT_AT = 32        # this many waiting and nothing in flight: take half, start two groups
 
-Request = tuple[Op | TakeNotices, asyncio.Future, asyncio.AbstractEventLoop]
+Request = tuple[Item, asyncio.Future, asyncio.AbstractEventLoop]
 Done = tuple[list[Request], list[object]]     # a committed batch and its results
 
 
@@ -74,7 +74,7 @@ class GroupCommitWriter:
         self._thread = threading.Thread(target=self._run, name="casino-ledger-writer", daemon=True)
         self._thread.start()
 
-    def submit(self, item: Op | TakeNotices) -> asyncio.Future:
+    def submit(self, item: Item) -> asyncio.Future:
         """Queue an item; the returned future resolves once it is durable (or refused/failed)."""
         if self._closed:
             raise LedgerClosed("the ledger is closed")
@@ -134,7 +134,7 @@ class GroupCommitWriter:
         if held is not None:
             _hand_back(held)
 
-    def _commit(self, items: Sequence[Op | TakeNotices], before_commit: Callable[[], None]) -> list[object]:
+    def _commit(self, items: Sequence[Item], before_commit: Callable[[], None]) -> list[object]:
         try:
             return self._store.apply_batch(items, before_commit)
         except Exception as exc:  # noqa: BLE001 - any failure: the writer must live on

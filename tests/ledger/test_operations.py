@@ -257,3 +257,17 @@ async def test_data_survives_reopen(db_path):
         assert led.recovered == []
     finally:
         await led.close()
+
+
+async def test_a_notice_left_for_a_player_survives_a_restart_and_is_read_once(ledger, db_path):
+    await ledger.notify("alice", "Your bets rode and were settled.")
+    await ledger.notify("alice", "A second notice.")
+    await ledger.close()
+    again = await Ledger.open(db_path)
+    try:
+        assert await again.take_notices("bob") == []
+        assert await again.take_notices("alice") == ["Your bets rode and were settled.", "A second notice."]
+        assert await again.take_notices("alice") == []
+    finally:
+        await again.close()
+    assert check(db_path).ok
