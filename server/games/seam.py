@@ -15,6 +15,7 @@ player's last live bet is decided (asking `live`), then tells the dealer with
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any, Callable, Protocol
 
 from server.config.keys import Field
@@ -52,6 +53,20 @@ class WalletReport:
     """Tell `player` their wallet balance, once the money before it is durable."""
 
     player: str
+
+
+@dataclass(frozen=True)
+class Notice:
+    """Tell `player` `text` now if they are connected, else at their next login.
+
+    For news that finds a player gone: bets that rode on after they left or
+    dropped, settled to the wallet. The host keeps it durably (the ledger's
+    notices, which login reads) when nobody is there to hear it; it follows
+    the money intents it speaks of, so it never tells of chips not yet written.
+    """
+
+    player: str
+    text: str
 
 
 @dataclass(frozen=True)
@@ -127,12 +142,21 @@ MakeDealer = Callable[[TableConfig, int, Any, Seating], Dealer]   # config, tick
 
 
 @dataclass(frozen=True)
+class OddsSheet:
+    """`casino odds` for one table: a heading line and each bet's exact house edge."""
+
+    heading: str
+    edges: tuple[tuple[str, Fraction], ...]
+
+
+@dataclass(frozen=True)
 class GameEntry:
     """One game in the catalogue: plain data plus `make`.
 
     Everything that lists games (the table factory, config validation, the
-    game words and `help`, the login banner) reads these fields and nothing
-    else, so a new game is one package and one catalogue line.
+    game words and `help`, the login banner, `casino odds`, `fair`) reads
+    these fields and nothing else, so a new game is one package and one
+    catalogue line.
     """
 
     key: str                        # the catalogue's name for it
@@ -147,6 +171,8 @@ class GameEntry:
     help_lines: tuple[str, ...] = ()          # more lines for `help <word>`
     opening_words: tuple[str, ...] = ()       # words refused at a closing table or on the way out
     aliases: tuple[str, ...] = field(default=())
+    odds: Callable[[TableConfig], OddsSheet] | None = None   # `casino odds`; None: no house edge to show
+    draws: str = "dice"                       # what `fair` calls the table's fair source: dice, wheel
 
 
 def render_note(event: Any, viewer: Viewer) -> list[str] | None:

@@ -27,7 +27,7 @@ from server.config.model import TableConfig
 from server.dice.fair import FairDice
 from server.games.catalogue import entry_for
 from server.games.intents import Forfeit, Hold, Refund, Settle
-from server.games.seam import Dealer, HandResult, Note, SeatRequest, Viewer, WalletReport
+from server.games.seam import Dealer, HandResult, Note, Notice, SeatRequest, Viewer, WalletReport
 from server.games.seating import Seating
 from server.tables.usher import Usher
 
@@ -166,6 +166,8 @@ class TableHost:
                 await self.leave(event.player, event.how)
             elif isinstance(event, HandResult):
                 logs.event(log, "hand_result", table=self.id, **dict(event.fields))
+            elif isinstance(event, Notice):
+                await self._notice(event)
             elif isinstance(event, WalletReport):
                 session = self.session_of(event.player)
                 if session is not None:
@@ -173,6 +175,18 @@ class TableHost:
                     session.tell(f"Wallet: {balance.wallet} chips.")
             else:
                 self._show(event)
+
+    async def _notice(self, notice: Notice) -> None:
+        """Tell a connected player now; keep it for the next login of one who is gone."""
+        session = self.session_of(notice.player)
+        if session is not None and not session.closed:
+            session.tell(f"Notice: {notice.text}")
+            return
+        from server.ledger import LedgerError
+        try:
+            await self.app.ledger.notify(name_key(notice.player), notice.text)
+        except LedgerError as err:
+            logs.event(log, "notice_lost", table=self.id, player=notice.player, why=err)
 
     async def _write(self, intent: Any) -> None:
         """One money intent to the ledger; returns only when durable."""
