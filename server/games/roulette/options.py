@@ -1,12 +1,22 @@
-"""A roulette table's options: plain data, seconds and chips, no config loading.
+"""A roulette table's options, and the config keys that build them.
 
-The config loader (not written yet) will build one of these from YAML;
-`problems()` gives the one-line reasons it and `casino validate` can show.
-The wheel turns the seconds into ticks with the cadence it is given.
+`RouletteOptions` is plain data in seconds and chips; the wheel turns the
+seconds into ticks with the cadence it is given. `ROULETTE_KEYS` declares
+what a `game: roulette` entry of casino_tables may say (all at the top of
+the entry, like Pig's), so the loader, `casino validate` and docs/config.md
+learn them from this package; `read` checks them with file:line errors and
+`problems()` is the same check for options built by hand (tests, tools).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
+
+from server.config.keys import Field, Problem, as_int, describe
+from server.games.seam import Built, OptionsReader, TableKeys
+
+WHEELS = ("single_zero",)          # the wheels this package plays (RULES.md: European, 37 pockets)
+MAX_CHIPS = 1_000_000_000
 
 
 @dataclass(frozen=True)
@@ -19,6 +29,7 @@ class RouletteOptions:
     bet_window: float = 20
     last_call: float = 5           # seconds left when the last call is made; 0: none
     spin_seconds: float = 3
+    wheel: str = "single_zero"
 
     def problems(self) -> list[str]:
         """Why these options make no table, one line each (empty: fine)."""
@@ -39,9 +50,64 @@ class RouletteOptions:
             out.append("bet_window must be more than 0 seconds")
         elif not out and self.last_call >= self.bet_window:
             out.append(f"last_call ({self.last_call} s) must be less than bet_window ({self.bet_window} s)")
+        if self.wheel not in WHEELS:
+            out.append(f"wheel {self.wheel!r} is not played here; the wheels are {', '.join(WHEELS)}")
         return out
 
 
 def to_ticks(seconds: float, tick_hz: int) -> int:
     """A duration in whole ticks at this cadence."""
     return round(seconds * tick_hz)
+
+
+# --- the config keys -----------------------------------------------------------------
+def as_yes_no(value: Any, raw: str | None = None) -> bool:
+    """true/false (YAML's yes/no values); a number or text is refused, not guessed."""
+    if not isinstance(value, bool):
+        raise Problem(f"must be true or false, not {describe(value)}")
+    return value
+
+
+def as_wheel(value: Any, raw: str | None = None) -> str:
+    """A wheel this package plays, refused by name otherwise (`double_zero` is not one)."""
+    if isinstance(value, str) and value in WHEELS:
+        return value
+    named = repr(value) if isinstance(value, str) else describe(value)
+    meant = str(value).strip().lower().replace("-", "_").replace(" ", "_")
+    hint = f" (did you mean {meant!r}?)" if meant in WHEELS else ""
+    raise Problem(f"{named} is not a wheel this casino plays: the only one is "
+                  f"{' or '.join(WHEELS)}, 0 and 1-36{hint}")
+
+
+_RO = RouletteOptions()
+ROULETTE_FIELDS = (
+    Field("max_players", as_int, 8, 1, 20),
+    Field("min_bet", as_int, _RO.min_bet, 1, MAX_CHIPS),
+    Field("max_bet", as_int, _RO.max_bet, 1, MAX_CHIPS),
+    Field("wheel", as_wheel, _RO.wheel),
+    Field("la_partage", as_yes_no, _RO.la_partage),
+    Field("bet_window", as_int, int(_RO.bet_window), 2, 600),
+    Field("last_call", as_int, int(_RO.last_call), 0, 599),
+    Field("spin_seconds", as_int, int(_RO.spin_seconds), 0, 60),
+)
+
+
+def read(entry: OptionsReader) -> Built:
+    """A `game: roulette` entry: every key checked, each problem with its file and line."""
+    v = entry.read(ROULETTE_FIELDS)
+    if v.ok("min_bet", "max_bet") and v["max_bet"] < v["min_bet"]:
+        entry.error("max_bet", f"{v['max_bet']:,} is below min_bet {v['min_bet']:,}")
+    if v.ok("bet_window", "last_call") and v["last_call"] >= v["bet_window"]:
+        entry.error("last_call", f"{v['last_call']} must be less than bet_window {v['bet_window']}")
+        v["last_call"] = 0
+    players = v.pop("max_players")
+    options = RouletteOptions(**v)
+    return Built(players, options.min_bet, options.max_bet, options)
+
+
+ROULETTE_KEYS = TableKeys(
+    game="roulette",
+    read=read,
+    top=tuple(f.name for f in ROULETTE_FIELDS),
+    rows=ROULETTE_FIELDS,
+)
