@@ -10,10 +10,11 @@ from server.config.model import TableConfig
 from server.games.alley.entry import ALLEY
 from server.games.craps.entry import BANK_CRAPS
 from server.games.pig.entry import PIG
+from server.games.roulette.entry import ROULETTE
 from server.games.seam import GameEntry, TableKeys
 from server.games.simplified.entry import SIMPLIFIED
 
-GAMES: tuple[GameEntry, ...] = (BANK_CRAPS, SIMPLIFIED, ALLEY, PIG)
+GAMES: tuple[GameEntry, ...] = (BANK_CRAPS, SIMPLIFIED, ALLEY, PIG, ROULETTE)
 
 
 def find_game(name: str) -> GameEntry | None:

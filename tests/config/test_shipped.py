@@ -56,13 +56,13 @@ def test_rooms_and_exits(cfg: CasinoConfig) -> None:
     assert rooms["lobby"].exits == {"north": "6185", "down": "alley", "west": "parlour", "south": "solo"}
     assert rooms["6185"].name == "Bank Craps"
     assert rooms["6185"].exits == {"east": "6186", "south": "lobby"}
-    assert rooms["6186"].exits == {"west": "6185"} and rooms["6186"].tables == ()
+    assert rooms["6186"].exits == {"west": "6185"} and rooms["6186"].tables == ("roulette",)
     assert rooms["alley"].exits == {"up": "lobby"}
     assert rooms["parlour"].exits == {"east": "lobby"}
     assert rooms["solo"].exits == {"north": "lobby"}
     placed = {t: r.id for r in rooms.values() for t in r.tables}
     assert placed == {"bank_craps": "6185", "alley_craps": "alley", "pig": "parlour",
-                      "simple_craps": "solo"}
+                      "simple_craps": "solo", "roulette": "6186"}
 
 
 def test_descriptions_are_short_plain_ascii(cfg: CasinoConfig) -> None:

@@ -1,0 +1,222 @@
+"""Roulette at a table: the pure wheel (wheel.py) wired to the host's seats and dice.
+
+Policy (RULES.md "Single-zero roulette"), the host's Seating being who is here:
+- the wheel runs on its own round clock when two or more are seated (or bets
+  of players who left are down), so a lone player is never hurried: they
+  type `spin` (which they may also do while riders' bets wait);
+- leaving or dropping forfeits nothing: `live` is always False, so the host
+  unseats at once, and the wheel keeps the player's bets riding on the next
+  spin. Their Settlement (away) becomes a Notice, which the host tells them
+  now if they are connected and keeps for their next login otherwise;
+- a player who sits down again before that spin has their bets back;
+- the draw is `dice.draw(37)` from the table's FairDice, and the dice rotate
+  after every spin: each spin's server seed was committed before its bets
+  and is revealed once the number is called (`fair`, `casino verify --draw 37`);
+- shutdown refunds every bet not yet spun (riders told like the rest).
+
+The seat that may set the client seed (`shooter`) is the longest seated.
+"""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, replace
+from typing import Any
+
+from server.config.model import TableConfig
+from server.games.intents import Hold, Refund, Settle
+from server.games.seam import HandResult, Note, Notice, Viewer
+from server.games.seating import Seating
+
+from . import view
+from .bets import parse
+from .events import BallDropped, Settlement, WheelClosed
+from .options import RouletteOptions
+from .rounds import Phase
+from .wheel import RouletteWheel
+
+# Each dealer's wheel numbers its intent keys from 1; a table given new settings
+# (`reload`) gets a new dealer within the same run, so its keys carry an install
+# number that no earlier dealer of this process used.
+_INSTALLS = itertools.count(1)
+
+
+@dataclass(frozen=True)
+class BetsSummary:
+    """Show a player their numbered live wagers (as they stand when shown)."""
+
+    player: str
+
+
+class RouletteDealer:
+    def __init__(self, config: TableConfig, tick_hz: int, dice: Any, seating: Seating) -> None:
+        if not isinstance(config.options, RouletteOptions):
+            raise TypeError(f"table {config.id} is not a roulette table")
+        self.config = config
+        self.tick_hz = tick_hz
+        self.dice = dice
+        self.seating = seating
+        self.wheel = RouletteWheel(config.options, dice.draw, tick_hz, f"{config.id}.{next(_INSTALLS)}")
+        self._owners: dict[str, str] = {}            # open stake -> player, for pending-recovery notes
+        self._settled: dict[str, tuple[str, ...]] = {}   # last Settle's key -> its players
+
+    # --- who is who -------------------------------------------------------
+    def shooter(self) -> str | None:
+        names = self.seating.names()
+        return names[0] if names else None
+
+    def live(self, player: str) -> bool:
+        return False             # bets ride after the player goes: nobody waits for them
+
+    def on_layout(self, handle: str) -> bool:
+        """The wager is on the layout (not cancelled by a refused hold, not yet settled)."""
+        return handle in self._owners
+
+    def phase(self) -> str:
+        wheel = self.wheel
+        if wheel.phase is Phase.BETTING:
+            return f"betting, {wheel.seconds_left} s left"
+        if wheel.phase is Phase.SPINNING:
+            return "no more bets"
+        return wheel.phase.value
+
+    def between_hands(self) -> bool:
+        """Not while the ball is spinning: a removed table closes (refunding) before or after."""
+        return self.wheel.phase is not Phase.SPINNING
+
+    def _alone(self) -> bool:
+        """One player (or none) seated: `spin` is theirs to type."""
+        return len(self.seating.active()) <= 1
+
+    def _timed(self) -> bool:
+        """Whether the round clock runs: others are at the wheel, or bets of players
+        who left are down (they are settled in a bounded time, not when someone
+        alone at the wheel gets round to `spin`)."""
+        return not self._alone() or bool(self.wheel.away)
+
+    # --- seating ------------------------------------------------------------
+    def sit_problem(self, player: str, wallet: int) -> str | None:
+        return None
+
+    def seated(self, player: str, back: bool) -> list[Any]:
+        self.wheel.rejoin(player)
+        riding = self.wheel.bets_of(player)
+        welcome = (f"Welcome to {self.config.id}: single-zero roulette, bets from {self.config.min_bet} "
+                   f"to {self.config.max_bet}. 'table' shows the layout, 'help roulette' the bets.")
+        if riding:
+            welcome += f" Your {len(riding)} bet{'s' if len(riding) != 1 else ''} still on the layout " \
+                       f"{'are' if len(riding) != 1 else 'is'} yours again."
+        return [Note(None, f"{player} sits down at the wheel."), Note((player,), welcome)]
+
+    def unseated(self, player: str, how: str) -> list[Any]:
+        events = self.wheel.disconnect(player) if how == "gone" else self.wheel.leave(player)
+        if events and how != "gone":
+            n = len(self.wheel.bets_of(player))
+            events.append(Note((player,), f"Your {n} bet{'s' if n != 1 else ''} stay on the layout and "
+                                          "ride on the next spin; what they return goes to your wallet."))
+        return events
+
+    # --- commands -----------------------------------------------------------
+    def act(self, player: str, words: list[str], wallet: int) -> list[Any]:
+        if player not in self.seating:
+            return [Note((player,), "Sit down first: play roulette.")]
+        verb, rest = words[0].lower(), words[1:]
+        if verb == "bet":
+            return self._bet(player, rest, wallet)
+        if verb == "bets":
+            return [BetsSummary(player)]
+        if verb == "unbet":
+            if not rest:
+                return [Note((player,), "Usage: unbet <number|name|all>; 'bets' numbers your bets.")]
+            events = self._after(self.wheel.unbet(player, " ".join(rest)))
+            return events + [BetsSummary(player)] if len(events) > 1 else events
+        if verb == "spin":
+            return self._after(self.wheel.spin(player, solo=self._alone()))
+        return [Note((player,), f"Roulette has no '{verb}': bet, bets, unbet, spin.")]
+
+    def _bet(self, player: str, words: list[str], wallet: int) -> list[Any]:
+        if not words:
+            return [Note((player,), "Usage: bet <kind> [numbers] <amount>, e.g. bet red 10; "
+                                    "'help roulette' lists the bets.")]
+        bet = parse(words)
+        if not isinstance(bet, str) and bet.amount > wallet and self.wheel.phase is not Phase.SPINNING:
+            return [Note((player,), f"Refused: {bet.name} {bet.amount} is more than your wallet "
+                                    f"({wallet} chips).")]
+        events = self._after(self.wheel.bet(player, words))
+        return events + [BetsSummary(player)] if any(isinstance(e, Hold) for e in events) else events
+
+    # --- time and the host's other inputs -----------------------------------
+    def advance(self, ticks: int) -> list[Any]:
+        return self._after(self.wheel.advance(ticks, self._timed()))
+
+    def hold_refused(self, key: str, reason: str) -> list[Any]:
+        self._owners.pop(key, None)
+        return self.wheel.hold_refused(key, reason)
+
+    def close(self, why: str) -> list[Any]:
+        away = self.wheel.away
+        return self._after([Note(None, why), *self.wheel.close(why)], away)
+
+    def players_of(self, intent: Any) -> tuple[str, ...]:
+        """Who hears that this intent is pending recovery: the stake's owner, or the spin's players."""
+        if isinstance(intent, Settle):
+            return self._settled.get(intent.key) or tuple(self.seating.names())
+        stake = getattr(intent, "stake", None)
+        return (self._owners[stake],) if stake in self._owners else tuple(self.seating.names())
+
+    def reconfigure(self, config: TableConfig) -> bool:
+        """New limits apply to the next wager at once; other changes (la partage,
+        timing) wait until no bet is down, when the host builds a new dealer."""
+        new, old = config.options, self.wheel.options
+        if config.game != "roulette" or not isinstance(new, RouletteOptions):
+            return False
+        if replace(new, min_bet=old.min_bet, max_bet=old.max_bet) != old or new.problems():
+            return False
+        self.config, self.wheel.options = config, new
+        return True
+
+    # --- what people see ------------------------------------------------------
+    def render(self, event: Any, viewer: Viewer) -> list[str]:
+        return view.event_lines(self, event, viewer)
+
+    def view(self, viewer: Viewer) -> list[str]:
+        return view.table_view(self, viewer)
+
+    def rules(self) -> list[str]:
+        return view.rules_text(self)
+
+    # --- after the wheel --------------------------------------------------------
+    def _after(self, events: list[Any], away: frozenset[str] = frozenset()) -> list[Any]:
+        """Book-keeping on the wheel's events, and what follows a spin: the
+        dice rotate (revealing the spin's seed), players who left are sent a
+        Notice after the Settle that paid them, the operator's log gets the spin."""
+        out: list[Any] = []
+        dropped: BallDropped | None = None
+        settle: Settle | None = None
+        for e in events:
+            out.append(e)
+            if isinstance(e, Hold):
+                self._owners[e.key] = e.player
+            elif isinstance(e, Refund):
+                self._owners.pop(e.stake, None)
+            elif isinstance(e, Settle):
+                settle = e
+                for stake in e.stakes:
+                    self._owners.pop(stake, None)
+            elif isinstance(e, BallDropped):
+                dropped = e
+                self.dice.rotate()
+            elif isinstance(e, Settlement) and e.away and dropped is not None:
+                out.append(Notice(e.player, view.away_text(self.config.id, e, dropped.call)))
+            elif isinstance(e, WheelClosed):
+                riders = {w.player for w in e.refunded if w.player in away}
+                out += [Notice(p, view.refund_text(self.config.id, tuple(w for w in e.refunded if w.player == p)))
+                        for p in sorted(riders)]
+        if dropped is not None:
+            settlements = [e for e in events if isinstance(e, Settlement)]
+            if settle is not None:
+                self._settled = {settle.key: tuple(s.player for s in settlements)}
+            out.append(HandResult((("spin", dropped.spin), ("pocket", dropped.pocket),
+                                   ("players", len(settlements)),
+                                   ("staked", sum(s.staked for s in settlements)),
+                                   ("paid", sum(s.paid for s in settlements)))))
+        return out

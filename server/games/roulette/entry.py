@@ -1,0 +1,67 @@
+"""Single-zero roulette in the catalogue: its words with their help, its dealer,
+its config keys, its `casino odds` sheet, and a wheel for `fair` to name."""
+from __future__ import annotations
+
+import textwrap
+
+from server.config.model import TableConfig
+from server.games.seam import GameEntry, OddsSheet
+
+from .dealer import RouletteDealer
+from .kinds import KINDS
+from .odds import house_edges
+from .options import ROULETTE_KEYS
+
+HELP_WIDTH = 76                   # `help` indents these lines by two more
+
+
+def bet_lines() -> tuple[str, ...]:
+    """One row per bet: form, payout, example, and what it covers (wrapped beside them)."""
+    lines = []
+    for info in KINDS.values():
+        head = f"{info.usage:<12} {info.pays:>2}:1  bet {info.example:<19}"
+        covers = textwrap.wrap(info.covers, HELP_WIDTH - len(head)) or [""]
+        lines += [head + covers[0], *(" " * len(head) + more for more in covers[1:])]
+    return tuple(lines)
+
+
+def odds_sheet(table: TableConfig) -> OddsSheet:
+    """Every bet's exact edge at this table (la partage changes the even-money ones)."""
+    partage = table.options.la_partage
+    heading = (f"{table.id}: single-zero roulette, la partage {'on' if partage else 'off'}, "
+               f"bets {table.min_bet}..{table.max_bet}")
+    return OddsSheet(heading, tuple(house_edges(partage)))
+
+
+ROULETTE = GameEntry(
+    key="roulette",
+    title="Single-zero roulette",
+    word="roulette",
+    game="roulette",
+    variant=None,
+    summary="a European wheel, 0 and 1-36; every bet against the house",
+    words={
+        "bet": "bet <kind> [numbers] <amount> - a wager on the layout, e.g. bet red 10, bet split 17 20 5, "
+               "bet corner 17 21 5. 'help roulette' lists every bet and what it pays.",
+        "bets": "bets - your bets on the layout, numbered for unbet.",
+        "unbet": "unbet <number|name|all> - take a bet down (unbet 2, unbet red, unbet split 17 20) "
+                 "until No more bets.",
+        "spin": "spin - alone at the wheel with a bet down: no more bets, and the ball drops.",
+    },
+    keys=ROULETTE_KEYS,
+    make=RouletteDealer,
+    help_lines=(
+        "bet <kind> [numbers] <amount>; a win returns the stake plus the payout:",
+        *bet_lines(),
+        "A bare number is a straight bet (bet 17 10). Numbers that do not make the",
+        "  bet are refused with a reason naming one that does.",
+        "Zero loses every outside bet (la partage: even-money bets get half back).",
+        "With others at the wheel the first bet opens a betting window, then a last",
+        "  call, No more bets, and the ball drops. Leaving forfeits nothing: your",
+        "  bets ride on the next spin and are paid to your wallet.",
+        "'fair' shows the wheel's commitment; the first seated may 'seed <text>'.",
+    ),
+    opening_words=("bet", "spin"),
+    odds=odds_sheet,
+    draws="wheel",
+)

@@ -1,0 +1,256 @@
+"""What roulette looks like to one viewer: facts as lines, the table as a board.
+
+Facts about a player's own money (accepted, refused, taken down, the
+settlement) go to that player alone; the round (bets open, last call, no more
+bets, the number called) goes to everyone at the table, watchers too. The
+number is said in words, as a croupier calls it, and painted on its colour
+where the client has colour. Every line fits the viewer's width (the board
+is 57 columns; narrower clients are told how to see it).
+"""
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from server.games.seam import Viewer, render_note
+from server.render.text import paint, wrap
+
+from . import board
+from .events import (
+    BallDropped, BetAccepted, BetCancelled, BetRefused, BetRemoved, BetsOpen, BetsRide, LastCall,
+    NoMoreBets, Outcome, Settlement, SpinRefused, UnbetRefused, Wager, WheelClosed,
+)
+from .kinds import KINDS, Kind
+from .layout import RED, colour
+from .rounds import Phase
+
+if TYPE_CHECKING:
+    from .dealer import RouletteDealer
+
+REMINDER = "bet <kind> [numbers] <amount> | bets | unbet <n|name|all> | spin | table rules | leave | help roulette"
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+_OUTSIDE = {Kind.RED: "red", Kind.BLACK: "black", Kind.ODD: "odd", Kind.EVEN: "even",
+            Kind.LOW: "low", Kind.HIGH: "high"}
+
+
+def _sentence(reason: str) -> str:
+    return reason if reason.endswith((".", "!", "?")) else reason + "."
+
+
+def pocket(n: int, color: bool) -> str:
+    """A called number as the viewer sees it: on its colour, or with `*` when red."""
+    if color:
+        return f"\x1b[{board.STYLES[colour(n).value]}m {n} \x1b[0m"
+    return f"{n}*" if n in RED else str(n)
+
+
+# --- events ------------------------------------------------------------------
+def event_lines(table: "RouletteDealer", event: Any, viewer: Viewer) -> list[str]:
+    note = render_note(event, viewer)
+    if note is not None:
+        return note
+    c, me = viewer.prefs.color, viewer.key
+    if isinstance(event, BetAccepted):
+        w = event.wager
+        if w.player != me or not table.on_layout(w.handle):
+            return []                      # not yours, or its hold was refused meanwhile
+        return ([event.note] if event.note else []) + [f"Bet accepted: {w.name} {w.bet.amount}."]
+    if isinstance(event, (BetRefused, UnbetRefused, SpinRefused)):
+        return [f"Refused: {_sentence(event.reason)}"] if event.player == me else []
+    if isinstance(event, BetRemoved):
+        w = event.wager
+        return [f"Taken down: {w.name}, {w.bet.amount} back to your wallet."] if w.player == me else []
+    if isinstance(event, BetCancelled):
+        w = event.wager
+        return [f"Wager refused: {w.name} {w.bet.amount} is off ({event.reason})."] if w.player == me else []
+    if isinstance(event, BetsOpen):
+        return [f"Place your bets: no more bets in {_secs(event.seconds)}."]
+    if isinstance(event, LastCall):
+        return [paint(f"Last call! {_secs(event.seconds)} to place your bets.", "bright_yellow", color=c)]
+    if isinstance(event, NoMoreBets):
+        then = f" The ball drops in {_secs(event.seconds)}." if event.seconds else ""
+        return [paint("No more bets!", "bold", color=c) + " The ball is spinning." + then]
+    if isinstance(event, BallDropped):
+        return [f"Spin {event.spin}: the ball drops in {pocket(event.pocket, c)}. "
+                + paint(event.call[:1].upper() + event.call[1:] + ".", "bold", color=c)]
+    if isinstance(event, Settlement):
+        return [settlement_line(event, c)] if event.player == me else []
+    if isinstance(event, BetsRide):
+        if event.player == me:
+            return []
+        n = len(event.wagers)
+        how = "has gone" if event.disconnected else "left"
+        return [f"{event.player} {how}; their {n} bet{'s' if n != 1 else ''} ride{'s' if n == 1 else ''} "
+                "on the next spin."]
+    if isinstance(event, WheelClosed):
+        mine = [w for w in event.refunded if w.player == me]
+        if not mine:
+            return []
+        return [f"Refunded to your wallet: {', '.join(f'{w.name} {w.bet.amount}' for w in mine)}."]
+    from .dealer import BetsSummary
+    if isinstance(event, BetsSummary):
+        return [bets_line(table.wheel.bets_of(me))] if event.player == me else []
+    return []
+
+
+def _secs(seconds: float) -> str:
+    n = f"{seconds:g}"
+    return f"{n} second" if n == "1" else f"{n} seconds"
+
+
+def settlement_line(s: Settlement, color: bool) -> str:
+    """One player's whole spin: what won, what lost, the net and what went back."""
+    parts = []
+    if s.won:
+        parts.append(paint(f"won {sum(ln.net for ln in s.won)}", "bright_green", color=color) + " ("
+                     + ", ".join(f"{ln.wager.name} +{ln.net}" for ln in s.won) + ")")
+    if s.lost:
+        parts.append(paint(f"lost {-sum(ln.net for ln in s.lost)}", "bright_red", color=color) + " ("
+                     + ", ".join(_lost(ln) for ln in s.lost) + ")")
+    net = s.net
+    parts.append(paint(f"net {net:+d}", "bold", "bright_green" if net > 0 else "bright_red" if net < 0
+                       else "white", color=color))
+    return f"Settlement, spin {s.spin}: " + "; ".join(parts) + f". {s.paid} back to your wallet."
+
+
+def _lost(line: Any) -> str:
+    if line.outcome is Outcome.HALF:
+        return f"{line.wager.name} -{-line.net} (la partage: half back)"
+    return f"{line.wager.name} -{line.wager.bet.amount}"
+
+
+def away_text(table_id: str, s: Settlement, call: str) -> str:
+    """The notice for a player whose bets rode after they left (shown at their next login)."""
+    return (f"Your bets at {table_id} rode on spin {s.spin} after you left: {call}. "
+            f"Staked {s.staked}, paid {s.paid} to your wallet (net {s.net:+d}).")
+
+
+def refund_text(table_id: str, wagers: tuple[Wager, ...]) -> str:
+    total = sum(w.bet.amount for w in wagers)
+    return (f"Your bets at {table_id} that rode after you left were refunded when the table "
+            f"closed: {total} chips back to your wallet.")
+
+
+def bets_line(wagers: list[Wager]) -> str:
+    if not wagers:
+        return "You have no bets on the layout."
+    return "Your bets: " + "  ".join(f"{i}) {w.name} {w.bet.amount}" for i, w in enumerate(wagers, 1))
+
+
+# --- the table ---------------------------------------------------------------
+def stakes_of(wagers: list[Wager]) -> tuple[board.Stakes, list[Wager]]:
+    """The viewer's chips on the board's spots, and the inside combinations listed apart."""
+    s, apart = board.Stakes(), []
+    for w in wagers:
+        kind, n, amount = w.bet.kind, min(w.bet.numbers), w.bet.amount
+        if kind is Kind.STRAIGHT:
+            s.straight[n] = s.straight.get(n, 0) + amount
+        elif kind is Kind.DOZEN:
+            d = (n - 1) // 12 + 1
+            s.dozen[d] = s.dozen.get(d, 0) + amount
+        elif kind is Kind.COLUMN:
+            col = (n - 1) % 3 + 1
+            s.column[col] = s.column.get(col, 0) + amount
+        elif kind in _OUTSIDE:
+            s.even_money[_OUTSIDE[kind]] = s.even_money.get(_OUTSIDE[kind], 0) + amount
+        else:
+            apart.append(w)
+    return s, apart
+
+
+def table_view(table: "RouletteDealer", viewer: Viewer) -> list[str]:
+    prefs, me, wheel = viewer.prefs, viewer.key, table.wheel
+    width = min(prefs.width, 80)
+    c = prefs.color
+    mine = wheel.bets_of(me)
+    dot = " · " if prefs.unicode else " - "
+    partage = ", la partage" if wheel.options.la_partage else ""
+    lines = [paint(f"{table.config.id}{dot}single-zero roulette{partage}", "bold", color=c)]
+    apart: list[Wager] = []
+    if width >= board.WIDTH:
+        stakes, apart = stakes_of(mine)
+        lines += board.draw(stakes, c, prefs.unicode)
+        if not c:
+            lines.append("    (* is red, 0 green, the rest black)")
+    else:
+        lines += wrap(f"The layout needs {board.WIDTH} columns: 'set width {board.WIDTH + 3}' to see it.", width)
+    shown = [pocket(n, c) for n in wheel.history] or ["none yet"]
+    lines += wrap_tokens(f"Last {len(wheel.history) or 20}:", shown, width)
+    lines += wrap(status(table, alone=len(table.seating.names()) <= 1), width)
+    seated = ", ".join(table.seating.names()) or "nobody"
+    riding = sum(1 for w in wheel.wagers if w.player in wheel.away)
+    lines += wrap(f"Seated: {seated}. Bets {table.config.min_bet}-{table.config.max_bet} a wager."
+                  + (f" Riding for players who left: {riding} bets." if riding else ""), width)
+    if apart:
+        lines += wrap("Also on the layout: " + ", ".join(f"{w.name} {w.bet.amount}" for w in apart), width)
+    if mine:
+        lines += wrap_tokens("Your bets:", [f"{i}) {w.name} {w.bet.amount}" for i, w in enumerate(mine, 1)],
+                             width, gap="  ")
+    else:
+        lines.append(bets_line(mine))
+    commitment = getattr(table.dice, "commitment", None)
+    if commitment:
+        lines += wrap(f"Fair: next spin committed to {commitment[:12]}... ('fair').", width)
+    lines += wrap("Commands: " + REMINDER, width)
+    return lines
+
+
+def wrap_tokens(label: str, tokens: list[str], width: int, gap: str = " ") -> list[str]:
+    """`label` then tokens, never split, wrapped by their visible width (colour aside)."""
+    out, line, seen = [], label, len(label)
+    for token in tokens:
+        shown = len(_ANSI.sub("", token))
+        sep = " " if seen == len(label) else gap
+        if seen + len(sep) + shown > width - 1 and seen > len(label):
+            out.append(line)
+            line, seen, sep = " " * len(label), len(label), " "
+        line, seen = f"{line}{sep}{token}", seen + len(sep) + shown
+    return out + [line]
+
+
+def status(table: "RouletteDealer", alone: bool) -> str:
+    wheel = table.wheel
+    spin = wheel.spins + 1
+    if wheel.phase is Phase.BETTING:
+        return f"Spin {spin}: bets are open, no more bets in {wheel.seconds_left} s."
+    if wheel.phase is Phase.SPINNING:
+        return f"Spin {spin}: no more bets, the ball is spinning."
+    if wheel.phase is Phase.CLOSED:
+        return "The wheel is closed."
+    if wheel.wagers and alone:
+        return f"Spin {spin}: bets are open. Alone at the wheel, 'spin' when you are ready."
+    if wheel.wagers:
+        return f"Spin {spin}: bets are open."
+    return f"Spin {spin}: place your bets; the first bet starts the round."
+
+
+def rules_text(table: "RouletteDealer") -> list[str]:
+    o, cfg = table.wheel.options, table.config
+    pays = {k: KINDS[k].pays for k in KINDS}
+    zero = ("Zero loses every outside bet, except that with la partage (this table) an even-money bet "
+            "gets half its stake back, rounded down." if o.la_partage else "Zero loses every outside bet.")
+    edge = ("Every bet's house edge is 1/37 (2.70%); with la partage the even-money bets' is 1/74 "
+            "(1.35%) on an even stake." if o.la_partage else "Every bet's house edge is exactly 1/37 (2.70%).")
+    last_call = f", a last call at {o.last_call:g} s left" if o.last_call else ""
+    return [
+        "Single-zero roulette: a European wheel of 37 pockets, 0 (green) and 1-36, red and black;",
+        "  everyone bets against the house.",
+        f"Inside bets: straight (one number) {pays[Kind.STRAIGHT]}:1, split (two side by side) "
+        f"{pays[Kind.SPLIT]}:1, street (a row of three) {pays[Kind.STREET]}:1, corner (four that meet) "
+        f"{pays[Kind.CORNER]}:1, six line (two rows) {pays[Kind.SIXLINE]}:1.",
+        f"With zero: splits 0-1, 0-2, 0-3 {pays[Kind.SPLIT]}:1, trios 0-1-2 and 0-2-3 {pays[Kind.TRIO]}:1, "
+        f"first four 0-1-2-3 {pays[Kind.FIRSTFOUR]}:1.",
+        "Outside bets: red or black, odd or even, low (1-18) or high (19-36) pay 1:1; a dozen or a "
+        "column pays 2:1.",
+        f"  {zero}",
+        "A win returns the stake plus the payout, and the bet leaves the layout.",
+        f"With others at the wheel the first bet opens a {o.bet_window:g} s betting window{last_call}; "
+        f"then No more bets, and the ball drops {o.spin_seconds:g} s later.",
+        "  Alone at the wheel nobody hurries you: bet, then 'spin'.",
+        "Bets are not contracts: 'unbet' takes any of yours down until No more bets.",
+        "Leaving or losing your connection forfeits nothing: your bets ride on the next spin, are paid",
+        "  to your wallet, and you are told at your next login. A shutdown refunds bets not yet spun.",
+        f"Wagers from {cfg.min_bet} to {cfg.max_bet} chips each, in whole chips. {edge}",
+        "Each spin is one provably fair draw of 0-36: 'fair' shows the commitment before you bet and",
+        "  the seed revealed after the spin; 'casino verify --draw 37' recomputes it.",
+    ]

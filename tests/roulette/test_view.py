@@ -1,0 +1,135 @@
+"""The table as players see it: the layout with the viewer's chips, colour and
+ASCII, the last 20 numbers, and every line within 80 and 60 columns."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from table_helpers import HZ, bet, seat, table, text
+
+from server.games.roulette import board
+from server.games.roulette.layout import BLACK, RED
+from server.games.seam import Viewer
+from server.render.prefs import Prefs
+
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+RED_CELL, BLACK_CELL, GREEN_CELL = "\x1b[1;97;41m", "\x1b[1;97;40m", "\x1b[1;97;42m"
+POCKETS = [17, 0, 32, 5, 36, 1, 2, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 18, 19]   # 22 spins
+
+
+def busy():
+    """Ann has chips on straights, splits, a corner, a dozen, a column and red; 22 spins done."""
+    t = seat(table(*POCKETS), "ann", "bob")
+    for _ in POCKETS:
+        bet(t, "bob", "red 1")
+        t.advance((20 + 3) * HZ + 1)
+    for words in ("straight 17 10", "straight 0 5", "straight 36 2500", "split 17 20 5", "corner 17 21 5",
+                  "dozen 2 10", "column 3 20", "red 10", "high 10000"):
+        bet(t, "ann", words, wallet=10**6)
+    return t
+
+
+def view(t, who="ann", **prefs) -> list[str]:
+    return t.view(Viewer(who, Prefs(**prefs), seated=who in t.seated()))
+
+
+@pytest.mark.parametrize("width", [80, 60])
+@pytest.mark.parametrize("color", [True, False])
+@pytest.mark.parametrize("unicode", [True, False])
+def test_every_line_fits_the_width(width, color, unicode):
+    lines = view(busy(), width=width, color=color, unicode=unicode)
+    too_wide = [line for line in lines if len(ANSI.sub("", line)) > width]
+    assert too_wide == [] and len(lines) > 20
+    if not color:
+        assert not any("\x1b" in line for line in lines)
+    if not unicode:
+        assert all(line.isascii() for line in lines)
+
+
+def test_the_layout_carries_the_viewers_chips_on_their_spots():
+    lines = view(busy())
+    plain = "\n".join(lines)
+    grid = lines[1:17]
+    assert grid[0].startswith("+---+---+") and grid[0].endswith("+---+")
+    number_row = grid[4].split("|")
+    chips_row = grid[5].split("|")
+    assert number_row[1] == " 0 " and chips_row[1] == "  5"                 # 0, with ann's 5
+    assert number_row[7] == "17 " and chips_row[7] == " 10"                 # 17, second row
+    assert grid[1].split("|")[13] == "36*" and grid[2].split("|")[13] == "2k+"
+    assert grid[1].split("|")[14] == "2:1" and grid[2].split("|")[14] == " 20"   # column 3
+    assert "2nd 12" in grid[10] and grid[11].split("|")[2].strip() == "10"
+    assert [c.strip() for c in grid[13].split("|")[1:7]] == ["1-18", "EVEN", "RED", "BLACK", "ODD", "19-36"]
+    assert [c.strip() for c in grid[14].split("|")[1:7]] == ["", "", "10", "", "", "10k"]
+    assert "Also on the layout: split 17 20 5, corner 17 21 5" in plain
+    assert "Your bets: 1) straight 17 10  2) straight 0 5  3) straight 36 2500" in plain
+    assert "(* is red, 0 green, the rest black)" in plain
+
+
+def test_other_viewers_see_no_chips_of_anns():
+    lines = view(busy(), "bob")
+    assert "10k" not in "\n".join(lines) and "You have no bets on the layout." in lines
+
+
+def test_colour_paints_red_black_and_green_and_ascii_marks_red():
+    lines = view(busy(), color=True, unicode=True)
+    joined = "\n".join(lines)
+    for n in RED:
+        assert f"{RED_CELL}{n:>2} " in joined, n
+    for n in BLACK:
+        assert f"{BLACK_CELL}{n:>2} " in joined, n
+    assert f"{GREEN_CELL} 0 " in joined
+    assert lines[1].startswith("┌───┬") and "┼" in joined and "*" not in ANSI.sub("", "\n".join(lines[1:17]))
+    ascii_grid = "\n".join(view(busy())[1:17])
+    assert all(f"{n:>2}*" in ascii_grid for n in RED) and not any(f"{n:>2}*" in ascii_grid for n in BLACK)
+
+
+def test_the_last_20_numbers_newest_first():
+    t = busy()
+    (line,) = [line for line in view(t, width=80) if line.startswith("Last 20:")]
+    assert line == "Last 20: 19* 18* 16* 15 14* 13 12* 11 10 9* 8 7* 6 4 3* 2 1* 36* 5* 32*"
+    coloured = "\n".join(view(t, width=60, color=True))
+    assert f"{RED_CELL} 19 " in coloured and coloured.count("\x1b[1;97;4") >= 37 + 20
+
+
+def test_a_fresh_table_says_how_to_start_and_the_commitment():
+    t = seat(table(), "ann")
+    plain = "\n".join(view(t))
+    assert "Last 20: none yet" in plain and "the first bet starts the round" in plain
+    assert "Fair: next spin committed to c0ffeec0ffee... ('fair')." in plain
+    assert "Commands: bet <kind> [numbers] <amount> | bets | unbet" in plain
+
+
+def test_narrow_clients_are_told_how_to_see_the_layout():
+    lines = view(busy(), width=40)
+    assert all(len(line) <= 40 for line in lines)
+    assert "The layout needs 57 columns: 'set width 60' to see it." in " ".join(lines)
+
+
+def test_the_called_number_is_painted_on_its_colour():
+    t = seat(table(17), "ann")
+    bet(t, "ann", "black 10")
+    t.act("ann", ["spin"], 1000)
+    out = t.advance(3 * HZ)
+    coloured = text(t, out, prefs=Prefs(color=True))
+    assert f"{BLACK_CELL} 17 \x1b[0m" in coloured and "\x1b[92mwon 10\x1b[0m" in coloured
+    assert "Spin 1: the ball drops in 17. 17 black, odd, low, second dozen, second column." in text(t, out)
+
+
+def test_short_chip_counts_fit_a_cell():
+    assert [board.short(n) for n in (1, 999, 1000, 2500, 10000, 99999, 100000)] == \
+        ["1", "999", "1k", "2k+", "10k", "99k", "$$$"]
+
+
+def test_rules_and_help_state_every_payout():
+    from server.games.catalogue import find_game
+    t = seat(table(la_partage=True), "ann")
+    rules = " ".join(t.rules())
+    for said in ("35:1", "17:1", "11:1", "8:1", "5:1", "2:1", "1:1", "20 s betting window",
+                 "last call at 5 s", "1/74", "half its stake back", "casino verify --draw 37"):
+        assert said in rules, said
+    helped = "\n".join(find_game("roulette").help_lines)
+    for form in ("straight N   35:1", "split A B    17:1", "street N     11:1", "corner A B    8:1",
+                 "sixline N     5:1", "trio 0 A B   11:1", "firstfour     8:1", "red           1:1",
+                 "dozen D       2:1", "column C      2:1"):
+        assert form in helped, form
+    assert all(len(line) <= 76 for line in find_game("roulette").help_lines)
