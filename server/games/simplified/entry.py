@@ -1,9 +1,18 @@
 """Simplified craps (specs 001, 002) in the catalogue: a solo table against the house."""
 from __future__ import annotations
 
+from server.config.model import TableConfig
 from server.games.craps.options import CRAPS_KEYS
-from server.games.seam import GameEntry
+from server.games.seam import GameEntry, OddsSheet
 from server.games.simplified.dealer import SimplifiedDealer
+
+
+def odds_sheet(table: TableConfig) -> OddsSheet:
+    """`casino odds` for a simplified craps table: the engine itself, played exactly."""
+    from server.games.simplified.odds import house_edges
+    return OddsSheet(f"{table.id}: simplified craps, bets {table.min_bet}..{table.max_bet}",
+                     tuple(house_edges(table)))
+
 
 SIMPLIFIED = GameEntry(
     key="simplified_craps",
@@ -23,4 +32,5 @@ SIMPLIFIED = GameEntry(
     keys=CRAPS_KEYS,
     make=SimplifiedDealer,
     opening_words=("bet", "odds", "press", "ride"),
+    odds=odds_sheet,
 )
