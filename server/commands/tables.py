@@ -104,20 +104,22 @@ async def table(ctx: Context) -> None:
         ctx.tell(*host.dealer.view(host.viewer(session)))
 
 
-@command("seed", topic="table", help="""seed <text> - as the shooter, choose the client seed mixed into the next rolls (see 'fair').""")
+@command("seed", topic="table", help="""seed <text> - as the shooter (at a table without one, the first seated), choose the client seed mixed into the next draws (see 'fair').""")
 async def seed(ctx: Context) -> None:
     host = ctx.app.seat_of(ctx.session.key)
     if host is None:
         ctx.tell("Sit at a table first.")
         return
-    if host.dealer.shooter() != ctx.session.name:
-        ctx.tell("Only the shooter sets the client seed.")
+    who = host.dealer.shooter()
+    if who != ctx.session.name:
+        ctx.tell(f"Only {who} may set the client seed now (the shooter, or the first seated)." if who else "Nobody may set the client seed now.")
         return
     problem = host.dice.set_client_seed(ctx.args)
-    ctx.tell(problem or f"Client seed set to '{host.dice.client_seed}'. The next roll uses nonce {host.dice.nonce}.")
+    ctx.tell(problem or f"Client seed set to '{host.dice.client_seed}'. The next draw of the "
+                        f"{host.entry.draws} uses nonce {host.dice.nonce}.")
 
 
-@command("fair", topic="table", help="""fair [new] - the table's dice commitment, client seed, nonce and revealed seeds; 'fair new' reveals the current server seed and commits to a new one.""")
+@command("fair", topic="table", help="""fair [new] - the table's dice (or wheel) commitment, client seed, nonce and revealed seeds; 'fair new' reveals the current server seed and commits to a new one.""")
 async def fair(ctx: Context) -> None:
     app, session = ctx.app, ctx.session
     host = app.seat_of(session.key)
@@ -133,10 +135,10 @@ async def fair(ctx: Context) -> None:
 
         async def rotate() -> list[str]:
             host.dice.rotate()
-            return fair_lines(host.dice)
+            return fair_lines(host.dice, what=host.entry.draws)
         ctx.tell("The server seed was retired and revealed; a new one is committed.", *await host.run(rotate))
         return
-    ctx.tell(*fair_lines(host.dice))
+    ctx.tell(*fair_lines(host.dice, what=host.entry.draws))
 
 
 def _game_word(word: str):

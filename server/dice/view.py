@@ -60,17 +60,18 @@ def _check_lines(sizes: set[int]) -> list[str]:
     return lines
 
 
-def fair_lines(dice: FairDice, show_revealed: int = SHOW_REVEALED) -> list[str]:
-    """The `fair` command's output for one table's dice (or wheel)."""
+def fair_lines(dice: FairDice, show_revealed: int = SHOW_REVEALED, what: str = "dice") -> list[str]:
+    """The `fair` command's output for one table's dice (or wheel): `what` names
+    the table's draws as its players know them ("dice", "wheel")."""
     lines = [
-        f"Provably fair dice at table {dice.table_id}.",
+        f"Provably fair {what} at table {dice.table_id}.",
         "Server seed commitment (SHA-256):",
         f"  {dice.commitment}",
         f"Client seed: {dice.client_seed}",
         f"Next nonce: {dice.nonce}   (set your client seed with: seed <text>)",
     ]
     if dice.deterministic:
-        lines.append(f"deterministic: dice derived from --seed {dice.seed}")
+        lines.append(f"deterministic: {what} derived from --seed {dice.seed}")
     revealed = dice.revealed[:show_revealed]
     if not revealed:
         lines.append("No server seed revealed yet; a seed is revealed when it is retired.")
