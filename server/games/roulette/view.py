@@ -175,7 +175,7 @@ def table_view(table: "RouletteDealer", viewer: Viewer) -> list[str]:
     else:
         lines += wrap(f"The layout needs {board.WIDTH} columns: 'set width {board.WIDTH + 3}' to see it.", width)
     shown = [pocket(n, c) for n in wheel.history] or ["none yet"]
-    lines += wrap_tokens(f"Last {len(wheel.history) or 20}:", shown, width)
+    lines += wrap_tokens("Last 20:", shown, width)
     lines += wrap(status(table, alone=len(table.seating.names()) <= 1), width)
     seated = ", ".join(table.seating.names()) or "nobody"
     riding = sum(1 for w in wheel.wagers if w.player in wheel.away)
