@@ -82,7 +82,7 @@ async def play(port: int, run: int, rng: random.Random, nets: dict[str, int]) ->
         await bob.cmd_expect("leave", "ride on the next spin")          # bob's bet rides
         await ann.cmd_expect(f"bet {rng.choice(['odd', 'even', 'column 1', 'split 0 1'])} 5", "Bet accepted")
         await ann.cmd_expect("bet straight 0 1", "Bet accepted")
-        settled = plain(await ann.cmd_expect("spin", "back to your wallet"))
+        settled = plain(await ann.cmd_expect("spin", "Settlement, spin"))
         nets["ann"] += int(NET.search(settled.split("Settlement")[1]).group(1))
         notice = plain(await bob.expect("Notice: Your bets at roulette rode"))
         nets["bob"] += int(re.search(r"\(net ([+-]\d+)\)", notice).group(1))

@@ -261,3 +261,13 @@ def test_alone_with_riders_bets_the_window_runs_and_spin_still_works():
     out = t.advance(SPIN)
     assert {s.player: s.paid for s in of(out, Settlement)} == {"ann": 20, "bob": 0}
     assert set(notices(out)) == {"ann"}
+
+
+def test_a_spin_that_takes_everything_says_so_without_a_zero_payment():
+    t = seat(table(0), "ann")
+    bet(t, "ann", "red 10")
+    bet(t, "ann", "straight 17 5")
+    t.act("ann", ["spin"], 1000)
+    out = t.advance(SPIN)
+    assert of(out, Settle)[0].pays == ()
+    assert "Settlement, spin 1: lost 15 (red -10, straight 17 -5); net -15." in text(t, out).splitlines()

@@ -111,8 +111,9 @@ def test_the_called_number_is_painted_on_its_colour():
     t.act("ann", ["spin"], 1000)
     out = t.advance(3 * HZ)
     coloured = text(t, out, prefs=Prefs(color=True))
-    assert f"{BLACK_CELL} 17 \x1b[0m" in coloured and "\x1b[92mwon 10\x1b[0m" in coloured
-    assert "Spin 1: the ball drops in 17. 17 black, odd, low, second dozen, second column." in text(t, out)
+    assert f"Spin 1: {BLACK_CELL} 17 \x1b[0m\x1b[1m black, odd, low, second dozen, second column\x1b[0m." \
+        in coloured and "\x1b[92mwon 10\x1b[0m" in coloured
+    assert "Spin 1: 17 black, odd, low, second dozen, second column." in text(t, out)
 
 
 def test_short_chip_counts_fit_a_cell():

@@ -71,10 +71,11 @@ def event_lines(table: "RouletteDealer", event: Any, viewer: Viewer) -> list[str
         then = f" The ball drops in {_secs(event.seconds)}." if event.seconds else ""
         return [paint("No more bets!", "bold", color=c) + " The ball is spinning." + then]
     if isinstance(event, BallDropped):
-        return [f"Spin {event.spin}: the ball drops in {pocket(event.pocket, c)}. "
-                + paint(event.call[:1].upper() + event.call[1:] + ".", "bold", color=c)]
+        number, rest = str(event.pocket), event.call[len(str(event.pocket)):]
+        said = f"{pocket(event.pocket, c)}{paint(rest, 'bold', color=c)}" if c else number + rest
+        return [f"Spin {event.spin}: {said}."]
     if isinstance(event, Settlement):
-        return [settlement_line(event, c)] if event.player == me else []
+        return [settlement_line(event, c)] if event.player == me else []      # one line, as at craps
     if isinstance(event, BetsRide):
         if event.player == me:
             return []
@@ -110,7 +111,8 @@ def settlement_line(s: Settlement, color: bool) -> str:
     net = s.net
     parts.append(paint(f"net {net:+d}", "bold", "bright_green" if net > 0 else "bright_red" if net < 0
                        else "white", color=color))
-    return f"Settlement, spin {s.spin}: " + "; ".join(parts) + f". {s.paid} back to your wallet."
+    back = f" {s.paid} back to your wallet." if s.paid else ""
+    return f"Settlement, spin {s.spin}: " + "; ".join(parts) + "." + back
 
 
 def _lost(line: Any) -> str:
@@ -232,25 +234,24 @@ def rules_text(table: "RouletteDealer") -> list[str]:
     edge = ("Every bet's house edge is 1/37 (2.70%); with la partage the even-money bets' is 1/74 "
             "(1.35%) on an even stake." if o.la_partage else "Every bet's house edge is exactly 1/37 (2.70%).")
     last_call = f", a last call at {o.last_call:g} s left" if o.last_call else ""
-    return [
-        "Single-zero roulette: a European wheel of 37 pockets, 0 (green) and 1-36, red and black;",
-        "  everyone bets against the house.",
+    return [      # one paragraph a line: `table rules` wraps them to the reader's width
+        "Single-zero roulette: a European wheel of 37 pockets, 0 (green) and 1-36, red and black; "
+        "everyone bets against the house.",
         f"Inside bets: straight (one number) {pays[Kind.STRAIGHT]}:1, split (two side by side) "
         f"{pays[Kind.SPLIT]}:1, street (a row of three) {pays[Kind.STREET]}:1, corner (four that meet) "
         f"{pays[Kind.CORNER]}:1, six line (two rows) {pays[Kind.SIXLINE]}:1.",
         f"With zero: splits 0-1, 0-2, 0-3 {pays[Kind.SPLIT]}:1, trios 0-1-2 and 0-2-3 {pays[Kind.TRIO]}:1, "
         f"first four 0-1-2-3 {pays[Kind.FIRSTFOUR]}:1.",
         "Outside bets: red or black, odd or even, low (1-18) or high (19-36) pay 1:1; a dozen or a "
-        "column pays 2:1.",
-        f"  {zero}",
+        f"column pays 2:1. {zero}",
         "A win returns the stake plus the payout, and the bet leaves the layout.",
         f"With others at the wheel the first bet opens a {o.bet_window:g} s betting window{last_call}; "
-        f"then No more bets, and the ball drops {o.spin_seconds:g} s later.",
-        "  Alone at the wheel nobody hurries you: bet, then 'spin'.",
+        f"then No more bets, and the ball drops {o.spin_seconds:g} s later. Alone at the wheel nobody "
+        "hurries you: bet, then 'spin'.",
         "Bets are not contracts: 'unbet' takes any of yours down until No more bets.",
-        "Leaving or losing your connection forfeits nothing: your bets ride on the next spin, are paid",
-        "  to your wallet, and you are told at your next login. A shutdown refunds bets not yet spun.",
+        "Leaving or losing your connection forfeits nothing: your bets ride on the next spin, are paid "
+        "to your wallet, and you are told at your next login. A shutdown refunds bets not yet spun.",
         f"Wagers from {cfg.min_bet} to {cfg.max_bet} chips each, in whole chips. {edge}",
-        "Each spin is one provably fair draw of 0-36: 'fair' shows the commitment before you bet and",
-        "  the seed revealed after the spin; 'casino verify --draw 37' recomputes it.",
+        "Each spin is one provably fair draw of 0-36: 'fair' shows the commitment before you bet and "
+        "the seed revealed after the spin; 'casino verify --draw 37' recomputes it.",
     ]
