@@ -29,13 +29,13 @@ def describe_room(app, session) -> list[str]:
 
 
 def describe_game(table) -> str:
-    if table.game == "craps":
-        return "simplified craps" if table.options.variant == "simplified" else "bank craps"
-    return {"alley_craps": "alley craps", "pig": "Pig"}.get(table.game, table.game)
+    from server.games.catalogue import entry_for
+    return entry_for(table).phrase
 
 
 def play_word(table) -> str:
-    return {"craps": "craps", "alley_craps": "alley", "pig": "pig"}.get(table.game, table.game)
+    from server.games.catalogue import entry_for
+    return entry_for(table).word
 
 
 @command("look", aliases=("l",), help="""look - describe the room: who and what is here, and the exits.

@@ -43,7 +43,7 @@ async def wallet(app: Any, key: str) -> int:
     return (await app.ledger.balance(key)).wallet
 
 
-@command("play", topic="table", help="""play <game> - sit down at the table in this room: play craps, play alley, play pig.
+@command("play", topic="table", help="""play <game> - sit down at the table in this room, e.g. play craps.
 Sitting out or on your way out, 'play' again brings you back.""")
 async def play(ctx: Context) -> None:
     app, session = ctx.app, ctx.session
@@ -161,7 +161,7 @@ def _word_help() -> dict[str, str]:
     helps: dict[str, list[str]] = {}
     for entry in GAMES:
         for word, text in entry.words.items():
-            helps.setdefault(word, []).append(f"{text}  ({entry.title.lower()})")
+            helps.setdefault(word, []).append(f"{text}  ({entry.phrase})")
     return {word: "\n".join(texts) for word, texts in helps.items()}
 
 

@@ -136,7 +136,8 @@ class GameEntry:
     """
 
     key: str                        # the catalogue's name for it
-    title: str                      # "Bank craps", as players read it
+    title: str                      # "Bank craps", as a heading
+    phrase: str                     # "bank craps", as it reads inside a sentence
     word: str                       # play <word>, watch <word>, help <word>
     game: str                       # the config's `game:` value
     variant: str | None             # the config's variant, where one game has several

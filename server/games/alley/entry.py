@@ -8,6 +8,7 @@ from server.games.seam import GameEntry
 ALLEY = GameEntry(
     key="alley_craps",
     title="Alley craps",
+    phrase="alley craps",
     word="alley",
     game="alley_craps",
     variant=None,

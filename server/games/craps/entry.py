@@ -9,6 +9,7 @@ from server.games.seam import GameEntry
 BANK_CRAPS = GameEntry(
     key="bank_craps",
     title="Bank craps",
+    phrase="bank craps",
     word="craps",
     game="craps",
     variant="bank",

@@ -8,6 +8,7 @@ from server.games.seam import GameEntry
 PIG = GameEntry(
     key="pig",
     title="Pig",
+    phrase="Pig",
     word="pig",
     game="pig",
     variant=None,

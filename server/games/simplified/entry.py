@@ -8,6 +8,7 @@ from server.games.simplified.dealer import SimplifiedDealer
 SIMPLIFIED = GameEntry(
     key="simplified_craps",
     title="Simplified craps",
+    phrase="simplified craps",
     word="craps",
     game="craps",
     variant="simplified",
