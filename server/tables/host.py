@@ -204,7 +204,9 @@ class TableHost:
             if isinstance(intent, Hold):
                 logs.event(log, "hold_failed", table=self.id, player=intent.player, why=err)
                 return self.dealer.hold_refused(intent.key, "The cashier could not take that wager just now.")
-            players = self.dealer.players_of(intent)
+            # Those it pays (a loser is listed with 0), else everyone seated.
+            paid = tuple(p for p, _ in intent.pays) if isinstance(intent, Settle) else ()
+            players = paid or tuple(self.seating.names())
             self.pending.append(PendingIntent(intent, players))
             logs.event(log, "settlement_pending", table=self.id, key=intent.key, why=err)
             return [Note(players, "Settlement pending recovery: the ledger could not record it yet. "

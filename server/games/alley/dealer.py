@@ -30,7 +30,6 @@ from server.games.alley import events as ev
 from server.games.alley.game import AlleyGame
 from server.games.alley.state import start_problem
 from server.games.alley.text import table_rules
-from server.games.intents import Hold, Settle
 from server.games.alley import view as render
 from server.games.seam import Note, Viewer, WalletReport
 from server.games.seating import Seating
@@ -206,12 +205,6 @@ class AlleyDealer:
             return []
         return self._after(self.engine.close(why))
 
-    def players_of(self, intent: Any) -> tuple[str, ...]:
-        if isinstance(intent, Settle):
-            return tuple(p for p, _ in intent.pays) or tuple(self.seats)
-        if isinstance(intent, Hold):
-            return (intent.player,)
-        return tuple(self.seats)
 
     # --- after every engine answer ----------------------------------------------
     def _after(self, events: list[Any]) -> list[Any]:

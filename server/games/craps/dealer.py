@@ -24,7 +24,6 @@ from server.games.craps.bets import Kind
 from server.games.craps.limits import Limits
 from server.games.craps.outcome import rulebook
 from server.games.craps.state import CrapsState
-from server.games.intents import Settle
 from server.games.craps.pacing import Pacing, Signal
 from server.games.craps import view as render
 from server.games.seam import HandResult, Note, SeatRequest, Viewer
@@ -310,10 +309,6 @@ class BankCrapsDealer:
     def close(self, why: str) -> list[Any]:
         return [Note(None, why), *self.state.refund_all()]
 
-    def players_of(self, intent: Any) -> tuple[str, ...]:
-        if isinstance(intent, Settle):
-            return tuple(p for p, _ in intent.pays) or tuple(self.seating.names())
-        return tuple(self.seating.names())
 
     # --- what people see ------------------------------------------------------
     def render(self, event: Any, viewer: Viewer) -> list[str]:

@@ -114,8 +114,6 @@ class SimplifiedDealer:
         events = self.engine.close(forfeit=False)
         return [Note(None, why), *events]
 
-    def players_of(self, intent: Any) -> tuple[str, ...]:
-        return tuple(self.seating.names())
 
     def shooter(self) -> str | None:
         return self.player
