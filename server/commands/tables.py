@@ -144,7 +144,7 @@ def _game_word(word: str):
         app, session = ctx.app, ctx.session
         host = app.seat_of(session.key)
         if host is None or word not in host.entry.words:
-            games = ", ".join(f"play {e.word}" for e in GAMES if word in e.words)
+            games = ", ".join(dict.fromkeys(f"play {e.word}" for e in GAMES if word in e.words))
             ctx.tell(f"'{word}' is a table command: sit at a table first ({games}).")
             return
         problem = host.refusal(session, word)
