@@ -127,7 +127,7 @@ async def fair(ctx: Context) -> None:
             ctx.tell(why)
             return
     if ctx.argv and ctx.argv[0].lower() == "new":
-        if not host.seats(session):
+        if not host.is_seated(session):
             ctx.tell("Only a player at this table can retire its server seed.")
             return
 

@@ -112,7 +112,7 @@ class TableHost:
         """The connected session of a player the game names (by display name)."""
         return self.app.online.get(name_key(player))
 
-    def seats(self, session: Any) -> bool:
+    def is_seated(self, session: Any) -> bool:
         return self.seating.seat_by_key(session.key) is not None
 
     def viewers(self) -> list[Viewer]:
@@ -128,13 +128,13 @@ class TableHost:
         return list(seen.values())
 
     def viewer(self, session: Any) -> Viewer:
-        return Viewer(session.name, session.prefs, seated=self.seats(session), session=session)
+        return Viewer(session.name, session.prefs, seated=self.is_seated(session), session=session)
 
     async def sit(self, session: Any, wallet: int) -> None:
         await self.apply(self.usher.sit(session.name, session.key, wallet))
 
     def watch(self, session: Any) -> str:
-        if self.seats(session):
+        if self.is_seated(session):
             return "You are playing at this table already."
         self.seating.watchers[session.key] = session.name
         return f"You watch {self.id}. You will see every roll; 'leave' to stop watching."
