@@ -249,6 +249,7 @@ class Casino:
 
     async def on_line(self, session: Session, line: str | TooLong, now: float) -> None:
         session.idle_ticks = 0
+        session.heard()
         with session.reply():
             await self._handle_line(session, line, now)
 
