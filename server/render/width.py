@@ -169,7 +169,7 @@ def boxed(title: str, rows: list[str | None], width: int, unicode: bool,
         if row is SEPARATOR:
             lines.append(felt(c.lt + c.h * inner + c.rt))
             continue
-        for part in fit(row, inner - 1) if row else [""]:
+        for part in fit(row, inner - 2) if row else [""]:
             pad = inner - 1 - display_width(part)
             lines.append(felt(c.v + " " + part + " " * pad + c.v))
     lines.append(felt(c.bl + c.h * inner + c.br))
