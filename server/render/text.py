@@ -44,3 +44,13 @@ def wrap(text: str, width: int) -> list[str]:
     """Wrap prose to the viewer's width, keeping paragraph breaks
     (server.render.width.wrap: at spaces, never inside a glued group)."""
     return _wrap(text, width)
+
+
+def sentence(text: str) -> str:
+    """Operator- or player-given text as a sentence of its own: a capital
+    first letter and closing punctuation, so the next sentence does not run on."""
+    text = text.strip()
+    if not text:
+        return text
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."

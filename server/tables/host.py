@@ -216,7 +216,7 @@ class TableHost:
             if isinstance(intent, Hold):
                 logs.event(log, "hold_refused", table=self.id, player=intent.player,
                            chips=intent.amount, why=err)
-                return self.dealer.hold_refused(intent.key, str(err))
+                return self.dealer.hold_refused(intent.key, hold_refusal(err))
             log.error("event=settlement_refused table=%s key=%s error=%s", self.id, intent.key, err)
             return []
         except LedgerError as err:
@@ -351,6 +351,15 @@ class TableHost:
     def stop(self) -> None:
         """Stop the worker of a table that has closed itself."""
         self._worker.cancel()
+
+
+def hold_refusal(err: Exception) -> str:
+    """Why the ledger would not hold a stake, as a player reads it: no
+    account names, keys or amounts the player did not type."""
+    from server.ledger import InsufficientFunds
+    if isinstance(err, InsufficientFunds):
+        return f"your wallet has {err.balance} chips" if err.balance else "your wallet is empty"
+    return "the cashier could not take it"
 
 
 def _sum_pays(pays: tuple[tuple[str, int], ...]) -> dict[str, int]:

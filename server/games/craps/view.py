@@ -54,7 +54,10 @@ def event_lines(table: "BankCrapsDealer", event: Any, viewer: Viewer) -> list[st
         return [f"Taken down: {event.wager.name}, {event.wager.bet.amount} back to your wallet."] \
             if event.wager.player == me else []
     if isinstance(event, ev.BetCancelled):
-        return [f"{event.wager.name} is off: the stake could not be held."] if event.wager.player == me else []
+        if event.wager.player != me:
+            return []
+        why = event.reason.rstrip(".") or "the stake could not be held"
+        return [f"Refused: {event.wager.name} {event.wager.bet.amount}: {why}."]
     if isinstance(event, t.Throw):
         if event.dealer:
             return [f"The dealer rolls for {event.shooter}." if event.shooter else "The dealer rolls."]
@@ -67,11 +70,11 @@ def event_lines(table: "BankCrapsDealer", event: Any, viewer: Viewer) -> list[st
         fire = ", ".join(map(str, event.fire))
         return [paint(f"Winner! The point {event.number} is made.", "bright_green", color=c)
                 + f" Fire points: {fire}. The shooter keeps the dice."]
-    if isinstance(event, ev.SevenOut):
-        return [paint("Seven out! Line away.", "bright_red", "bold", color=c)
-                + " The shooter hand is over; the dice move on."]
+    if isinstance(event, ev.SevenOut):       # the call above already said "Seven out!"
+        return [paint("Line away:", "bright_red", "bold", color=c)
+                + " the shooter's hand is over and the dice move on."]
     if isinstance(event, ev.ComeOutSeven):
-        return ["Seven on the come-out: pass wins, don't pass loses, Small/Tall/All reset."]
+        return ["Pass wins, don't pass loses; Small, Tall and All reset."]
     if isinstance(event, ev.Travelled):
         w = event.wager
         if w.player != me or w.bet.kind not in (Kind.COME, Kind.DONT_COME):
@@ -81,7 +84,9 @@ def event_lines(table: "BankCrapsDealer", event: Any, viewer: Viewer) -> list[st
     if isinstance(event, t.RollSettlement):
         return [settlement_line(event, c)] if event.player == me else []
     if isinstance(event, t.BetsSummary):
-        return [bets_line(table.state.bets_of(me))] if event.player == me else []
+        if event.player != me or (event.after and event.after not in table.state.wagers):
+            return []                      # not mine, or the bet it follows was refused
+        return [bets_line(table.state.bets_of(me))]
     if isinstance(event, t.ShooterUp):
         point = table.state.point
         if event.player != me:
@@ -93,12 +98,18 @@ def event_lines(table: "BankCrapsDealer", event: Any, viewer: Viewer) -> list[st
         return ["You have the dice. Bet, then 'roll' (or 'autoroll')."]
     if isinstance(event, t.WindowClosed):
         if event.shooter == me:
-            return [f"Bets are closed for the roll: you have {event.seconds} seconds to 'roll' "
-                    "before the dealer rolls for you. Bets and removals stay open until the dice fly."]
-        return [f"Waiting on {event.shooter} to roll."]
+            if event.autoroll:
+                return ["The betting window is over: autoroll throws next."]
+            return [f"You may roll now: 'roll' within {_seconds(event.seconds)}, "
+                    "or the dealer rolls for you."]
+        return [f"{event.shooter} may roll now; bets stay open until the dice fly."]
     if isinstance(event, t.LastCall):
-        return [paint(f"Last call! {event.seconds} seconds to place your bets.", "bright_yellow", color=c)]
+        return [paint(f"Last call! {_seconds(event.seconds)} to place your bets.", "bright_yellow", color=c)]
     return []
+
+
+def _seconds(n: int) -> str:
+    return f"{n} second" if n == 1 else f"{n} seconds"
 
 
 def call(rolled: ev.Rolled) -> str:
