@@ -102,7 +102,7 @@ async def test_table_art_and_help(casino_factory):
     rules = plain(await ann.cmd("table rules"))
     assert "Fire" in rules and "175:1" in rules
     helped = plain(await ann.cmd("help craps"))
-    assert "unbet" in helped and "hop A B" in helped
+    assert "unbet" in helped and "bet hop <A> <B> <n>" in helped and "9:5 on 4/10" in helped
 
 
 async def test_disconnect_forfeits_and_shutdown_refunds(casino_factory):

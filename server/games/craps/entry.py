@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from server.games.craps.dealer import BankCrapsDealer
-from server.games.craps.parse import KINDS_HELP
+from server.games.craps.help import PAYOUT_LINES, TOPICS
 from server.games.seam import GameEntry
 
 BANK_CRAPS = GameEntry(
@@ -22,6 +22,7 @@ BANK_CRAPS = GameEntry(
         "sitout": "sitout - stop shooting and betting once your bets are decided; 'play craps' to come back.",
     },
     make=BankCrapsDealer,
-    help_lines=(f"Bet kinds: {KINDS_HELP}.",),
+    help_lines=PAYOUT_LINES,
     opening_words=("bet",),
+    topics=TOPICS,
 )
