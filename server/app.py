@@ -22,7 +22,7 @@ from server.config.model import CasinoConfig
 from server.net.lines import TooLong
 from server.net.session import Session
 from server.net.throttle import ConnectionCounter, FailureThrottle, TokenBucket
-from server.render.text import clean
+from server.render.text import clean, sentence
 from server.tables.manager import Manager
 from server.world.rooms import World
 
@@ -56,7 +56,7 @@ class ShutdownCountdown:
     ANNOUNCE_AT = (600, 300, 120, 60, 30, 10, 5, 4, 3, 2, 1)
 
     def __init__(self, app: "Casino", seconds: int, reason: str) -> None:
-        self.app, self.reason = app, reason
+        self.app, self.reason = app, sentence(reason)
         self.left = app.manager.seconds(seconds)
         self._announce(seconds)
 
@@ -192,7 +192,7 @@ class Casino:
 
     def request_stop(self, reason: str) -> None:
         """Ask the serving loop to stop (signals, an operator's shutdown)."""
-        self.stop_reason = reason
+        self.stop_reason = sentence(reason)
         self.stop_requested.set()
 
     def schedule_shutdown(self, seconds: int, reason: str) -> None:
@@ -211,6 +211,7 @@ class Casino:
         if self.closing:
             return
         self.closing = True
+        reason = sentence(reason)
         logs.event(log, "shutdown", reason=reason)
         if self._clock_task:
             self._clock_task.cancel()
@@ -249,6 +250,7 @@ class Casino:
 
     async def on_line(self, session: Session, line: str | TooLong, now: float) -> None:
         session.idle_ticks = 0
+        session.heard()
         with session.reply():
             await self._handle_line(session, line, now)
 

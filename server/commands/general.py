@@ -4,6 +4,7 @@ from __future__ import annotations
 from server.commands import REGISTRY
 from server.commands.registry import Context
 from server.render.text import paint, wrap
+from server.render.width import glue
 
 command = REGISTRY.command
 
@@ -63,39 +64,58 @@ async def who(ctx: Context) -> None:
         ctx.tell(f"  {s.name:<20} {room.name if room else '?'}")
 
 
-@command("help", aliases=("?",), help="""help [command] - list the commands, or explain one.""")
+@command("help", aliases=("?",), help="""help [command|game|bet] - list the commands, or explain one.
+'help craps' (or alley, pig) lists a game's words and its bets with what they pay;
+'help pass', 'help field' explain a bet.""")
 async def help_(ctx: Context) -> None:
+    if ctx.args:
+        ctx.tell(*help_topic(ctx.app, ctx.argv[0], ctx.app.is_operator(ctx.session)))
+        return
     registry = ctx.app.registry
     operator = ctx.app.is_operator(ctx.session)
-    if ctx.args:
-        topic = ctx.argv[0]
-        from server.commands.tables import game_help
-        lines = game_help(ctx.app, topic)
-        if lines:
-            ctx.tell(*lines)
-            return
-        cmd = registry.find(topic, operator)
-        if cmd is None:
-            hint = registry.suggest(topic, operator)
-            ctx.tell(f"No help for '{topic[:30]}'." + (f" Did you mean '{hint}'?" if hint else ""))
-            return
-        ctx.tell(*cmd.help.strip().splitlines())
-        if cmd.aliases:
-            ctx.tell("Also: " + ", ".join(cmd.aliases))
-        return
+    color = ctx.session.prefs.color
     by_topic: dict[str, list] = {}
     for cmd in registry.visible(operator):
         by_topic.setdefault(cmd.topic, []).append(cmd)
-    for topic in sorted(by_topic, key=lambda t: (t != "general", t)):
-        ctx.tell(paint(f"{topic.capitalize()} commands:", "bold", color=ctx.session.prefs.color))
+    from server.commands.tables import game_words_lines
+    order = ("general", "account", "movement", "table", "game", "operator")
+    for topic in sorted(by_topic, key=lambda t: (order.index(t) if t in order else len(order), t)):
+        if topic == "game":           # the words each game lends its players
+            ctx.tell(paint("Game words (at a table; 'help <word>' or 'help <game>'):", "bold", color=color))
+            ctx.tell(*game_words_lines())
+            continue
+        ctx.tell(paint(f"{topic.capitalize()} commands:", "bold", color=color))
         if topic == "movement":       # a dozen direction words read best as one line
             words = [c.name + (f" ({c.aliases[0]})" if c.aliases else "") for c in by_topic[topic]
                      if c.name != "go"]
-            ctx.tell(*("  " + line for line in wrap(", ".join(words) + "; go <exit>.", ctx.session.prefs.width - 2)))
+            ctx.tell("  " + ", ".join(glue(*w.split()) for w in words) + "; go <exit>.")
             continue
         for cmd in sorted(by_topic[topic], key=lambda c: c.name):
             ctx.tell(f"  {cmd.summary}")
     ctx.tell("Type 'help <command>' for more.")
+
+
+def help_topic(app, word: str, operator: bool) -> list[str]:
+    """`help <word>`: a game (its words and bets), a command (every game's
+    meaning of a table word), a bet kind, or a suggestion."""
+    from server.commands.tables import game_help, topic_help
+    lines = game_help(app, word)
+    if lines:
+        return lines
+    registry = app.registry
+    cmd = registry.find(word, operator)
+    lines = []
+    if cmd is not None:
+        lines += cmd.help.strip().splitlines()
+        if cmd.aliases:
+            lines.append("Also: " + ", ".join(cmd.aliases))
+    bets = topic_help(word)
+    if bets:
+        lines += (["As a bet:"] if lines else []) + bets
+    if lines:
+        return lines
+    hint = registry.suggest(word, operator)
+    return [f"No help for '{word[:30]}'." + (f" Did you mean '{hint}'?" if hint else "")]
 
 
 @command("quit", help="""quit - leave the casino. Your chips stay in your wallet.

@@ -106,7 +106,9 @@ async def handle(app: Any, session: Any, raw: str, now: float) -> None:
     elif word in ("quit", "exit"):
         session.close("Goodbye.")
     elif word in ("help", "?"):
-        session.tell(*BANNER)
+        from server.commands.account import CONNECT_HELP, CREATE_HELP
+        topic = {"create": CREATE_HELP, "connect": CONNECT_HELP}.get(args[0].lower() if args else "")
+        session.tell(*(topic.splitlines() if topic else BANNER))
     elif not args:
         await _name_only(app, session, line)
     else:

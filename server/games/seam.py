@@ -147,6 +147,7 @@ class GameEntry:
     help_lines: tuple[str, ...] = ()          # more lines for `help <word>`
     opening_words: tuple[str, ...] = ()       # words refused at a closing table or on the way out
     aliases: tuple[str, ...] = field(default=())
+    topics: dict[str, str] = field(default_factory=dict)   # help <topic> beyond the words: bet kinds
 
 
 def render_note(event: Any, viewer: Viewer) -> list[str] | None:

@@ -5,6 +5,16 @@ any messages it caused leave as one block that ends with the prompt and a telnet
 GA (or EOR where the client agreed to it): clients and scripts can always tell
 the server is waiting. A client that stops reading is cut off rather than
 allowed to grow our buffers.
+
+Text nobody typed a command for (another player's `say`, a roll, a last call)
+finds the cursor sitting after the prompt `> `, so such a block starts with a
+line break and, like every block, ends with the prompt shown again: the MUD
+convention. A reply to a typed line needs no break (the client echoed the
+player's Enter).
+
+Every line is fitted to the viewer's width on the way out
+(server.render.width.fit: wrapped at spaces, never inside a word group), so
+no renderer can send a line the player's screen would break.
 """
 from __future__ import annotations
 
@@ -17,6 +27,7 @@ from telnetlib3.telopt import ECHO, EOR, WILL, WONT
 
 from server.net.client import clamp_width, guess_prefs
 from server.render.prefs import Prefs
+from server.render.width import fit
 
 log = logging.getLogger("casino.net")
 
@@ -40,6 +51,7 @@ class Session:
         self._flush_scheduled = False
         self._echo_off = False
         self._replying = False
+        self._at_prompt = False   # the client's cursor sits after our last prompt
 
     # --- identity and preferences -------------------------------------
     @property
@@ -69,6 +81,23 @@ class Session:
     def on_resize(self, cols: int) -> None:
         self.naws_cols = clamp_width(cols)
 
+    @property
+    def width(self) -> int:
+        """Columns every line must fit: `set width`, else NAWS, else 80."""
+        chosen = self.account.prefs.get("width") if self.account else None
+        if chosen:
+            return int(chosen)
+        if self.naws_cols:
+            return self.naws_cols
+        try:
+            return clamp_width(int(self._extra("cols") or 80))
+        except (TypeError, ValueError):
+            return 80
+
+    def heard(self) -> None:
+        """The player pressed Enter: their client has moved to a fresh line."""
+        self._at_prompt = False
+
     # --- output ---------------------------------------------------------
     def tell(self, *lines: str) -> None:
         """Queue lines for this player; they leave with the next prompt."""
@@ -94,10 +123,17 @@ class Session:
         self._flush_scheduled = False
         if self.closed:
             return
-        body = "".join(line + "\r\n" for line in self._outbox)
+        body = self._render(self._outbox)
         self._outbox.clear()
-        self._write(body + self.prompt_text)
+        # Unasked-for text would start on the prompt's line: break it first.
+        lead = "\r\n" if self._at_prompt else ""
+        self._write(lead + body + self.prompt_text)
         self._go_ahead()
+        self._at_prompt = True
+
+    def _render(self, lines: list[str]) -> str:
+        width = self.width
+        return "".join(part + "\r\n" for line in lines for part in fit(line, width))
 
     def _write(self, text: str) -> None:
         transport = self.transport
@@ -134,7 +170,8 @@ class Session:
         if message:
             self._outbox.append(message)
         if self._outbox:
-            self.writer.write("".join(line + "\r\n" for line in self._outbox))
+            lead = "\r\n" if self._at_prompt else ""
+            self.writer.write(lead + self._render(self._outbox))
             self._outbox.clear()
         self.closed = True
         try:

@@ -8,7 +8,14 @@ Choices made on purpose (each a pitfall measured in TELNET.md):
   banner well within a second;
 - no telnetlib3 idle timeout: idle and login deadlines count manager ticks;
 - our own line reader with a length cap (readline() has none);
-- WILL EOR offered, so clients that want EOR prompts get them, GA otherwise.
+- WILL EOR offered, so clients that want EOR prompts get them, GA otherwise;
+- BINARY asked for input only (DO BINARY), never offered for output (WILL
+  BINARY is refused even when a client asks): inetutils telnet turns off its
+  terminal's output processing once our output is binary, and then its own
+  echo of the player's Enter no longer returns the carriage, so every reply
+  starts in the column where the typed command ended (the "staircase",
+  CLIENTS.md). force_binary keeps UTF-8 flowing both ways regardless, and
+  binary input keeps the client from stripping the eighth bit of what is typed.
 """
 from __future__ import annotations
 
@@ -18,7 +25,8 @@ import time
 from typing import Any
 
 import telnetlib3
-from telnetlib3.telopt import EOR, WILL
+from telnetlib3 import server_base
+from telnetlib3.telopt import BINARY, CHARSET, DO, EOR, NAWS, WILL
 
 from server.net.lines import LineSplitter
 from server.net.session import Session
@@ -30,7 +38,16 @@ class CasinoTelnetServer(telnetlib3.TelnetServer):
     """Offers EOR and forwards window-size changes to the session."""
 
     def begin_advanced_negotiation(self) -> None:
-        super().begin_advanced_negotiation()
+        # TelnetServer.begin_advanced_negotiation, less its WILL BINARY (see the
+        # module docstring: binary output turns off the client's output
+        # processing, so its echoed newline no longer returns the carriage).
+        # Its WILL SGA is for character mode and MCCP is off: neither applies.
+        server_base.BaseServer.begin_advanced_negotiation(self)
+        self.writer.always_wont.add(BINARY)
+        self.writer.iac(DO, BINARY)
+        self.writer.iac(DO, NAWS)
+        if self.default_encoding:
+            self.writer.iac(DO, CHARSET)
         self.writer.iac(WILL, EOR)
 
     def on_charset(self, charset: str) -> None:

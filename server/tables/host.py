@@ -13,6 +13,11 @@ fair dice. The game side is a Dealer (server.games.seam), built from the
 game's catalogue entry: pure rules plus the round and timing policy of that
 game, reading the Seating. Intent keys from the game are prefixed with the
 process's run id, so keys never repeat across restarts.
+
+What one input makes people see leaves as one block: lines for each session
+are gathered while the input is handled (its ledger writes await in between)
+and told together when it is done, so a roll and its settlement reach every
+viewer under one prompt, whoever or whatever rolled.
 """
 from __future__ import annotations
 
@@ -54,6 +59,7 @@ class TableHost:
         self.retiring = False                     # removed from the config: closes when idle
         self.next_config: Any = None              # a changed config waiting for the table to idle
         self._retry_ticks = 0
+        self._outbox: dict[int, tuple[Any, list[str]]] = {}   # id(session) -> lines, this input's
         self._queue: asyncio.Queue[tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any] | None]] = asyncio.Queue()
         self._worker = asyncio.get_running_loop().create_task(self._work())
         self.closed = False
@@ -75,14 +81,27 @@ class TableHost:
                 await self.apply(self.usher.finish_leaves())
                 if (self.retiring or self.next_config is not None) and not self.closed:
                     await self.settle_config()
+                self._deliver()
                 if fut is not None and not fut.done():
                     fut.set_result(result)
             except Exception as err:
                 log.exception("event=table_error table=%s", self.id)
+                self._deliver()
                 if fut is not None and not fut.done():
                     fut.set_exception(err)
             finally:
                 self._queue.task_done()
+
+    def _tell(self, session: Any, *lines: str) -> None:
+        """Lines for one person, sent with the rest of this input's output."""
+        entry = self._outbox.setdefault(id(session), (session, []))
+        entry[1].extend(lines)
+
+    def _deliver(self) -> None:
+        """This input is done: each person gets its lines as one block."""
+        outbox, self._outbox = self._outbox, {}
+        for session, lines in outbox.values():
+            session.tell(*lines)
 
     async def run(self, job: Callable[[], Awaitable[Any]]) -> Any:
         """Run `job` on this table's queue, after everything queued before it."""
@@ -170,7 +189,7 @@ class TableHost:
                 session = self.session_of(event.player)
                 if session is not None:
                     balance = await self.app.ledger.balance(session.key)
-                    session.tell(f"Wallet: {balance.wallet} chips.")
+                    self._tell(session, f"Wallet: {balance.wallet} chips.")
             else:
                 self._show(event)
 
@@ -197,7 +216,7 @@ class TableHost:
             if isinstance(intent, Hold):
                 logs.event(log, "hold_refused", table=self.id, player=intent.player,
                            chips=intent.amount, why=err)
-                return self.dealer.hold_refused(intent.key, str(err))
+                return self.dealer.hold_refused(intent.key, hold_refusal(err))
             log.error("event=settlement_refused table=%s key=%s error=%s", self.id, intent.key, err)
             return []
         except LedgerError as err:
@@ -241,7 +260,7 @@ class TableHost:
             for player in item.players:
                 session = self.session_of(player)
                 if session is not None:
-                    session.tell("The pending settlement has now been recorded.")
+                    self._tell(session, "The pending settlement has now been recorded.")
         self.pending = still
 
     def _show(self, event: Any) -> None:
@@ -250,12 +269,12 @@ class TableHost:
             for player in event.to:
                 session = self.session_of(player)
                 if session is not None:
-                    session.tell(event.text)
+                    self._tell(session, event.text)
             return
         for viewer in self.viewers():
             lines = self.dealer.render(event, viewer)
             if lines:
-                viewer.session.tell(*lines)
+                self._tell(viewer.session, *lines)
 
     # --- configuration changes ----------------------------------------------
     @property
@@ -265,7 +284,7 @@ class TableHost:
 
     def tell_table(self, text: str) -> None:
         for viewer in self.viewers():
-            viewer.session.tell(text)
+            self._tell(viewer.session, text)
 
     async def reconfigure(self, config: Any) -> str:
         """A changed table config from `reload`: live where the game can take it
@@ -334,6 +353,15 @@ class TableHost:
     def stop(self) -> None:
         """Stop the worker of a table that has closed itself."""
         self._worker.cancel()
+
+
+def hold_refusal(err: Exception) -> str:
+    """Why the ledger would not hold a stake, as a player reads it: no
+    account names, keys or amounts the player did not type."""
+    from server.ledger import InsufficientFunds
+    if isinstance(err, InsufficientFunds):
+        return f"your wallet has {err.balance} chips" if err.balance else "your wallet is empty"
+    return "the cashier could not take it"
 
 
 def _sum_pays(pays: tuple[tuple[str, int], ...]) -> dict[str, int]:

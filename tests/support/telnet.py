@@ -29,7 +29,7 @@ class Client:
 
     @classmethod
     async def open(cls, port: int, *, negotiate: bool = True, ttype: str = "xterm-256color",
-                   cols: int = 100, want_eor: bool = False, host: str = "127.0.0.1") -> "Client":
+                   cols: int = 250, want_eor: bool = False, host: str = "127.0.0.1") -> "Client":
         reader, writer = await asyncio.open_connection(host, port)
         return cls(reader, writer, negotiate=negotiate, ttype=ttype, cols=cols, want_eor=want_eor)
 

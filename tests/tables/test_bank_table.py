@@ -275,7 +275,7 @@ def test_full_table_refuses_a_seat():
     (["bet", "pass", "0"], "cannot be zero"),
     (["bet", "pass", "20000"], "maximum"),
     (["bet", "place", "6", "10"], "multiples of 6"),
-    (["bet", "come", "10"], "while a point is on"),
+    (["bet", "come", "10"], "waits for a point"),
     (["bet", "nonsense", "10"], ""),
 ])
 def test_refused_bets_change_nothing(words, reason):

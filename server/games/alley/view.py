@@ -209,12 +209,17 @@ def _game_over(c: _Ctx, e: ev.GameOver) -> list[str]:
     if e.winner is None:
         return ["Everyone with money has left: the game is over."]
     you = e.winner == c.me
-    won = f"{'You have' if you else f'{e.winner} has'} won the total pot of {e.pot}"
+    has = "You have" if you else f"{e.winner} has"
+    if e.net > 0:
+        won = f"{has} won the total pot of {e.pot} ({e.net:+d} on the buy-in)"
+    elif e.net == 0:          # others left with their money: nothing won, nothing lost
+        won = f"{'You end' if you else f'{e.winner} ends'} with {e.pot}, even on the buy-in"
+    else:
+        won = f"{'You end' if you else f'{e.winner} ends'} with {e.pot}, {-e.net} down on the buy-in"
     if e.reason is ev.GameEnd.CLEANED_HOUSE:
         head = c.paint("AND WE HAVE THE GAME WINNER!", "bold", "bright_yellow")
-        return [f"{head} Congratulations, {e.winner}! {won} ({e.net:+d} on the buy-in)!"]
-    return [c.paint(f"{e.winner} is the last player with money.", "bold")
-            + f" {won} ({e.net:+d} on the buy-in)."]
+        return [f"{head} Congratulations, {e.winner}! {won}" + ("!" if e.net > 0 else ".")]
+    return [c.paint(f"{e.winner} is the last player with money.", "bold") + f" {won}."]
 
 
 def _closed(c: _Ctx, e: ev.GameClosed) -> list[str]:

@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from server.games.craps.dealer import BankCrapsDealer
-from server.games.craps.parse import KINDS_HELP
 from server.games.craps.options import CRAPS_KEYS
+from server.games.craps.help import PAYOUT_LINES, TOPICS
 from server.games.seam import GameEntry
 
 BANK_CRAPS = GameEntry(
@@ -25,6 +25,7 @@ BANK_CRAPS = GameEntry(
     },
     keys=CRAPS_KEYS,
     make=BankCrapsDealer,
-    help_lines=(f"Bet kinds: {KINDS_HELP}.",),
+    help_lines=PAYOUT_LINES,
     opening_words=("bet",),
+    topics=TOPICS,
 )

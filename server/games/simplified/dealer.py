@@ -104,9 +104,13 @@ class SimplifiedDealer:
         return True
 
     def hold_refused(self, key: str, reason: str) -> list[Any]:
+        """The ledger would not hold a stake: that wager is off, said in one line."""
         if self.engine is None:
             return []
-        return [Note(tuple(self.seating.names()), f"Wager refused: {reason}"), *self.engine.hold_refused(key)]
+        events = self.engine.hold_refused(key)
+        to = tuple(self.seating.names())
+        return [Note(to, f"Refused: your {e.what} of {e.amount} is off: {reason}.")
+                if isinstance(e, ev.HoldCancelled) else e for e in events]
 
     def close(self, why: str) -> list[Any]:
         if self.engine is None:
@@ -165,7 +169,8 @@ class SimplifiedDealer:
         if isinstance(event, ev.Pressed):
             return [f"{who} pressed: the bet is now {event.flat}."]
         if isinstance(event, ev.OddsPlaced):
-            lines = [f"{who} took {event.amount} in odds on the {event.point} (wins {event.wins})."]
+            verb = "laid" if event.side is Side.DONT else "took"
+            lines = [f"{who} {verb} {event.amount} in odds on the {event.point} (wins {event.wins})."]
             return ([event.note] if event.note and you else []) + lines
         if isinstance(event, ev.GameOver):
             return self._game_over(event, who, you, c)
