@@ -159,7 +159,7 @@ async def _create(app: Any, session: Any, name: str, password: str) -> None:
 async def _connect(app: Any, session: Any, name: str, password: str, now: float) -> None:
     key = name_key(name)
     wait = max(app.login_failures.blocked_for(f"ip:{session.ip}", now),
-               app.login_failures.blocked_for(f"name:{key}", now))
+               app.login_failures.blocked_for(f"ip:{session.ip}:name:{key}", now))
     if wait > 0:
         logs.event(log, "login_throttled", name=key[:20], ip=session.ip)
         session.tell(f"Too many failed logins. Try again in {int(wait) + 1} seconds.")
@@ -167,11 +167,11 @@ async def _connect(app: Any, session: Any, name: str, password: str, now: float)
     account = await app.accounts.get(name) if not name_problem(name) else None
     if account is None or not await verify_password(account.pwhash, password):
         app.login_failures.fail(f"ip:{session.ip}", now)
-        app.login_failures.fail(f"name:{key}", now)
+        app.login_failures.fail(f"ip:{session.ip}:name:{key}", now)
         logs.event(log, "login_failed", name=key[:20], ip=session.ip)
         session.tell("Wrong name or password.")
         return
-    app.login_failures.clear(f"name:{key}")
+    app.login_failures.clear(f"ip:{session.ip}:name:{key}")
     await enter(app, session, account)
 
 
@@ -185,6 +185,8 @@ async def enter(app: Any, session: Any, account: Any) -> None:
         app.online.pop(account.key, None)
         app.world.remove(old)
         old.close("Your account was connected from elsewhere; this connection is closed.")
+    if session.account is None:
+        app.connections.logged_in()
     session.account = account
     session.prompt_text = "> "
     app.online[account.key] = session
