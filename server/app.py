@@ -52,6 +52,15 @@ class SessionClock:
                 session.close("You have been idle too long. Goodbye.")
 
 
+class Departure:
+    """An account's live session is leaving (its tables are applying the
+    disconnect); logins of that account wait for `done`."""
+
+    def __init__(self) -> None:
+        self.done = asyncio.Event()
+        self.waiting = 0
+
+
 class ShutdownCountdown:
     """An operator's `shutdown N`: announcements on the way down, then stop."""
 
@@ -93,6 +102,7 @@ class Casino:
         self.world = World(config.rooms)
         self.sessions: set[Session] = set()
         self.online: dict[str, Session] = {}
+        self.leaving: dict[str, Departure] = {}   # accounts whose last session is being closed
         limits = config.settings.limits
         self.connections = ConnectionCounter(limits.connections_per_ip, limits.max_connections,
                                              limits.max_login_connections)
@@ -306,20 +316,39 @@ class Casino:
             session.tell("Something went wrong on our side; please try again.")
 
     async def on_disconnect(self, session: Session) -> None:
+        """A connection ended. If it was its account's live session, the player
+        leaves: out of the room at once, then every table applies its rule for
+        a dropped player, then out of the online map. A login of the same
+        account meanwhile waits for this to finish (login.enter), so an
+        account never has two live sessions and no ghost stays behind."""
         self.sessions.discard(session)
         if session.account is None:
             return
-        if self.online.get(session.key) is session:
-            for host in list(self.tables.values()):
-                if not host.closed:
-                    await host.run(lambda h=host: h.gone(session))
-            del self.online[session.key]
-            for other in self.world.others(session):
-                other.tell(f"{session.name} leaves the casino.")
+        key = session.key
+        if self.online.get(key) is not session:
+            return                          # taken over: the newer session keeps the seat
+        departure = self.leaving[key] = Departure()
+        try:
             self.world.remove(session)
-            logs.event(log, "logout", name=session.key, ip=session.ip)
-            async with self.presence:
-                self.presence.notify_all()
+            for other in self.world.occupants(session.room) if session.room else ():
+                other.tell(f"{session.name} leaves the casino.")
+            # Queued at every table now, in one go: anything the player's next
+            # session does at a table comes after its own table's `gone`.
+            jobs = [host.submit(lambda h=host: h.gone(session))
+                    for host in list(self.tables.values()) if not host.closed]
+            for job in jobs:
+                try:
+                    await job
+                except Exception:
+                    log.exception("event=gone_error name=%s", key)
+        finally:
+            if self.online.get(key) is session:
+                del self.online[key]
+            del self.leaving[key]
+            departure.done.set()
+        logs.event(log, "logout", name=key, ip=session.ip)
+        async with self.presence:
+            self.presence.notify_all()
 
     def broadcast_room(self, room: str, text: str, exclude: Session | None = None) -> None:
         for other in self.world.occupants(room):

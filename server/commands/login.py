@@ -6,6 +6,7 @@ account: logging in again takes over the older connection and says so.
 """
 from __future__ import annotations
 
+import asyncio
 import logging
 from dataclasses import dataclass
 from typing import Any
@@ -175,9 +176,27 @@ async def _connect(app: Any, session: Any, name: str, password: str, now: float)
     await enter(app, session, account)
 
 
+LEAVE_WAIT = 30.0     # seconds a login waits for the account's previous session to finish leaving
+
+
 async def enter(app: Any, session: Any, account: Any) -> None:
-    """Put a logged-in person into the world, taking over an older session."""
+    """Put a logged-in person into the world, taking over an older session.
+
+    If the account's previous session is still leaving (its tables applying
+    the disconnect), wait for that first; from then on nothing awaits until
+    this session is the account's one live session."""
     from server.commands.general import describe_room
+    while (departure := app.leaving.get(account.key)) is not None:
+        departure.waiting += 1
+        try:
+            await asyncio.wait_for(departure.done.wait(), LEAVE_WAIT)
+        except asyncio.TimeoutError:
+            session.tell("Your previous connection is still being closed; try again in a moment.")
+            return
+        finally:
+            departure.waiting -= 1
+    if session.closed:
+        return                  # hung up while checking the password: never enters
     old = app.online.get(account.key)
     room = app.config.settings.start_room
     if old is not None and old is not session:

@@ -159,3 +159,51 @@ async def test_client_to_server_compression_is_refused(casino_factory):
     except ConnectionResetError:
         pass
     await until(lambda: not app.sessions and app.connections.open_from("127.0.0.1") == 0)
+
+
+async def test_logging_in_again_during_the_forfeit_leaves_one_session_and_no_ghost(casino_factory):
+    """The interleaving forced step by step: the old connection's bet is being
+    forfeited (the ledger write held open) while the account logs in twice more."""
+    app = await casino_factory(seed=11)
+    a = await Client.open(app.port)
+    await login(a, "twice")
+    await a.cmd("north")
+    await a.cmd_expect("play craps", "joins the table")
+    await a.cmd_expect("bet pass 30", "Bet accepted")
+    watcher = await Client.open(app.port)
+    await login(watcher, "eyes")
+    await watcher.cmd("north")
+
+    entered, release = asyncio.Event(), asyncio.Event()
+    forfeit = app.ledger.forfeit
+
+    async def held_forfeit(*args):
+        entered.set()
+        await release.wait()
+        await forfeit(*args)
+    app.ledger.forfeit = held_forfeit
+
+    await a.close()                                      # the disconnect: forfeit begins
+    await asyncio.wait_for(entered.wait(), 10)
+    assert "twice" in app.leaving
+    b, c = await Client.open(app.port), await Client.open(app.port)
+    await b.read_until_prompt()
+    await c.read_until_prompt()
+    await b.send("connect twice secret123")
+    await until(lambda: app.leaving["twice"].waiting == 1)
+    await c.send("connect twice secret123")
+    await until(lambda: app.leaving["twice"].waiting == 2)
+    room = app.world.occupants("6185")
+    assert [s.name for s in room] == ["eyes"]             # no ghost while the forfeit runs
+
+    release.set()
+    assert "You have 970 chips" in plain(await c.expect("You have"))
+    assert "connected from elsewhere" in plain(await b.read_until_closed())
+    live = [s for s in app.sessions if s.key == "twice"]
+    assert len(live) == 1 and app.online["twice"] is live[0] and not live[0].closed
+    assert [s.name for s in app.world.occupants("lobby")] == ["twice"]
+    assert app.seat_of("twice") is None
+    assert check(app.data_path).open_holds == 0
+    app.ledger.forfeit = forfeit
+    await c.close()
+    await watcher.close()
