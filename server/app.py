@@ -21,7 +21,7 @@ from server.commands.registry import Registry
 from server.config.model import CasinoConfig
 from server.net.lines import TooLong
 from server.net.session import Session
-from server.net.throttle import ConnectionCounter, FailureThrottle, TokenBucket
+from server.net.throttle import ConnectionCounter, CreationLimit, LoginThrottle, TokenBucket
 from server.render.text import clean, sentence
 from server.tables.manager import Manager
 from server.world.rooms import World
@@ -30,7 +30,8 @@ log = logging.getLogger("casino")
 
 
 class SessionClock:
-    """Login deadlines and idle timeouts, counted in manager ticks."""
+    """Login deadlines (from connecting: input does not extend them) and idle
+    timeouts (from the last input), counted in manager ticks."""
 
     def __init__(self, app: "Casino") -> None:
         self.app = app
@@ -44,10 +45,20 @@ class SessionClock:
     def advance(self, ticks: int) -> None:
         for session in list(self.app.sessions):
             session.idle_ticks += ticks
-            if session.account is None and session.idle_ticks >= self.login_ticks:
+            session.age_ticks += ticks
+            if session.account is None and session.age_ticks >= self.login_ticks:
                 session.close("You took too long to log in. Goodbye.")
             elif session.account is not None and session.idle_ticks >= self.idle_ticks:
                 session.close("You have been idle too long. Goodbye.")
+
+
+class Departure:
+    """An account's live session is leaving (its tables are applying the
+    disconnect); logins of that account wait for `done`."""
+
+    def __init__(self) -> None:
+        self.done = asyncio.Event()
+        self.waiting = 0
 
 
 class ShutdownCountdown:
@@ -91,9 +102,12 @@ class Casino:
         self.world = World(config.rooms)
         self.sessions: set[Session] = set()
         self.online: dict[str, Session] = {}
+        self.leaving: dict[str, Departure] = {}   # accounts whose last session is being closed
         limits = config.settings.limits
-        self.connections = ConnectionCounter(limits.connections_per_ip)
-        self.login_failures = FailureThrottle(limits.failed_logins_per_minute, 60.0)
+        self.connections = ConnectionCounter(limits.connections_per_ip, limits.max_connections,
+                                             limits.max_login_connections)
+        self.login_failures = LoginThrottle(limits.failed_logins_per_minute, limits.login_delay_max)
+        self.creations = CreationLimit(limits.accounts_per_ip_per_hour)
         self.operators = {name.lower() for name in config.settings.operators}
         self.ledger: Any = None
         self.accounts: AccountStore | None = None
@@ -164,8 +178,13 @@ class Casino:
         """Settings that take effect without a restart (after `reload`)."""
         settings = self.config.settings
         self.operators = {name.lower() for name in settings.operators}
-        self.connections.limit = settings.limits.connections_per_ip
-        self.login_failures.limit = settings.limits.failed_logins_per_minute
+        limits = settings.limits
+        self.connections.limit = limits.connections_per_ip
+        self.connections.total_limit = limits.max_connections
+        self.connections.anonymous_limit = limits.max_login_connections
+        self.login_failures.free = limits.failed_logins_per_minute
+        self.login_failures.max_wait = limits.login_delay_max
+        self.creations.limit = limits.accounts_per_ip_per_hour
         self.session_clock.configure()
 
     async def reload(self) -> tuple[bool, list[str]]:
@@ -248,20 +267,46 @@ class Casino:
         logs.event(log, "connect", ip=session.ip)
         login.greet(self, session)
 
-    async def on_line(self, session: Session, line: str | TooLong, now: float) -> None:
+    async def on_input(self, session: Session, lines: list[str | TooLong], now: float) -> None:
+        """Lines read from one client: those within its command rate are
+        handled in order; the rest are dropped, with one notice until the
+        client has kept to the rate for a second."""
+        session.idle_ticks = 0
+        if not lines or session.closed:
+            return
+        bucket = session.bucket
+        if session.flood_noticed and bucket.full(now):
+            session.flood_noticed = False
+        taken = bucket.take_many(len(lines), now)
+        notice = None
+        if taken < len(lines) and not session.flood_noticed:
+            session.flood_noticed = True
+            logs.event(log, "input_dropped", ip=session.ip, name=session.key or "-",
+                       lines=len(lines) - taken)
+            notice = (f"Slow down: at most {bucket.rate} commands a second. "
+                      "Lines beyond that are ignored until you slow down.")
+            if not taken:
+                with session.reply():
+                    session.tell(notice)
+        for line in lines[:taken]:
+            if session.closed or self.closing:
+                return
+            await self.on_line(session, line, now, notice)
+            notice = None
+
+    async def on_line(self, session: Session, line: str | TooLong, now: float,
+                      notice: str | None = None) -> None:
         session.idle_ticks = 0
         session.heard()
         with session.reply():
+            if notice:
+                session.tell(notice)
             await self._handle_line(session, line, now)
 
     async def _handle_line(self, session: Session, line: str | TooLong, now: float) -> None:
         if isinstance(line, TooLong):
             limit = self.config.settings.limits.max_line
             session.tell(f"That line was too long (over {limit} characters) and was ignored.")
-            return
-        if not session.bucket.take(now):
-            session.tell(f"Slow down: at most {session.bucket.rate} commands a second. "
-                         "That line was ignored.")
             return
         try:
             if session.account is None:
@@ -273,20 +318,39 @@ class Casino:
             session.tell("Something went wrong on our side; please try again.")
 
     async def on_disconnect(self, session: Session) -> None:
+        """A connection ended. If it was its account's live session, the player
+        leaves: out of the room at once, then every table applies its rule for
+        a dropped player, then out of the online map. A login of the same
+        account meanwhile waits for this to finish (login.enter), so an
+        account never has two live sessions and no ghost stays behind."""
         self.sessions.discard(session)
         if session.account is None:
             return
-        if self.online.get(session.key) is session:
-            for host in list(self.tables.values()):
-                if not host.closed:
-                    await host.run(lambda h=host: h.gone(session))
-            del self.online[session.key]
-            for other in self.world.others(session):
-                other.tell(f"{session.name} leaves the casino.")
+        key = session.key
+        if self.online.get(key) is not session:
+            return                          # taken over: the newer session keeps the seat
+        departure = self.leaving[key] = Departure()
+        try:
             self.world.remove(session)
-            logs.event(log, "logout", name=session.key, ip=session.ip)
-            async with self.presence:
-                self.presence.notify_all()
+            for other in self.world.occupants(session.room) if session.room else ():
+                other.tell(f"{session.name} leaves the casino.")
+            # Queued at every table now, in one go: anything the player's next
+            # session does at a table comes after its own table's `gone`.
+            jobs = [host.submit(lambda h=host: h.gone(session))
+                    for host in list(self.tables.values()) if not host.closed]
+            for job in jobs:
+                try:
+                    await job
+                except Exception:
+                    log.exception("event=gone_error name=%s", key)
+        finally:
+            if self.online.get(key) is session:
+                del self.online[key]
+            del self.leaving[key]
+            departure.done.set()
+        logs.event(log, "logout", name=key, ip=session.ip)
+        async with self.presence:
+            self.presence.notify_all()
 
     def broadcast_room(self, room: str, text: str, exclude: Session | None = None) -> None:
         for other in self.world.occupants(room):

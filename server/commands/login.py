@@ -6,6 +6,7 @@ account: logging in again takes over the older connection and says so.
 """
 from __future__ import annotations
 
+import asyncio
 import logging
 from dataclasses import dataclass
 from typing import Any
@@ -161,7 +162,7 @@ async def _create(app: Any, session: Any, name: str, password: str) -> None:
 async def _connect(app: Any, session: Any, name: str, password: str, now: float) -> None:
     key = name_key(name)
     wait = max(app.login_failures.blocked_for(f"ip:{session.ip}", now),
-               app.login_failures.blocked_for(f"name:{key}", now))
+               app.login_failures.blocked_for(f"ip:{session.ip}:name:{key}", now))
     if wait > 0:
         logs.event(log, "login_throttled", name=key[:20], ip=session.ip)
         session.tell(f"Too many failed logins. Try again in {int(wait) + 1} seconds.")
@@ -169,17 +170,35 @@ async def _connect(app: Any, session: Any, name: str, password: str, now: float)
     account = await app.accounts.get(name) if not name_problem(name) else None
     if account is None or not await verify_password(account.pwhash, password):
         app.login_failures.fail(f"ip:{session.ip}", now)
-        app.login_failures.fail(f"name:{key}", now)
+        app.login_failures.fail(f"ip:{session.ip}:name:{key}", now)
         logs.event(log, "login_failed", name=key[:20], ip=session.ip)
         session.tell("Wrong name or password.")
         return
-    app.login_failures.clear(f"name:{key}")
+    app.login_failures.clear(f"ip:{session.ip}:name:{key}")
     await enter(app, session, account)
 
 
+LEAVE_WAIT = 30.0     # seconds a login waits for the account's previous session to finish leaving
+
+
 async def enter(app: Any, session: Any, account: Any) -> None:
-    """Put a logged-in person into the world, taking over an older session."""
+    """Put a logged-in person into the world, taking over an older session.
+
+    If the account's previous session is still leaving (its tables applying
+    the disconnect), wait for that first; from then on nothing awaits until
+    this session is the account's one live session."""
     from server.commands.general import describe_room
+    while (departure := app.leaving.get(account.key)) is not None:
+        departure.waiting += 1
+        try:
+            await asyncio.wait_for(departure.done.wait(), LEAVE_WAIT)
+        except asyncio.TimeoutError:
+            session.tell("Your previous connection is still being closed; try again in a moment.")
+            return
+        finally:
+            departure.waiting -= 1
+    if session.closed:
+        return                  # hung up while checking the password: never enters
     old = app.online.get(account.key)
     room = app.config.settings.start_room
     if old is not None and old is not session:
@@ -187,6 +206,8 @@ async def enter(app: Any, session: Any, account: Any) -> None:
         app.online.pop(account.key, None)
         app.world.remove(old)
         old.close("Your account was connected from elsewhere; this connection is closed.")
+    if session.account is None:
+        app.connections.logged_in()
     session.account = account
     session.prompt_text = "> "
     app.online[account.key] = session

@@ -43,10 +43,18 @@ SERVER_FIELDS = (
 LIMIT_FIELDS = (
     Field("max_line", as_int, DEFAULT_LIMITS.max_line, 64, 65536),
     Field("commands_per_second", as_int, DEFAULT_LIMITS.commands_per_second, 1, 1000),
+    Field("input_bytes_per_second", as_int, DEFAULT_LIMITS.input_bytes_per_second, 1024, 100_000_000),
+    Field("max_output", as_int, DEFAULT_LIMITS.max_output, 65536, 1 << 30),
     Field("connections_per_ip", as_int, DEFAULT_LIMITS.connections_per_ip, 1, 10000),
+    Field("max_connections", as_int, DEFAULT_LIMITS.max_connections, 1, 1_000_000),
+    Field("max_login_connections", as_int, DEFAULT_LIMITS.max_login_connections, 1, 1_000_000),
     Field("login_timeout", as_int, DEFAULT_LIMITS.login_timeout, 1, 86400),
     Field("idle_timeout", as_int, DEFAULT_LIMITS.idle_timeout, 1, 604800),
     Field("failed_logins_per_minute", as_int, DEFAULT_LIMITS.failed_logins_per_minute, 1, 1000),
+    Field("login_delay_max", as_int, DEFAULT_LIMITS.login_delay_max, 1, 86400),
+    Field("accounts_per_ip_per_hour", as_int, DEFAULT_LIMITS.accounts_per_ip_per_hour, 1, 100000),
+    Field("hash_concurrency", as_int, DEFAULT_LIMITS.hash_concurrency, 1, 64),
+    Field("hash_queue", as_int, DEFAULT_LIMITS.hash_queue, 1, 100000),
 )
 
 

@@ -4,7 +4,9 @@ Output is queued and flushed once per event-loop turn, so a command's reply and
 any messages it caused leave as one block that ends with the prompt and a telnet
 GA (or EOR where the client agreed to it): clients and scripts can always tell
 the server is waiting. A client that stops reading is cut off rather than
-allowed to grow our buffers.
+allowed to grow our buffers: past `max_output` unsent bytes its connection
+is aborted (a polite close would wait for a flush that never comes), which is
+a disconnect like any other.
 
 Text nobody typed a command for (another player's `say`, a roll, a last call)
 finds the cursor sitting after the prompt `> `, so such a block starts with a
@@ -21,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from telnetlib3.telopt import ECHO, EOR, WILL, WONT
 
@@ -31,19 +33,24 @@ from server.render.width import fit
 
 log = logging.getLogger("casino.net")
 
-MAX_PENDING_OUTPUT = 1 << 20   # bytes queued to a client that is not reading
+MAX_PENDING_OUTPUT = 1 << 20   # default bytes queued to a client that is not reading
 
 
 class Session:
-    def __init__(self, writer: Any, ip: str) -> None:
+    def __init__(self, writer: Any, ip: str, *, max_output: int = MAX_PENDING_OUTPUT,
+                 drop: Callable[[], None] | None = None) -> None:
         self.writer = writer
         self.transport = getattr(writer, "transport", None)   # kept past close(), to see it drain
         self.ip = ip
+        self.max_output = max_output
+        self._drop = drop                 # aborts the connection (the telnet protocol's abort)
         self.account: Any = None          # server.accounts.store.Account once logged in
         self.room: str | None = None
         self.prompt_text = "Name: "
-        self.idle_ticks = 0
+        self.idle_ticks = 0               # ticks since the last input
+        self.age_ticks = 0                # ticks since connecting
         self.closed = False
+        self.flood_noticed = False        # told once that lines beyond the rate are dropped
         self.stage: Any = None            # login stage object while logging in
         self.bucket: Any = None           # commands-per-second TokenBucket
         self.naws_cols: int | None = None
@@ -128,18 +135,18 @@ class Session:
         # Unasked-for text would start on the prompt's line: break it first.
         lead = "\r\n" if self._at_prompt else ""
         self._write(lead + body + self.prompt_text)
-        self._go_ahead()
-        self._at_prompt = True
+        if not self.closed:
+            self._go_ahead()
+            self._at_prompt = True
 
     def _render(self, lines: list[str]) -> str:
         width = self.width
         return "".join(part + "\r\n" for line in lines for part in fit(line, width))
 
     def _write(self, text: str) -> None:
-        transport = self.transport
-        if transport is not None and transport.get_write_buffer_size() > MAX_PENDING_OUTPUT:
-            log.info("event=drop_slow_client ip=%s name=%s", self.ip, self.key)
-            self.close()
+        if self.unsent() + len(text) > self.max_output:
+            log.info("event=drop_slow_client ip=%s name=%s unsent=%d", self.ip, self.key, self.unsent())
+            self.abort()
             return
         self.writer.write(text)
 
@@ -163,6 +170,18 @@ class Session:
         t = self.transport
         return t.get_write_buffer_size() if t is not None else 0
 
+    def abort(self) -> None:
+        """Hang up at once, dropping whatever is still queued (a client that
+        does not read). The shell sees the end of input and disconnects as usual."""
+        if self.closed:
+            return
+        self.closed = True
+        self._outbox.clear()
+        if self._drop is not None:
+            self._drop()
+        elif self.transport is not None:
+            self.transport.abort()
+
     def close(self, message: str | None = None) -> None:
         """Say a last line and hang up."""
         if self.closed:
@@ -171,8 +190,12 @@ class Session:
             self._outbox.append(message)
         if self._outbox:
             lead = "\r\n" if self._at_prompt else ""
-            self.writer.write(lead + self._render(self._outbox))
+            text = lead + self._render(self._outbox)
             self._outbox.clear()
+            if self.unsent() + len(text) > self.max_output:
+                self.abort()
+                return
+            self.writer.write(text)
         self.closed = True
         try:
             self.writer.close()

@@ -103,11 +103,16 @@ class TableHost:
         for session, lines in outbox.values():
             session.tell(*lines)
 
-    async def run(self, job: Callable[[], Awaitable[Any]]) -> Any:
-        """Run `job` on this table's queue, after everything queued before it."""
+    def submit(self, job: Callable[[], Awaitable[Any]]) -> asyncio.Future[Any]:
+        """Queue `job` now, after everything queued before it; its future
+        gives the result."""
         fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._queue.put_nowait((job, fut))
-        return await fut
+        return fut
+
+    async def run(self, job: Callable[[], Awaitable[Any]]) -> Any:
+        """Run `job` on this table's queue, after everything queued before it."""
+        return await self.submit(job)
 
     async def idle(self) -> None:
         """Wait until every queued input has been handled (tests use this)."""
