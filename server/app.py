@@ -100,6 +100,7 @@ class Casino:
         self.registry = registry or REGISTRY
         self.manager = Manager(config.settings.tick_hz)
         self.world = World(config.rooms)
+        self.world.on_enter = self.room_info
         self.sessions: set[Session] = set()
         self.online: dict[str, Session] = {}
         self.leaving: dict[str, Departure] = {}   # accounts whose last session is being closed
@@ -120,6 +121,7 @@ class Casino:
         self.grants = 0                      # operator grants this run (their ledger keys)
         # Prefixes every table's ledger keys: keys never repeat across restarts.
         self.run_id = f"{int(time.time()):x}{secrets.token_hex(3)}"
+        self.started_at = time.time()        # MSSP's UPTIME
         self.tables: dict[str, Any] = {}     # table id -> TableHost
         self.presence = asyncio.Condition()  # notified when someone logs in or out
         self.closed_rooms: set[str] = set()  # closed by an operator until the next reload
@@ -160,6 +162,25 @@ class Casino:
             opened.append(table_id)
             logs.event(log, "table_opened", table=table_id, game=table.game)
         return opened
+
+    async def status(self, session: Session) -> dict[str, Any]:
+        """A player's chips as data (GMCP Char.Status): wallet and what each table holds."""
+        bal = await self.ledger.balance(session.key)
+        return {"name": session.name, "wallet": bal.wallet, "held": sum(bal.held.values()),
+                "held_at": dict(bal.held)}
+
+    def room_info(self, session: Session, room_id: str) -> None:
+        """GMCP Room.Info on arrival: the room as data, its tables by game."""
+        from server.games.catalogue import entry_for
+        from server.net import mud
+        room = self.world.rooms.get(room_id)
+        if room is None or mud.gmcp_of(session) is None:
+            return
+        tables = [{"id": t, "game": entry_for(self.config.tables[t]).key,
+                   "word": entry_for(self.config.tables[t]).word}
+                  for t in room.tables if t in self.config.tables]
+        mud.send(session, "Room.Info", {"id": room.id, "name": room.name,
+                                        "exits": dict(room.exits), "tables": tables})
 
     def seat_of(self, key: str) -> Any:
         """The table host where this player (by key) sits, or None: the hosts

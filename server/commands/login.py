@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from server import logs
+from server.net import mud
 from server.accounts.names import name_key, name_problem
 from server.accounts.create import create_account
 from server.accounts.passwords import password_problem, verify_password
@@ -221,4 +222,5 @@ async def enter(app: Any, session: Any, account: Any) -> None:
         session.tell(f"Notice: {notice}")
     bal = await app.ledger.balance(account.key)
     session.tell(f"You have {bal.wallet} chips. Type 'help' for commands.", "")
+    mud.send(session, "Char.Status", await app.status(session))
     session.tell(*describe_room(app, session))

@@ -39,6 +39,20 @@ class Limits:
 
 
 @dataclass(frozen=True)
+class Mssp:
+    """How the casino describes itself to MUD directories (MSSP, option 70)."""
+
+    name: str = "The Casino"
+    contact: str = ""
+    website: str = ""
+    language: str = "English"
+    location: str = ""
+    genre: str = "Modern"               # MSSP's list: Adult, Fantasy, Historical, Horror, Modern, ...
+    gameplay: str = "Player versus Player"
+    status: str = "Alpha"               # Alpha, Closed Beta, Open Beta, Live
+
+
+@dataclass(frozen=True)
 class Settings:
     host: str = "127.0.0.1"
     port: int = 4000
@@ -48,6 +62,7 @@ class Settings:
     operators: tuple[str, ...] = ()     # account names (case-insensitive) with operator rights
     connect_maxwait: float = 0.5        # seconds to wait for telnet negotiation before the banner
     limits: Limits = field(default_factory=Limits)
+    mssp: Mssp = field(default_factory=Mssp)
 
 
 @dataclass(frozen=True)

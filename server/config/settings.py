@@ -7,7 +7,7 @@ from typing import Any
 from server.config.errors import Report
 from server.config.fields import (Field, Problem, as_float, as_id, as_int, as_text,
                                   describe, expect_map, read_fields)
-from server.config.model import Limits, Settings
+from server.config.model import Limits, Mssp, Settings
 from server.config.yamlsrc import YList
 
 NAME_RE = re.compile(r"^[A-Za-z0-9_]{3,20}$")   # account names, as COMMANDS.md fixes them
@@ -58,16 +58,45 @@ LIMIT_FIELDS = (
 )
 
 
+DEFAULT_MSSP = Mssp()
+
+
+def as_words(value: Any, raw: str | None = None) -> str:
+    """A line of text for a directory listing ('' allowed); no control characters."""
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise Problem(f"must be text, not {describe(value)}")
+    if len(value) > 200 or any(ord(c) < 32 or ord(c) == 127 for c in value):
+        raise Problem("must be one line of at most 200 characters")
+    return value
+
+
+MSSP_FIELDS = tuple(Field(name, as_words, getattr(DEFAULT_MSSP, name))
+                    for name in ("name", "contact", "website", "language", "location"))
+MSSP_FIELDS += (
+    Field("genre", as_words, DEFAULT_MSSP.genre,
+          choices=("Adult", "Fantasy", "Historical", "Horror", "Modern", "None", "Science Fiction")),
+    Field("gameplay", as_words, DEFAULT_MSSP.gameplay),
+    Field("status", as_words, DEFAULT_MSSP.status, choices=("Alpha", "Closed Beta", "Open Beta", "Live")),
+)
+
+
 def read_settings(report: Report, value: Any, line: int) -> tuple[Settings, int]:
     """Settings from the `server:` value, and the line to blame for start_room."""
     section = expect_map(report, value, line, "server")
     if section is None:
         return DEFAULT, line
-    values = read_fields(report, section, SERVER_FIELDS, "server", skip=("limits",))
+    values = read_fields(report, section, SERVER_FIELDS, "server", skip=("limits", "mssp"))
     limits = DEFAULT_LIMITS
     if "limits" in section:
         sub = expect_map(report, section["limits"], section.key_line["limits"], "server.limits")
         if sub is not None:
             limits = Limits(**read_fields(report, sub, LIMIT_FIELDS, "server.limits"))
+    mssp = DEFAULT_MSSP
+    if "mssp" in section:
+        sub = expect_map(report, section["mssp"], section.key_line["mssp"], "server.mssp")
+        if sub is not None:
+            mssp = Mssp(**read_fields(report, sub, MSSP_FIELDS, "server.mssp"))
     start_line = section.key_line.get("start_room", line)
-    return Settings(**values, limits=limits), start_line
+    return Settings(**values, limits=limits, mssp=mssp), start_line

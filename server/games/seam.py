@@ -83,7 +83,9 @@ class Dealer(Protocol):
     def phase(self) -> str: ...
     def shooter(self) -> str | None: ...
     # Optional: reconfigure(config) -> bool (take new settings live);
-    # between_hands() -> bool (a removed table may close now).
+    # between_hands() -> bool (a removed table may close now);
+    # table_data() -> dict (the game's part of GMCP Casino.Table);
+    # event_data(event) -> [(package, payload, to or None)] (a fact as GMCP data).
 
 
 class OptionsReader(Protocol):

@@ -59,6 +59,7 @@ class Session:
         self._echo_off = False
         self._replying = False
         self._at_prompt = False   # the client's cursor sits after our last prompt
+        self.gmcp: Any = None     # server.net.mud.Gmcp: data for client scripts, when agreed
 
     # --- identity and preferences -------------------------------------
     @property

@@ -45,10 +45,11 @@ from typing import Any
 
 import telnetlib3
 from telnetlib3 import server_base
-from telnetlib3.telopt import BINARY, CHARSET, DO, EOR, NAWS, WILL
+from telnetlib3.telopt import BINARY, CHARSET, DO, EOR, GMCP, MSSP, NAWS, WILL
 
 from server import logs
 from server.net.lines import LineSplitter
+from server.net.mud import Gmcp, mssp_enabled, mssp_variables
 from server.net.session import Session
 from server.net.throttle import ByteBudget
 
@@ -137,6 +138,25 @@ class CasinoTelnetServer(telnetlib3.TelnetServer):
         super().connection_made(transport)
         self.writer.slc_simulated = False
         self.reader.set_transport(_ReaderPause(self))
+        self.gmcp = Gmcp(self.writer)
+        self.writer.set_ext_callback(GMCP, self.gmcp.receive)
+        self._mssp_sent = False
+        answer_do = self.writer.handle_do
+
+        def handle_do(opt: bytes) -> bool:
+            agreed = answer_do(opt)
+            if opt == MSSP and agreed:
+                # telnetlib3 marks the option on once this returns.
+                asyncio.get_running_loop().call_soon(self.send_mssp)
+            return agreed
+        self.writer.handle_do = handle_do
+
+    def send_mssp(self) -> None:
+        """A directory's crawler agreed to MSSP: describe the casino, once."""
+        if self._mssp_sent or self._closing or not mssp_enabled(self.writer):
+            return
+        self._mssp_sent = True
+        self.writer.send_mssp(mssp_variables(self.app, self.app.port))
 
     def connection_lost(self, exc: Exception | None) -> None:
         if not self._counted or self._released or self._closing:
@@ -213,6 +233,8 @@ class CasinoTelnetServer(telnetlib3.TelnetServer):
         if self.default_encoding:
             self.writer.iac(DO, CHARSET)
         self.writer.iac(WILL, EOR)
+        self.writer.iac(WILL, GMCP)
+        self.writer.iac(WILL, MSSP)
 
     def on_charset(self, charset: str) -> None:
         # get_extra_info("charset") defaults to our own encoding; remember
@@ -235,6 +257,7 @@ async def start_telnet(app: Any, host: str, port: int) -> Any:
         limits = app.config.settings.limits
         session = Session(writer, proto.ip, max_output=limits.max_output, drop=proto.abort)
         proto.session = session
+        session.gmcp = proto.gmcp
         loop = asyncio.get_running_loop()
         try:
             await app.on_connect(session)

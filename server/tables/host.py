@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any, Awaitable, Callable
 
 from server import logs
+from server.net import mud
 from server.accounts.names import name_key
 from server.config.model import TableConfig
 from server.dice.fair import FairDice
@@ -59,6 +60,8 @@ class TableHost:
         self.retiring = False                     # removed from the config: closes when idle
         self.next_config: Any = None              # a changed config waiting for the table to idle
         self._retry_ticks = 0
+        self._data: list[tuple[Any, str, Any]] = []       # GMCP to send after this input's text
+        self._touched: set[str] = set()                    # players whose chips this input moved
         self._outbox: dict[int, tuple[Any, list[str]]] = {}   # id(session) -> lines, this input's
         self._queue: asyncio.Queue[tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any] | None]] = asyncio.Queue()
         self._worker = asyncio.get_running_loop().create_task(self._work())
@@ -81,6 +84,7 @@ class TableHost:
                 await self.apply(self.usher.finish_leaves())
                 if (self.retiring or self.next_config is not None) and not self.closed:
                     await self.settle_config()
+                await self._status_updates()
                 self._deliver()
                 if fut is not None and not fut.done():
                     fut.set_result(result)
@@ -98,10 +102,58 @@ class TableHost:
         entry[1].extend(lines)
 
     def _deliver(self) -> None:
-        """This input is done: each person gets its lines as one block."""
+        """This input is done: each person gets its lines as one block, then
+        (for clients that agreed to GMCP) the same facts as data and the
+        table's state if it changed; data after text, as it was caused."""
         outbox, self._outbox = self._outbox, {}
         for session, lines in outbox.values():
             session.tell(*lines)
+        self._table_state()
+        data, self._data = self._data, []
+        loop = asyncio.get_running_loop()
+        for session, package, payload in data:
+            loop.call_soon(mud.send, session, package, payload)
+
+    # --- data for client scripts (GMCP, docs/gmcp.md) ------------------------
+    def state(self) -> dict[str, Any]:
+        """The table as data: what `Casino.Table` carries."""
+        extra = getattr(self.dealer, "table_data", None)
+        return {"table": self.id, "game": self.entry.key, "phase": self.dealer.phase(),
+                "shooter": self.dealer.shooter(),
+                "seated": [{"name": s.player, "sitting_out": s.sitting_out, "leaving": bool(s.leaving)}
+                           for s in self.seating.seats],
+                "watchers": len(self.seating.watchers),
+                **(extra() if extra is not None else {})}
+
+    def _table_state(self) -> None:
+        state: dict[str, Any] | None = None
+        for viewer in self.viewers():
+            channel = mud.gmcp_of(viewer.session)
+            if channel is None:
+                continue
+            state = state or self.state()
+            if channel.last_table != state:
+                channel.last_table = state
+                self._data.append((viewer.session, "Casino.Table", state))
+
+    def _gmcp_facts(self, event: Any) -> None:
+        describe = getattr(self.dealer, "event_data", None)
+        if describe is None:
+            return
+        for package, payload, to in describe(event):
+            sessions = ([self.session_of(p) for p in to] if to is not None
+                        else [v.session for v in self.viewers()])
+            for session in sessions:
+                if mud.gmcp_of(session) is not None:
+                    self._data.append((session, package, {"table": self.id, **payload}))
+
+    async def _status_updates(self) -> None:
+        """Char.Status for each player whose chips this input moved."""
+        touched, self._touched = self._touched, set()
+        for player in touched:
+            session = self.session_of(player)
+            if mud.gmcp_of(session) is not None:
+                self._data.append((session, "Char.Status", await self.app.status(session)))
 
     def submit(self, job: Callable[[], Awaitable[Any]]) -> asyncio.Future[Any]:
         """Queue `job` now, after everything queued before it; its future
@@ -242,7 +294,15 @@ class TableHost:
         return []
 
     def _track(self, intent: Any) -> None:
-        """Keep the open stakes: what `tables` shows and what "idle" means."""
+        """Keep the open stakes: what `tables` shows and what "idle" means;
+        note whose chips moved (their Char.Status is resent)."""
+        if isinstance(intent, Hold):
+            self._touched.add(intent.player)
+        elif isinstance(intent, Settle):
+            self._touched.update(p for p, _ in intent.pays)
+            self._touched.update(self.stakes[s][0] for s in intent.stakes if s in self.stakes)
+        elif intent.stake in self.stakes:
+            self._touched.add(self.stakes[intent.stake][0])
         if isinstance(intent, Hold):
             self.stakes[intent.key] = (intent.player, intent.amount)
         elif isinstance(intent, Settle):
@@ -280,6 +340,7 @@ class TableHost:
             lines = self.dealer.render(event, viewer)
             if lines:
                 self._tell(viewer.session, *lines)
+        self._gmcp_facts(event)
 
     # --- configuration changes ----------------------------------------------
     @property

@@ -24,6 +24,7 @@ class Client:
         self.echo_off = False           # server said WILL ECHO: we must not echo
         self.echo_changes: list[bool] = []
         self.prompts: list[int] = []    # GA or EOR_CMD, one per prompt seen
+        self.subnegotiated: list[int] = []   # the option of every IAC SB the server sent
         self._text = bytearray()
         self._raw = bytearray()
 
@@ -83,6 +84,7 @@ class Client:
                 end = buf.find(bytes([IAC, SE]), i)
                 if end < 0:
                     break
+                self.subnegotiated.append(buf[i + 2])
                 if self.negotiate and buf[i + 2] == TTYPE:
                     self.writer.write(bytes([IAC, SB, TTYPE, 0]) + self.ttype.encode() + bytes([IAC, SE]))
                 i = end + 2

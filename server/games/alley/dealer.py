@@ -239,3 +239,12 @@ class AlleyDealer:
 
     def rules(self) -> list[str]:
         return table_rules(self.options, self.config.max_players) + render.table_rules_extra(self)
+
+    def table_data(self) -> dict[str, Any]:
+        view = self.engine.view() if self.engine is not None else None
+        return {"playing": list(self.playing()), "waiting": self.waiting(),
+                "bankrolls": dict(self.engine.bankrolls) if self.engine is not None else {},
+                "point": getattr(view, "point", None)}
+
+    def event_data(self, event: Any) -> list[Any]:
+        return render.event_data(self, event)

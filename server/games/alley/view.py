@@ -321,3 +321,12 @@ def table_rules_extra(table: AlleyDealer) -> list[str]:
         ("Leaving (or losing your connection): your fade in a pass in play is settled with that pass, "
         "and the rest of your table bankroll goes back to your wallet."),
     ]
+
+
+# --- data for client scripts (GMCP Casino.*, docs/gmcp.md) ---------------------
+def event_data(table: "AlleyDealer", event: Any) -> list[tuple[str, dict[str, Any], tuple[str, ...] | None]]:
+    if isinstance(event, ev.Rolled):
+        return [("Casino.Roll", {"shooter": event.shooter, "dice": list(event.dice), "total": event.total,
+                                 "point_before": event.point, "decision": event.decision.value,
+                                 "by_dealer": event.by_dealer}, None)]
+    return []

@@ -324,3 +324,9 @@ class BankCrapsDealer:
 
     def rules(self) -> list[str]:
         return render.rules_text(self)
+
+    def table_data(self) -> dict[str, Any]:
+        return render.table_data(self)
+
+    def event_data(self, event: Any) -> list[Any]:
+        return render.event_data(self, event)

@@ -376,3 +376,29 @@ def rules_text(table: "BankCrapsDealer") -> list[str]:
         f"  then the shooter has {t.shooter} s before the dealer rolls. Solo play has no waiting.",
         f"Wagers from {table.config.min_bet} to {table.config.max_bet}, and each must pay whole chips.",
     ]
+
+
+# --- data for client scripts (GMCP Casino.*, docs/gmcp.md) ---------------------
+def event_data(table: "BankCrapsDealer", event: Any) -> list[tuple[str, dict[str, Any], tuple[str, ...] | None]]:
+    """A fact as data: (package, payload, to whom or None for every viewer)."""
+    from server.games.craps import dealer as t
+    if isinstance(event, ev.Rolled):
+        return [("Casino.Roll", {"dice": list(event.dice), "total": event.total,
+                                 "call": call(event), "point_before": event.point or None,
+                                 "point": table.state.point or None}, None)]
+    if isinstance(event, t.RollSettlement):
+        return [("Casino.Settlement", {
+            "player": event.player,
+            "won": [{"bet": n, "amount": a} for n, a in event.won],
+            "lost": [{"bet": n, "amount": a} for n, a in event.lost],
+            "pushed": [{"bet": n, "amount": a} for n, a in event.pushed],
+            "commission": event.commission, "net": event.net}, (event.player,))]
+    return []
+
+
+def table_data(table: "BankCrapsDealer") -> dict[str, Any]:
+    """What bank craps adds to the table's state: the puck and the clock."""
+    pacing = table.pacing
+    timed = table._multiplayer() and pacing.stage.value != "solo"
+    return {"point": table.state.point or None, "hand_rolls": table.state.view.rolls,
+            "stage": pacing.stage.value, "seconds_left": pacing.seconds_left(table.tick_hz) if timed else None}

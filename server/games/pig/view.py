@@ -171,3 +171,22 @@ def rules_text(table: PigDealer) -> list[str]:
         "A round is one player's turn: the end of a game names the winner and the rounds played.",
     ]
     return lines
+
+
+# --- data for client scripts (GMCP Casino.*, docs/gmcp.md) ---------------------
+def event_data(table: "PigDealer", event: Any) -> list[tuple[str, dict[str, Any], tuple[str, ...] | None]]:
+    if isinstance(event, ev.Rolled):
+        return [("Casino.Roll", {"player": event.player, "dice": list(event.dice),
+                                 "total": sum(event.dice), "round_score": event.round_score,
+                                 "outcome": event.outcome.value}, None)]
+    if isinstance(event, ev.GameOver):
+        return [("Casino.GameOver", {"winner": event.winner, "score": event.score,
+                                     "rounds": event.rounds, "pot": event.pot}, None)]
+    return []
+
+
+def table_data(table: "PigDealer") -> dict[str, Any]:
+    game = table.game if table.playing() else None
+    return {"target": table.options.target, "turn": game.current if game else None,
+            "scores": dict(game.scores) if game else {}, "round_score": game.round_score if game else 0,
+            "ready": sorted(table.ready)}

@@ -138,6 +138,22 @@ class SimplifiedDealer:
             lines.append(f"You won: 'ride' to bet {e.ride_amount} again on the {_SIDE[e.side]}, or 'collect'.")
         return lines
 
+    def table_data(self) -> dict[str, Any]:
+        e = self.engine
+        return {"point": (e.point or None) if e else None, "bet": e.flat if e else 0,
+                "side": e.side.value if e and e.side else None, "odds": e.odds if e else 0}
+
+    def event_data(self, event: Any) -> list[Any]:
+        """Facts as data for client scripts (GMCP, docs/gmcp.md)."""
+        if isinstance(event, ev.Rolled):
+            return [("Casino.Roll", {"dice": list(event.dice), "total": event.total,
+                                     "point_before": event.point}, None)]
+        if isinstance(event, ev.GameOver):
+            return [("Casino.Settlement", {"player": self.player, "side": event.side.value,
+                                           "result": event.outcome.value, "how": event.how,
+                                           "net": event.net}, None)]
+        return []
+
     def rules(self) -> list[str]:
         o = self.config.options
         bar = "a come-out 12 pushes don't pass" if o.dont_pass_bar == 12 else "don't pass wins on 2, 3 and 12"
