@@ -47,6 +47,7 @@ class Session:
         self.stage: Any = None            # login stage object while logging in
         self.bucket: Any = None           # commands-per-second TokenBucket
         self.naws_cols: int | None = None
+        self.last_teller: str | None = None   # who `reply` answers
         self._outbox: list[str] = []
         self._flush_scheduled = False
         self._echo_off = False
