@@ -98,6 +98,11 @@ def fit(line: str, width: int, hang: str | None = None) -> list[str]:
     return [part.replace(NBSP, " ").rstrip(" ") or "" for part in out]
 
 
+def fit_all(lines: list[str], width: int) -> list[str]:
+    """Every line of a view fitted to `width` (see `fit`)."""
+    return [part for line in lines for part in fit(line, width)]
+
+
 def _split_word(word: str, first: int, rest: int) -> list[str]:
     """Cut an over-long word into chunks of `first`, then `rest` columns,
     keeping colour codes whole."""

@@ -16,7 +16,7 @@ from server.games.simplified.engine import Phase, SimplifiedCraps
 from server.games.simplified.rules import Outcome, Side
 from server.render.dice import dice_art
 from server.render.text import paint
-from server.render.width import glue
+from server.render.width import fit_all, glue
 from server.games.seam import Ask, HandResult, Note, Viewer, WalletReport, render_note
 from server.games.seating import Seating
 
@@ -153,7 +153,7 @@ class SimplifiedDealer:
         lines = [f"Simplified craps table {self.config.id}: min bet {self.config.min_bet}, "
                  f"max {self.config.max_bet}."]
         if e is None:
-            return lines + ["Nobody is playing. Type 'play craps' to sit down."]
+            return fit_all(lines + ["Nobody is playing. Type 'play craps' to sit down."], viewer.prefs.width)
         lines.append(f"Player: {self.player}. Phase: {e.phase.value}.")
         if e.side is not None and e.flat:
             point = f", point {e.point}" if e.point else ", come-out roll next"
@@ -161,7 +161,7 @@ class SimplifiedDealer:
             lines.append(f"Bet: {e.flat} on the {_SIDE[e.side]}{odds}{point}.")
         if e.phase is Phase.WON:
             lines.append(f"You won: 'ride' to bet {e.ride_amount} again on the {_SIDE[e.side]}, or 'collect'.")
-        return lines
+        return fit_all(lines, viewer.prefs.width)
 
     def rules(self) -> list[str]:
         o = self.config.options
