@@ -333,7 +333,13 @@ class Casino:
             if session.account is None:
                 await login.handle(self, session, line, now)
             else:
-                await dispatch(self, session, clean(line).strip())
+                line = clean(line).strip()
+                question, session.question = session.question, None
+                if question is not None:          # a table asked (a seed): the line may answer it
+                    session.prompt_text = "> "
+                    if await question(line):
+                        return
+                await dispatch(self, session, line)
         except Exception:
             log.exception("event=line_error name=%s ip=%s", session.key, session.ip)
             session.tell("Something went wrong on our side; please try again.")

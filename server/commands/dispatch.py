@@ -15,6 +15,8 @@ async def dispatch(app: Any, session: Any, line: str) -> None:
         return
     if line.startswith("'"):
         word, args = "say", line[1:]
+    elif line.startswith(":"):
+        word, args = "emote", line[1:]
     else:
         word, _, args = line.partition(" ")
     operator = app.is_operator(session)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from server.commands import REGISTRY
 from server.commands.registry import Context
+from server.games.catalogue import entry_for
 from server.render.text import paint, wrap
 from server.render.width import glue
 
@@ -16,11 +17,12 @@ def describe_room(app, session) -> list[str]:
     lines = [paint(room.name, "bold", "bright_cyan", color=prefs.color)]
     lines += wrap(room.description, prefs.width)
     for table_id in room.tables:
+        host = app.tables.get(table_id)
         table = app.config.tables.get(table_id)
-        if table:
-            game = describe_game(table)
-            article = "An" if game[0].lower() in "aeiou" else "A"
-            lines.append(f"{article} {game} table is here ({table_id}): 'play {play_word(table)}' to sit.")
+        if host is not None:
+            lines += describe_table(host)
+        elif table:
+            lines.append(f"{a_game(entry_for(table).title)} table is here ({table_id}), closed for now.")
     others = [s.name for s in app.world.others(session)]
     if others:
         lines.append("Here: " + ", ".join(others) + ".")
@@ -29,14 +31,43 @@ def describe_room(app, session) -> list[str]:
     return lines
 
 
-def describe_game(table) -> str:
-    from server.games.catalogue import entry_for
-    return entry_for(table).phrase
+def a_game(phrase: str) -> str:
+    """ "A bank craps", "An alley craps": a game as it reads in a sentence, with its article."""
+    return ("An " if phrase[0].lower() in "aeiou" else "A ") + phrase
 
 
-def play_word(table) -> str:
-    from server.games.catalogue import entry_for
-    return entry_for(table).word
+def describe_table(host) -> list[str]:
+    """A table as `look` shows it: the game, how to sit, who sits and who has
+    the dice (the host's seating and its dealer are the one answer)."""
+    lines = [f"{a_game(host.entry.phrase)} table is here ({host.id}): 'play {host.entry.word}' to sit."]
+    seats = host.seating.seats
+    if seats:
+        shooter = host.dealer.shooter()
+        names = [s.player + (" (sitting out)" if s.sitting_out else "") for s in seats]
+        line = "  Seated: " + ", ".join(names) + "."
+        if shooter:
+            line += f" {shooter} has the dice."
+        lines.append(line)
+    else:
+        lines.append("  Nobody is seated.")
+    watching = sorted(host.seating.watchers.values())
+    if watching:
+        lines.append("  Watching: " + ", ".join(watching) + ".")
+    return lines
+
+
+def where_at_table(app, session) -> str:
+    """`who`'s table column: where this player plays or watches, and their role."""
+    host = app.seat_of(session.key)
+    if host is not None:
+        seat = host.seating.seat_by_key(session.key)
+        role = "sitting out" if seat.sitting_out else "has the dice" if host.dealer.shooter() == seat.player \
+            else "playing"
+        return f"{host.entry.phrase} ({host.id}), {role}"
+    for h in app.tables.values():
+        if session.key in h.seating.watchers:
+            return f"watching {h.id}"
+    return ""
 
 
 @command("look", aliases=("l",), help="""look - describe the room: who and what is here, and the exits.
@@ -45,7 +76,7 @@ async def look(ctx: Context) -> None:
     ctx.tell(*describe_room(ctx.app, ctx.session))
 
 
-@command("say", help="""say <text> - speak to everyone in the room. Shortcut: 'text""")
+@command("say", help="""say <text> - speak to everyone in the room. Shortcut: 'text (and :text for emote)""")
 async def say(ctx: Context) -> None:
     text = ctx.args
     if not text:
@@ -55,13 +86,62 @@ async def say(ctx: Context) -> None:
     ctx.app.broadcast_room(ctx.session.room, f"{ctx.session.name} says, \"{text}\"", exclude=ctx.session)
 
 
-@command("who", help="""who - list everyone connected and where they are.""")
+@command("who", help="""who - everyone connected: the room each is in, and the table where each plays or watches.""")
 async def who(ctx: Context) -> None:
     people = sorted(ctx.app.online.values(), key=lambda s: s.name.lower())
     ctx.tell(f"{len(people)} {'person' if len(people) == 1 else 'people'} in the casino:")
+    width = max(len(s.name) for s in people)
     for s in people:
         room = ctx.app.world.rooms.get(s.room)
-        ctx.tell(f"  {s.name:<20} {room.name if room else '?'}")
+        place = room.name if room else "?"
+        table = where_at_table(ctx.app, s)
+        ctx.tell(f"  {s.name:<{width}}  " + glue(*place.split()) + (f": {table}" if table else ""))
+
+
+@command("tell", help="""tell <name> <text> - say something to one player, wherever they are. 'reply <text>' answers the last one who told you something.""")
+async def tell(ctx: Context) -> None:
+    if len(ctx.argv) < 2:
+        ctx.tell("Tell whom what? For example: tell ann good luck")
+        return
+    name, text = ctx.argv[0], ctx.args.split(None, 1)[1]
+    await _tell(ctx, name, text)
+
+
+@command("reply", help="""reply <text> - answer the last player who told you something.""")
+async def reply(ctx: Context) -> None:
+    if not ctx.args:
+        ctx.tell("Reply what? For example: reply thanks")
+        return
+    last = getattr(ctx.session, "last_teller", None)
+    if last is None:
+        ctx.tell("Nobody has told you anything yet: 'tell <name> <text>' starts a conversation.")
+        return
+    await _tell(ctx, last, ctx.args)
+
+
+async def _tell(ctx: Context, name: str, text: str) -> None:
+    from server.accounts.names import name_key
+    target = ctx.app.online.get(name_key(name))
+    if target is None:
+        ctx.tell(f"{name[:20]} is not connected. 'who' lists everyone who is.")
+        return
+    if target is ctx.session:
+        ctx.tell("You tell yourself, and nobody else hears.")
+        return
+    ctx.tell(f"You tell {target.name}, \"{text}\"")
+    target.last_teller = ctx.session.name
+    target.tell(f"{ctx.session.name} tells you, \"{text}\"")
+
+
+@command("emote", help="""emote <action> - show everyone in the room what you do: 'emote grins' shows "ann grins". Shortcut: :grins""")
+async def emote(ctx: Context) -> None:
+    text = ctx.args
+    if not text:
+        ctx.tell("Emote what? For example: emote grins")
+        return
+    line = f"{ctx.session.name} {text}"
+    ctx.tell(line)
+    ctx.app.broadcast_room(ctx.session.room, line, exclude=ctx.session)
 
 
 @command("help", aliases=("?",), help="""help [command|game|bet] - list the commands, or explain one.

@@ -62,6 +62,18 @@ class SeatRequest:
     how: str
 
 
+@dataclass(frozen=True)
+class Ask:
+    """Ask `player` something at their prompt (simplified craps offers a dice
+    seed): their prompt becomes `prompt`, and their next line, unless it is a
+    command, goes to the table as `word` followed by its words (a bare Enter
+    sends `word` alone)."""
+
+    player: str
+    prompt: str
+    word: str
+
+
 class Dealer(Protocol):
     config: TableConfig
     dice: Any                       # the table's fair draws, handed in by the host

@@ -54,6 +54,8 @@ class Session:
         self.stage: Any = None            # login stage object while logging in
         self.bucket: Any = None           # commands-per-second TokenBucket
         self.naws_cols: int | None = None
+        self.last_teller: str | None = None   # who `reply` answers
+        self.question: Any = None             # a table's question: async (line) -> answered?
         self._outbox: list[str] = []
         self._flush_scheduled = False
         self._echo_off = False
@@ -101,6 +103,12 @@ class Session:
             return clamp_width(int(self._extra("cols") or 80))
         except (TypeError, ValueError):
             return 80
+
+    def ask(self, prompt: str, answer: Any) -> None:
+        """A table asks something: `prompt` until the next line, which goes
+        to `answer` first (it returns False for a line that is a command)."""
+        self.question = answer
+        self.prompt_text = prompt
 
     def heard(self) -> None:
         """The player pressed Enter: their client has moved to a fresh line."""

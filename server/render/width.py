@@ -11,7 +11,8 @@ Every line the server sends must fit the viewer's width (NAWS, `set width N`,
 
 Wrapping is at spaces only. Words that must stay together ("7) come9 10",
 "2 pays 2:1") are joined with `glue`, which puts a no-break space (NBSP)
-between them: `fit` never breaks there and sends it as a plain space. A single
+between them: `fit` never breaks there and sends it as a plain space. A short
+quoted command ('help craps', 'play pig') is kept whole the same way. A single
 word wider than the whole screen is the only thing ever split.
 
 Widths are display columns: ANSI colour codes take none, East Asian wide
@@ -29,6 +30,9 @@ NBSP = "\u00a0"
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 _PIECES = re.compile(r"(\x1b\[[0-9;?]*[A-Za-z])")
 _SPACES = re.compile(r"( +)")
+# 'help craps', 'play pig': a quote that opens after a space or "(" and closes
+# before a space, punctuation or the end, at most 30 characters apart.
+_QUOTED = re.compile(r"(?:(?<=^)|(?<=[ (]))'[^' ][^']{0,28}[^' ]'(?=$|[ .,;:)!?])")
 
 
 def _char_width(ch: str) -> int:
@@ -62,6 +66,7 @@ def fit(line: str, width: int, hang: str | None = None) -> list[str]:
         return [line]
     if display_width(line) <= width:
         return [line.replace(NBSP, " ")]
+    line = _QUOTED.sub(lambda m: m.group(0).replace(" ", NBSP), line)
     width = max(width, 8)
     indent = len(line) - len(line.lstrip(" "))
     indent = min(indent, width // 2)
@@ -96,6 +101,11 @@ def fit(line: str, width: int, hang: str | None = None) -> list[str]:
         empty = False
     out.append(current)
     return [part.replace(NBSP, " ").rstrip(" ") or "" for part in out]
+
+
+def fit_all(lines: list[str], width: int) -> list[str]:
+    """Every line of a view fitted to `width` (see `fit`)."""
+    return [part for line in lines for part in fit(line, width)]
 
 
 def _split_word(word: str, first: int, rest: int) -> list[str]:

@@ -33,7 +33,7 @@ from server.config.model import TableConfig
 from server.dice.fair import FairDice
 from server.games.catalogue import entry_for
 from server.games.intents import Forfeit, Hold, Refund, Settle
-from server.games.seam import Dealer, HandResult, Note, SeatRequest, Viewer, WalletReport
+from server.games.seam import Ask, Dealer, HandResult, Note, SeatRequest, Viewer, WalletReport
 from server.games.seating import Seating
 from server.tables.usher import Usher
 
@@ -224,6 +224,21 @@ class TableHost:
         if seat is not None:
             await self.apply(self.usher.gone(seat.player))
 
+    def _answer(self, session: Any, word: str) -> Callable[[str], Awaitable[bool]]:
+        """The handler for a player's answer to an Ask: a command typed at the
+        question runs as a command; anything else (a bare Enter too) goes to
+        the table as `word` and its words, while the player is still seated."""
+        async def answer(line: str) -> bool:
+            first = line.split()[0] if line else ""
+            if first and self.app.registry.find(first, self.app.is_operator(session)) is not None:
+                return False
+            if self.closed or not self.seats(session):
+                return False
+            chips = (await self.app.ledger.balance(session.key)).wallet
+            await self.run(lambda: self.apply(self.dealer.act(session.name, [word, *line.split()], chips)))
+            return True
+        return answer
+
     def refusal(self, session: Any, word: str) -> str | None:
         return self.usher.refusal(session.name, word, self.entry.opening_words, self.retiring)
 
@@ -240,6 +255,10 @@ class TableHost:
                 queue[:0] = await self._money(event)
             elif isinstance(event, SeatRequest):
                 await self.leave(event.player, event.how)
+            elif isinstance(event, Ask):
+                session = self.session_of(event.player)
+                if session is not None:
+                    session.ask(event.prompt, self._answer(session, event.word))
             elif isinstance(event, HandResult):
                 logs.event(log, "hand_result", table=self.id, **dict(event.fields))
             elif isinstance(event, WalletReport):

@@ -58,3 +58,12 @@ def test_boxed_rows_are_exactly_the_width(unicode):
     lines = boxed("title", rows, 40, unicode)
     assert {display_width(x) for x in lines} == {40}
     assert "wrap inside" in "".join(lines) or "wrap" in "".join(lines)
+
+
+def test_a_quoted_command_stays_whole_but_an_apostrophe_is_just_a_letter():
+    line = "Welcome: bets from 1 to 10000. 'table' shows the layout, 'help craps' the bets."
+    for width in range(40, 80):
+        text = "\n".join(fit(line, width))
+        assert "'help craps'" in text, width
+    lines = fit("you don't pass the dice and don't ride the bet at all today", 20)
+    assert all(display_width(x) <= 20 for x in lines)

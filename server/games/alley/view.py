@@ -16,6 +16,7 @@ from server.games.alley.rules import Decision
 from server.games.alley.state import Phase
 from server.render.dice import dice_art, dice_inline
 from server.render.text import paint, wrap
+from server.render.width import fit, fit_all, glue
 from server.games.seam import Viewer, render_note
 
 if TYPE_CHECKING:
@@ -263,7 +264,7 @@ _WAITING = {
 
 
 def table_view(table: AlleyDealer, viewer: Viewer) -> list[str]:
-    o, width = table.options, min(viewer.prefs.width, 80)
+    o, width = table.options, viewer.prefs.width
     lines = wrap(f"Alley craps at {table.config.id}: {max(2, o.min_players)} to {table.config.max_players} "
                  f"players, buy-in {o.buy_in}, bets in multiples of {o.bet_unit}. The house takes nothing.",
                  width)
@@ -274,7 +275,7 @@ def table_view(table: AlleyDealer, viewer: Viewer) -> list[str]:
         if isinstance(table.last_result, ev.GameOver) and table.last_result.winner:
             r = table.last_result
             lines.append(f"Last game: {r.winner} won the pot of {r.pot} ({r.net:+d}).")
-        return lines + wrap("Commands: " + REMINDER, width)
+        return fit_all(lines + _commands(width), width)
     v = engine.view()
     fades = dict(v.fades)
     covered = sum(fades.values())
@@ -287,7 +288,7 @@ def table_view(table: AlleyDealer, viewer: Viewer) -> list[str]:
     if v.waiting_for is not None:
         left = -(-v.ticks_left // table.tick_hz)
         what = _WAITING[v.phase].format(shooter=v.shooter, who=v.waiting_for)
-        lines.append(f"Waiting for {what} ({left} s left).")
+        lines.append(f"Waiting for {what} ({glue(str(left), 's', 'left')}).")
     lines.append(f"  {'Player':<16}{'Bankroll':>9}")
     playing = set(engine.players)
     for player, bankroll in v.bankrolls:
@@ -305,7 +306,14 @@ def table_view(table: AlleyDealer, viewer: Viewer) -> list[str]:
         lines += wrap("Waiting for the next game: " + ", ".join(table.waiting()) + ".", width)
     if table.last_dice:
         lines.append(f"Last roll: {dice_inline(table.last_dice, viewer.prefs)} = {sum(table.last_dice)}")
-    return lines + wrap("Commands: " + REMINDER, width)
+    return fit_all(lines + _commands(width), width)
+
+
+def _commands(width: int) -> list[str]:
+    """The command reminder, each command glued to its argument and its bar."""
+    words = REMINDER.split(" | ")
+    return fit("Commands: " + " ".join(glue(*w.split(), "|") for w in words[:-1])
+               + " " + glue(*words[-1].split()), width)
 
 
 def table_rules_extra(table: AlleyDealer) -> list[str]:

@@ -16,6 +16,7 @@ from server.games.pig import events as ev
 from server.games.pig.rules import COMPUTER_HOLDS_AT, RollOutcome
 from server.render.dice import dice_art
 from server.render.text import paint
+from server.render.width import fit_all, glue
 from server.games.seam import Viewer, render_note
 
 if TYPE_CHECKING:
@@ -126,7 +127,7 @@ def table_view(table: PigDealer, viewer: Viewer) -> list[str]:
             last = table.last
             how = f"{last.winner} won with {last.score}" if last.winner else "nobody won"
             lines.append(f"Last game: {how}, {_rounds(last.rounds)}.")
-        return lines
+        return fit_all(lines, viewer.prefs.width)
     current = game.current
     if game.options != o:
         lines.append(f"This game plays to {game.options.target}; new settings apply from the next game.")
@@ -141,8 +142,9 @@ def table_view(table: PigDealer, viewer: Viewer) -> list[str]:
     if waiting:
         lines.append(f"Waiting for the next game: {', '.join(waiting)}.")
     if viewer.seated:
-        lines.append(REMINDER)
-    return lines
+        lines.append(" ".join(glue(*w.split(), "|") for w in REMINDER.split(" | ")[:-1])
+                     + " " + glue(*REMINDER.split(" | ")[-1].split()))
+    return fit_all(lines, viewer.prefs.width)
 
 
 def rules_text(table: PigDealer) -> list[str]:

@@ -16,10 +16,12 @@ from server.games.simplified.engine import Phase, SimplifiedCraps
 from server.games.simplified.rules import Outcome, Side
 from server.render.dice import dice_art
 from server.render.text import paint
-from server.games.seam import HandResult, Note, Viewer, WalletReport, render_note
+from server.render.width import fit_all, glue
+from server.games.seam import Ask, HandResult, Note, Viewer, WalletReport, render_note
 from server.games.seating import Seating
 
 _SIDE = {Side.PASS: "pass line", Side.DONT: "don't pass"}
+SEED_PROMPT = "Seed (Enter to skip): "
 
 
 RULES = [
@@ -63,7 +65,24 @@ class SimplifiedDealer:
         if self.engine is None or self.engine.player != player:
             self._new_engine(player)
         return [Note((player,), f"You sit down at {self.config.id}. Minimum bet {self.config.min_bet}. "
-                                 "Type: bet pass <amount> or bet dontpass <amount>.")]
+                                f"Type: {glue('bet', 'pass', '<amount>')} or {glue('bet', 'dontpass', '<amount>')}."),
+                Note((player,), f"Choose a seed for your dice: type any word or number now, or press "
+                                f"Enter to keep '{self.dice.client_seed}'."),
+                self._offer_seed(player)]
+
+    def _offer_seed(self, player: str) -> Ask:
+        """The seed question of spec 001, asked as each game starts: the next
+        line is the seed; Enter skips and a command runs as usual."""
+        return Ask(player, SEED_PROMPT, "seed")
+
+    def _seed(self, player: str, words: list[str]) -> list[Any]:
+        if not words:
+            return [Note((player,), f"No new seed: the dice keep '{self.dice.client_seed}'.")]
+        problem = self.dice.set_client_seed(" ".join(words))
+        if problem:
+            return [Note((player,), problem + " The dice keep '" + self.dice.client_seed + "'.")]
+        return [Note((player,), f"Seed set: your rolls now use '{self.dice.client_seed}' ('fair' shows "
+                                "how to check them).")]
 
     def live(self, player: str) -> bool:
         return bool(self.engine and self.engine.stakes)
@@ -78,10 +97,14 @@ class SimplifiedDealer:
     def act(self, player: str, words: list[str], wallet: int) -> list[Any]:
         if player != self.player or self.engine is None:
             return [Note((player,), "Sit down first: play craps.")]
+        if words[0] == "seed":                  # the answer to the seed question (an Ask)
+            return self._seed(player, words[1:])
         action = parse_action(" ".join(words))
         if isinstance(action, str):
             return [Note((player,), action)]
         events = self.engine.act(action, wallet)
+        if any(isinstance(e, ev.BetPlaced) for e in events):
+            events.append(self._offer_seed(player))     # a game starts: a seed for it?
         over = next((e for e in events if isinstance(e, ev.GameOver)), None)
         if over is not None:
             self.dice.rotate()
@@ -128,7 +151,7 @@ class SimplifiedDealer:
         lines = [f"Simplified craps table {self.config.id}: min bet {self.config.min_bet}, "
                  f"max {self.config.max_bet}."]
         if e is None:
-            return lines + ["Nobody is playing. Type 'play craps' to sit down."]
+            return fit_all(lines + ["Nobody is playing. Type 'play craps' to sit down."], viewer.prefs.width)
         lines.append(f"Player: {self.player}. Phase: {e.phase.value}.")
         if e.side is not None and e.flat:
             point = f", point {e.point}" if e.point else ", come-out roll next"
@@ -136,7 +159,7 @@ class SimplifiedDealer:
             lines.append(f"Bet: {e.flat} on the {_SIDE[e.side]}{odds}{point}.")
         if e.phase is Phase.WON:
             lines.append(f"You won: 'ride' to bet {e.ride_amount} again on the {_SIDE[e.side]}, or 'collect'.")
-        return lines
+        return fit_all(lines, viewer.prefs.width)
 
     def table_data(self) -> dict[str, Any]:
         e = self.engine

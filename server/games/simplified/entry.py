@@ -29,6 +29,7 @@ SIMPLIFIED = GameEntry(
         "  dontpass (dp) - the reverse; a come-out 12 pushes unless the table says otherwise. Pays 1:1.",
         "  odds - true odds once a point is set: 2:1 on 4/10, 3:2 on 5/9, 6:5 on 6/8 (laid 1:2, 2:3, 5:6).",
         "  press doubles the flat bet; ride bets stake and winnings again on the same side.",
+        "As you sit down and as each game starts you may type a seed for the dice; Enter skips.",
     ),
     opening_words=("bet", "odds", "press", "ride"),
     topics={
