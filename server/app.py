@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from server import logs
+from server.accounts import passwords
 from server.accounts.store import AccountStore
 from server.commands import login
 from server.commands.dispatch import dispatch
@@ -108,6 +109,7 @@ class Casino:
                                              limits.max_login_connections)
         self.login_failures = LoginThrottle(limits.failed_logins_per_minute, limits.login_delay_max)
         self.creations = CreationLimit(limits.accounts_per_ip_per_hour)
+        passwords.configure(limits.hash_concurrency, limits.hash_queue)
         self.operators = {name.lower() for name in config.settings.operators}
         self.ledger: Any = None
         self.accounts: AccountStore | None = None
@@ -185,6 +187,7 @@ class Casino:
         self.login_failures.free = limits.failed_logins_per_minute
         self.login_failures.max_wait = limits.login_delay_max
         self.creations.limit = limits.accounts_per_ip_per_hour
+        passwords.configure(limits.hash_concurrency, limits.hash_queue)
         self.session_clock.configure()
 
     async def reload(self) -> tuple[bool, list[str]]:
