@@ -267,3 +267,48 @@ async def test_password_hashing_runs_a_bounded_number_at_once(casino_factory):
     assert busy >= 1 and busy + sum("Wrong name or password" in a for a in answers) == 8
     for c in [first, *clients]:
         await c.close()
+
+
+async def test_a_clean_stop_refunds_every_stake_with_bets_arriving_to_the_end(casino_factory):
+    """Bettors keep betting while the casino stops; one bet is in flight (its
+    wallet read held open) until the tables have begun closing."""
+    app = await casino_factory(seed=5)
+    host = app.tables["bank_craps"]
+    clients = {}
+    for name in ("early", "late", "busy1", "busy2"):
+        c = clients[name] = await Client.open(app.port)
+        await login(c, name)
+        await c.cmd("north")
+        await c.cmd_expect("play craps", "joins the table")
+    await clients["early"].cmd_expect("bet pass 10", "Bet accepted")
+
+    entered, gate = asyncio.Event(), asyncio.Event()
+    balance = app.ledger.balance
+
+    async def held_balance(key):
+        if key == "late" and not gate.is_set():
+            entered.set()
+            await gate.wait()
+        return await balance(key)
+    app.ledger.balance = held_balance
+
+    async def keep_betting(c):
+        try:
+            while True:
+                await c.send("bet field 1")
+                await asyncio.sleep(0.01)
+        except (ConnectionError, OSError):
+            pass
+    bettors = [asyncio.create_task(keep_betting(clients[n])) for n in ("busy1", "busy2")]
+    await until(lambda: len(host.stakes) >= 5)
+    await clients["late"].send("bet field 5")
+    await asyncio.wait_for(entered.wait(), 10)       # the late bet is in flight
+    stopping = asyncio.create_task(app.stop("Closing time."))
+    await until(lambda: host.closing)
+    gate.set()                                        # ... and reaches the table now
+    await asyncio.wait_for(stopping, 20)
+    for task in bettors:
+        task.cancel()
+    report = check(app.data_path)
+    assert report.ok and report.open_holds == 0, report
+    assert "has closed" in plain(await clients["late"].read_until_closed())
