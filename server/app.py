@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from server import logs
+from server.accounts import passwords
 from server.accounts.store import AccountStore
 from server.commands import login
 from server.commands.dispatch import dispatch
@@ -27,6 +28,8 @@ from server.tables.manager import Manager
 from server.world.rooms import World
 
 log = logging.getLogger("casino")
+
+STOP_WAIT = 10.0      # seconds a clean stop waits for commands already running
 
 
 class SessionClock:
@@ -104,11 +107,13 @@ class Casino:
         self.sessions: set[Session] = set()
         self.online: dict[str, Session] = {}
         self.leaving: dict[str, Departure] = {}   # accounts whose last session is being closed
+        self.in_flight = 0                   # lines being handled right now
         limits = config.settings.limits
         self.connections = ConnectionCounter(limits.connections_per_ip, limits.max_connections,
                                              limits.max_login_connections)
         self.login_failures = LoginThrottle(limits.failed_logins_per_minute, limits.login_delay_max)
         self.creations = CreationLimit(limits.accounts_per_ip_per_hour)
+        passwords.configure(limits.hash_concurrency, limits.hash_queue)
         self.operators = {name.lower() for name in config.settings.operators}
         self.ledger: Any = None
         self.accounts: AccountStore | None = None
@@ -206,6 +211,7 @@ class Casino:
         self.login_failures.free = limits.failed_logins_per_minute
         self.login_failures.max_wait = limits.login_delay_max
         self.creations.limit = limits.accounts_per_ip_per_hour
+        passwords.configure(limits.hash_concurrency, limits.hash_queue)
         self.session_clock.configure()
 
     async def reload(self) -> tuple[bool, list[str]]:
@@ -250,19 +256,31 @@ class Casino:
         """
         if self.closing:
             return
-        self.closing = True
+        self.closing = True                  # no more input is handled from here on
         reason = sentence(reason)
         logs.event(log, "shutdown", reason=reason)
         if self._clock_task:
             self._clock_task.cancel()
-        for host in list(self.tables.values()):
-            await host.close(f"{reason} Every live stake at this table is refunded.")
+        # Every table stops taking inputs at once; each then runs what was
+        # already queued and last its closing job, which refunds every stake.
+        closing = [(host, host.begin_close(f"{reason} Every live stake at this table is refunded."))
+                   for host in list(self.tables.values())]
+        for host, job in closing:
+            try:
+                await job
+            except Exception:
+                log.exception("event=table_close_error table=%s", host.id)
             logs.event(log, "table_closed", table=host.id)
+        # Commands already running finish (a wager among them now finds its
+        # table closed) before the ledger they may still read is closed.
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + STOP_WAIT
+        while self.in_flight and loop.time() < deadline:
+            await asyncio.sleep(0.01)
         sessions = list(self.sessions)
         for session in sessions:
             session.close(f"*** {reason} Goodbye. ***")
         # Give the goodbyes up to two seconds to reach the clients.
-        loop = asyncio.get_running_loop()
         deadline = loop.time() + 2.0
         while any(s.unsent() for s in sessions) and loop.time() < deadline:
             await asyncio.sleep(0.01)
@@ -319,10 +337,14 @@ class Casino:
                       notice: str | None = None) -> None:
         session.idle_ticks = 0
         session.heard()
-        with session.reply():
-            if notice:
-                session.tell(notice)
-            await self._handle_line(session, line, now)
+        self.in_flight += 1
+        try:
+            with session.reply():
+                if notice:
+                    session.tell(notice)
+                await self._handle_line(session, line, now)
+        finally:
+            self.in_flight -= 1
 
     async def _handle_line(self, session: Session, line: str | TooLong, now: float) -> None:
         if isinstance(line, TooLong):
@@ -364,7 +386,7 @@ class Casino:
             # Queued at every table now, in one go: anything the player's next
             # session does at a table comes after its own table's `gone`.
             jobs = [host.submit(lambda h=host: h.gone(session))
-                    for host in list(self.tables.values()) if not host.closed]
+                    for host in list(self.tables.values()) if not (host.closing or host.closed)]
             for job in jobs:
                 try:
                     await job

@@ -124,6 +124,12 @@ class CreationLimit:
     def made(self, ip: str, now: float) -> None:
         self._made[ip].append(now)
 
+    def cancel(self, ip: str, now: float) -> None:
+        """Give back the place of a sign-up that was not made after all."""
+        q = self._made.get(ip)
+        if q and now in q:
+            q.remove(now)
+
 
 class ConnectionCounter:
     """Open connections: per address, in all, and those not logged in yet.

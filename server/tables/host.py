@@ -48,6 +48,10 @@ class PendingIntent:
     players: tuple[str, ...]
 
 
+class TableClosed(Exception):
+    """The table has closed (or is closing) and takes no more inputs."""
+
+
 class TableHost:
     def __init__(self, app: Any, config: TableConfig) -> None:
         self.app = app
@@ -65,6 +69,8 @@ class TableHost:
         self._outbox: dict[int, tuple[Any, list[str]]] = {}   # id(session) -> lines, this input's
         self._queue: asyncio.Queue[tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any] | None]] = asyncio.Queue()
         self._worker = asyncio.get_running_loop().create_task(self._work())
+        self.closing = False                      # close() called: nothing more is queued
+        self._closing_job: asyncio.Future[Any] | None = None
         self.closed = False
 
     def install(self, config: TableConfig) -> None:
@@ -95,6 +101,18 @@ class TableHost:
                     fut.set_exception(err)
             finally:
                 self._queue.task_done()
+            if self.closed:
+                # The closing job refunded everything: nothing queued behind it
+                # may run (a wager after the refund would stay held).
+                self._refuse_queued()
+                return
+
+    def _refuse_queued(self) -> None:
+        while not self._queue.empty():
+            _, fut = self._queue.get_nowait()
+            if fut is not None and not fut.done():
+                fut.set_exception(TableClosed(self.id))
+            self._queue.task_done()
 
     def _tell(self, session: Any, *lines: str) -> None:
         """Lines for one person, sent with the rest of this input's output."""
@@ -157,7 +175,12 @@ class TableHost:
 
     def submit(self, job: Callable[[], Awaitable[Any]]) -> asyncio.Future[Any]:
         """Queue `job` now, after everything queued before it; its future
-        gives the result."""
+        gives the result. A closing table refuses with TableClosed."""
+        if self.closing or self.closed:
+            raise TableClosed(self.id)
+        return self._enqueue(job)
+
+    def _enqueue(self, job: Callable[[], Awaitable[Any]]) -> asyncio.Future[Any]:
         fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._queue.put_nowait((job, fut))
         return fut
@@ -172,7 +195,7 @@ class TableHost:
 
     def advance(self, ticks: int) -> None:
         """Manager ticks: queued like any other input."""
-        if not self.closed:
+        if not (self.closing or self.closed):
             self._queue.put_nowait((lambda: self._advance(ticks), None))
 
     async def _advance(self, ticks: int) -> None:
@@ -423,17 +446,29 @@ class TableHost:
             self.tell_table("This table's new settings are in effect.")
 
     # --- lifecycle ----------------------------------------------------------
-    async def close(self, why: str) -> None:
-        """Shutdown or room closing: refund every outstanding stake, in order."""
-        if self.closed:
-            return
+    def begin_close(self, why: str) -> asyncio.Future[Any]:
+        """Shutdown or room closing: from now on the table takes no new
+        inputs; what was queued before runs first (its wagers are refunded
+        too), then the closing job, the last the table ever runs, refunds
+        every outstanding stake. Returns that job's future."""
+        if self._closing_job is None:
+            if self.closed:
+                self._closing_job = asyncio.get_running_loop().create_future()
+                self._closing_job.set_result(None)
+                return self._closing_job
+            self.closing = True
 
-        async def closing() -> None:
-            await self.apply(self.dealer.close(why))
-            await self._retry_pending()
-        await self.run(closing)
-        self.closed = True
-        self._worker.cancel()
+            async def closing() -> None:
+                try:
+                    await self.apply(self.dealer.close(why))
+                    await self._retry_pending()
+                finally:
+                    self.closed = True
+            self._closing_job = self._enqueue(closing)
+        return self._closing_job
+
+    async def close(self, why: str) -> None:
+        await self.begin_close(why)
 
     def stop(self) -> None:
         """Stop the worker of a table that has closed itself."""

@@ -207,3 +207,108 @@ async def test_logging_in_again_during_the_forfeit_leaves_one_session_and_no_gho
     app.ledger.forfeit = forfeit
     await c.close()
     await watcher.close()
+
+
+async def test_wrong_passwords_from_one_address_never_lock_the_owner_out(casino_factory):
+    app = await casino_factory()
+    owner = await Client.open(app.port)
+    await login(owner, "owner")
+    await owner.send("quit")
+    await owner.read_until_closed()
+    guesser = await Client.open(app.port, source="127.0.0.2")
+    await guesser.read_until_prompt()
+    answers = [plain(await guesser.cmd(f"connect owner guess{i:04d}")) for i in range(8)]
+    assert all("Wrong name or password" in a for a in answers[:5])
+    assert all("Too many failed logins" in a for a in answers[5:])
+    # the same address is throttled for any name; the owner, elsewhere, is not
+    assert "Too many failed logins" in plain(await guesser.cmd("connect other guess0000"))
+    back = await Client.open(app.port)
+    await back.read_until_prompt()
+    assert "You have 1000 chips" in plain(await back.cmd("connect owner secret123"))
+    await guesser.close()
+    await back.close()
+
+
+async def test_sign_ups_are_limited_per_address_even_when_they_race(casino_factory):
+    app = await casino_factory(limits={"accounts_per_ip_per_hour": 3})
+    clients = [await Client.open(app.port) for _ in range(5)]
+    for c in clients:
+        await c.read_until_prompt()
+    for i, c in enumerate(clients):            # all at once
+        await c.send(f"create minter{i} secret123")
+    answers = [plain(await c.read_until_prompt()) for c in clients]
+    assert sum("Welcome, minter" in a for a in answers) == 3
+    assert sum("Too many new accounts from your address" in a for a in answers) == 2
+    elsewhere = await Client.open(app.port, source="127.0.0.2")
+    await elsewhere.read_until_prompt()
+    assert "Welcome, fresh" in plain(await elsewhere.cmd("create fresh secret123"))
+    tried = await Client.open(app.port)
+    await tried.read_until_prompt()
+    assert "Too many new accounts" in plain(await tried.cmd("newname"))   # asked before a password
+    assert check(app.data_path).minted == 4 * 1000
+    for c in [*clients, elsewhere, tried]:
+        await c.close()
+
+
+async def test_password_hashing_runs_a_bounded_number_at_once(casino_factory):
+    from server.accounts import passwords
+    app = await casino_factory(limits={"hash_concurrency": 2, "hash_queue": 3})
+    first = await Client.open(app.port)
+    await login(first, "hashed")
+    clients = [await Client.open(app.port, source=f"127.0.0.{10 + i}") for i in range(8)]
+    for c in clients:
+        await c.read_until_prompt()
+    passwords._pool.peak = 0
+    for c in clients:
+        await c.send("connect hashed wrongpass")
+    answers = [plain(await c.read_until_prompt()) for c in clients]
+    assert passwords.load()[1] <= 2                       # never more than two hashes at once
+    busy = sum("busy" in a for a in answers)
+    assert busy >= 1 and busy + sum("Wrong name or password" in a for a in answers) == 8
+    for c in [first, *clients]:
+        await c.close()
+
+
+async def test_a_clean_stop_refunds_every_stake_with_bets_arriving_to_the_end(casino_factory):
+    """Bettors keep betting while the casino stops; one bet is in flight (its
+    wallet read held open) until the tables have begun closing."""
+    app = await casino_factory(seed=5)
+    host = app.tables["bank_craps"]
+    clients = {}
+    for name in ("early", "late", "busy1", "busy2"):
+        c = clients[name] = await Client.open(app.port)
+        await login(c, name)
+        await c.cmd("north")
+        await c.cmd_expect("play craps", "joins the table")
+    await clients["early"].cmd_expect("bet pass 10", "Bet accepted")
+
+    entered, gate = asyncio.Event(), asyncio.Event()
+    balance = app.ledger.balance
+
+    async def held_balance(key):
+        if key == "late" and not gate.is_set():
+            entered.set()
+            await gate.wait()
+        return await balance(key)
+    app.ledger.balance = held_balance
+
+    async def keep_betting(c):
+        try:
+            while True:
+                await c.send("bet field 1")
+                await asyncio.sleep(0.01)
+        except (ConnectionError, OSError):
+            pass
+    bettors = [asyncio.create_task(keep_betting(clients[n])) for n in ("busy1", "busy2")]
+    await until(lambda: len(host.stakes) >= 5)
+    await clients["late"].send("bet field 5")
+    await asyncio.wait_for(entered.wait(), 10)       # the late bet is in flight
+    stopping = asyncio.create_task(app.stop("Closing time."))
+    await until(lambda: host.closing)
+    gate.set()                                        # ... and reaches the table now
+    await asyncio.wait_for(stopping, 20)
+    for task in bettors:
+        task.cancel()
+    report = check(app.data_path)
+    assert report.ok and report.open_holds == 0, report
+    assert "has closed" in plain(await clients["late"].read_until_closed())

@@ -30,8 +30,11 @@ class Client:
 
     @classmethod
     async def open(cls, port: int, *, negotiate: bool = True, ttype: str = "xterm-256color",
-                   cols: int = 250, want_eor: bool = False, host: str = "127.0.0.1") -> "Client":
-        reader, writer = await asyncio.open_connection(host, port)
+                   cols: int = 250, want_eor: bool = False, host: str = "127.0.0.1",
+                   source: str | None = None) -> "Client":
+        """`source`: connect from this local address (127.0.0.2 is another loopback address)."""
+        reader, writer = await asyncio.open_connection(host, port,
+                                                       local_addr=(source, 0) if source else None)
         return cls(reader, writer, negotiate=negotiate, ttype=ttype, cols=cols, want_eor=want_eor)
 
     # --- protocol -------------------------------------------------------
