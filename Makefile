@@ -18,12 +18,20 @@ run: $(STAMP)
 test: $(STAMP) telnet-client
 	$(BIN)/python -m pytest
 
-# The end-to-end tests drive the real inetutils telnet client.
+# The end-to-end tests drive real clients: inetutils telnet (pexpect, and in
+# tmux) and TinTin++ (in tmux). Debian packages; installed when missing.
+CLIENT_PACKAGES := tmux inetutils-telnet tintin++
+
 telnet-client:
-	@command -v telnet >/dev/null 2>&1 || { \
+	@missing=""; \
+	command -v tmux >/dev/null 2>&1 || missing="$$missing tmux"; \
+	command -v telnet >/dev/null 2>&1 || missing="$$missing inetutils-telnet"; \
+	{ command -v tt++ >/dev/null 2>&1 || [ -x /usr/games/tt++ ]; } || missing="$$missing tintin++"; \
+	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -q >/dev/null && \
-	    DEBIAN_FRONTEND=noninteractive apt-get install -y -q inetutils-telnet >/dev/null; \
-	  else sudo apt-get install -y -q inetutils-telnet; fi; }
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing >/dev/null; \
+	  else sudo apt-get install -y -q $$missing; fi; \
+	fi
 
 bench: $(STAMP)
 	$(BIN)/python -m bench

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from server import logs
+from server.accounts import passwords
 from server.accounts.store import AccountStore
 from server.commands import login
 from server.commands.dispatch import dispatch
@@ -21,16 +22,19 @@ from server.commands.registry import Registry
 from server.config.model import CasinoConfig
 from server.net.lines import TooLong
 from server.net.session import Session
-from server.net.throttle import ConnectionCounter, FailureThrottle, TokenBucket
-from server.render.text import clean
+from server.net.throttle import ConnectionCounter, CreationLimit, LoginThrottle, TokenBucket
+from server.render.text import clean, sentence
 from server.tables.manager import Manager
 from server.world.rooms import World
 
 log = logging.getLogger("casino")
 
+STOP_WAIT = 10.0      # seconds a clean stop waits for commands already running
+
 
 class SessionClock:
-    """Login deadlines and idle timeouts, counted in manager ticks."""
+    """Login deadlines (from connecting: input does not extend them) and idle
+    timeouts (from the last input), counted in manager ticks."""
 
     def __init__(self, app: "Casino") -> None:
         self.app = app
@@ -44,10 +48,20 @@ class SessionClock:
     def advance(self, ticks: int) -> None:
         for session in list(self.app.sessions):
             session.idle_ticks += ticks
-            if session.account is None and session.idle_ticks >= self.login_ticks:
+            session.age_ticks += ticks
+            if session.account is None and session.age_ticks >= self.login_ticks:
                 session.close("You took too long to log in. Goodbye.")
             elif session.account is not None and session.idle_ticks >= self.idle_ticks:
                 session.close("You have been idle too long. Goodbye.")
+
+
+class Departure:
+    """An account's live session is leaving (its tables are applying the
+    disconnect); logins of that account wait for `done`."""
+
+    def __init__(self) -> None:
+        self.done = asyncio.Event()
+        self.waiting = 0
 
 
 class ShutdownCountdown:
@@ -56,7 +70,7 @@ class ShutdownCountdown:
     ANNOUNCE_AT = (600, 300, 120, 60, 30, 10, 5, 4, 3, 2, 1)
 
     def __init__(self, app: "Casino", seconds: int, reason: str) -> None:
-        self.app, self.reason = app, reason
+        self.app, self.reason = app, sentence(reason)
         self.left = app.manager.seconds(seconds)
         self._announce(seconds)
 
@@ -89,11 +103,17 @@ class Casino:
         self.registry = registry or REGISTRY
         self.manager = Manager(config.settings.tick_hz)
         self.world = World(config.rooms)
+        self.world.on_enter = self.room_info
         self.sessions: set[Session] = set()
         self.online: dict[str, Session] = {}
+        self.leaving: dict[str, Departure] = {}   # accounts whose last session is being closed
+        self.in_flight = 0                   # lines being handled right now
         limits = config.settings.limits
-        self.connections = ConnectionCounter(limits.connections_per_ip)
-        self.login_failures = FailureThrottle(limits.failed_logins_per_minute, 60.0)
+        self.connections = ConnectionCounter(limits.connections_per_ip, limits.max_connections,
+                                             limits.max_login_connections)
+        self.login_failures = LoginThrottle(limits.failed_logins_per_minute, limits.login_delay_max)
+        self.creations = CreationLimit(limits.accounts_per_ip_per_hour)
+        passwords.configure(limits.hash_concurrency, limits.hash_queue)
         self.operators = {name.lower() for name in config.settings.operators}
         self.ledger: Any = None
         self.accounts: AccountStore | None = None
@@ -106,6 +126,7 @@ class Casino:
         self.grants = 0                      # operator grants this run (their ledger keys)
         # Prefixes every table's ledger keys: keys never repeat across restarts.
         self.run_id = f"{int(time.time()):x}{secrets.token_hex(3)}"
+        self.started_at = time.time()        # MSSP's UPTIME
         self.tables: dict[str, Any] = {}     # table id -> TableHost
         self.presence = asyncio.Condition()  # notified when someone logs in or out
         self.closed_rooms: set[str] = set()  # closed by an operator until the next reload
@@ -147,6 +168,25 @@ class Casino:
             logs.event(log, "table_opened", table=table_id, game=table.game)
         return opened
 
+    async def status(self, session: Session) -> dict[str, Any]:
+        """A player's chips as data (GMCP Char.Status): wallet and what each table holds."""
+        bal = await self.ledger.balance(session.key)
+        return {"name": session.name, "wallet": bal.wallet, "held": sum(bal.held.values()),
+                "held_at": dict(bal.held)}
+
+    def room_info(self, session: Session, room_id: str) -> None:
+        """GMCP Room.Info on arrival: the room as data, its tables by game."""
+        from server.games.catalogue import entry_for
+        from server.net import mud
+        room = self.world.rooms.get(room_id)
+        if room is None or mud.gmcp_of(session) is None:
+            return
+        tables = [{"id": t, "game": entry_for(self.config.tables[t]).key,
+                   "word": entry_for(self.config.tables[t]).word}
+                  for t in room.tables if t in self.config.tables]
+        mud.send(session, "Room.Info", {"id": room.id, "name": room.name,
+                                        "exits": dict(room.exits), "tables": tables})
+
     def seat_of(self, key: str) -> Any:
         """The table host where this player (by key) sits, or None: the hosts
         are the one answer to who sits where."""
@@ -164,8 +204,14 @@ class Casino:
         """Settings that take effect without a restart (after `reload`)."""
         settings = self.config.settings
         self.operators = {name.lower() for name in settings.operators}
-        self.connections.limit = settings.limits.connections_per_ip
-        self.login_failures.limit = settings.limits.failed_logins_per_minute
+        limits = settings.limits
+        self.connections.limit = limits.connections_per_ip
+        self.connections.total_limit = limits.max_connections
+        self.connections.anonymous_limit = limits.max_login_connections
+        self.login_failures.free = limits.failed_logins_per_minute
+        self.login_failures.max_wait = limits.login_delay_max
+        self.creations.limit = limits.accounts_per_ip_per_hour
+        passwords.configure(limits.hash_concurrency, limits.hash_queue)
         self.session_clock.configure()
 
     async def reload(self) -> tuple[bool, list[str]]:
@@ -192,7 +238,7 @@ class Casino:
 
     def request_stop(self, reason: str) -> None:
         """Ask the serving loop to stop (signals, an operator's shutdown)."""
-        self.stop_reason = reason
+        self.stop_reason = sentence(reason)
         self.stop_requested.set()
 
     def schedule_shutdown(self, seconds: int, reason: str) -> None:
@@ -210,18 +256,31 @@ class Casino:
         """
         if self.closing:
             return
-        self.closing = True
+        self.closing = True                  # no more input is handled from here on
+        reason = sentence(reason)
         logs.event(log, "shutdown", reason=reason)
         if self._clock_task:
             self._clock_task.cancel()
-        for host in list(self.tables.values()):
-            await host.close(f"{reason} Every live stake at this table is refunded.")
+        # Every table stops taking inputs at once; each then runs what was
+        # already queued and last its closing job, which refunds every stake.
+        closing = [(host, host.begin_close(f"{reason} Every live stake at this table is refunded."))
+                   for host in list(self.tables.values())]
+        for host, job in closing:
+            try:
+                await job
+            except Exception:
+                log.exception("event=table_close_error table=%s", host.id)
             logs.event(log, "table_closed", table=host.id)
+        # Commands already running finish (a wager among them now finds its
+        # table closed) before the ledger they may still read is closed.
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + STOP_WAIT
+        while self.in_flight and loop.time() < deadline:
+            await asyncio.sleep(0.01)
         sessions = list(self.sessions)
         for session in sessions:
             session.close(f"*** {reason} Goodbye. ***")
         # Give the goodbyes up to two seconds to reach the clients.
-        loop = asyncio.get_running_loop()
         deadline = loop.time() + 2.0
         while any(s.unsent() for s in sessions) and loop.time() < deadline:
             await asyncio.sleep(0.01)
@@ -247,44 +306,100 @@ class Casino:
         logs.event(log, "connect", ip=session.ip)
         login.greet(self, session)
 
-    async def on_line(self, session: Session, line: str | TooLong, now: float) -> None:
+    async def on_input(self, session: Session, lines: list[str | TooLong], now: float) -> None:
+        """Lines read from one client: those within its command rate are
+        handled in order; the rest are dropped, with one notice until the
+        client has kept to the rate for a second."""
         session.idle_ticks = 0
-        with session.reply():
-            await self._handle_line(session, line, now)
+        if not lines or session.closed:
+            return
+        bucket = session.bucket
+        if session.flood_noticed and bucket.full(now):
+            session.flood_noticed = False
+        taken = bucket.take_many(len(lines), now)
+        notice = None
+        if taken < len(lines) and not session.flood_noticed:
+            session.flood_noticed = True
+            logs.event(log, "input_dropped", ip=session.ip, name=session.key or "-",
+                       lines=len(lines) - taken)
+            notice = (f"Slow down: at most {bucket.rate} commands a second. "
+                      "Lines beyond that are ignored until you slow down.")
+            if not taken:
+                with session.reply():
+                    session.tell(notice)
+        for line in lines[:taken]:
+            if session.closed or self.closing:
+                return
+            await self.on_line(session, line, now, notice)
+            notice = None
+
+    async def on_line(self, session: Session, line: str | TooLong, now: float,
+                      notice: str | None = None) -> None:
+        session.idle_ticks = 0
+        session.heard()
+        self.in_flight += 1
+        try:
+            with session.reply():
+                if notice:
+                    session.tell(notice)
+                await self._handle_line(session, line, now)
+        finally:
+            self.in_flight -= 1
 
     async def _handle_line(self, session: Session, line: str | TooLong, now: float) -> None:
         if isinstance(line, TooLong):
             limit = self.config.settings.limits.max_line
             session.tell(f"That line was too long (over {limit} characters) and was ignored.")
             return
-        if not session.bucket.take(now):
-            session.tell(f"Slow down: at most {session.bucket.rate} commands a second. "
-                         "That line was ignored.")
-            return
         try:
             if session.account is None:
                 await login.handle(self, session, line, now)
             else:
-                await dispatch(self, session, clean(line).strip())
+                line = clean(line).strip()
+                question, session.question = session.question, None
+                if question is not None:          # a table asked (a seed): the line may answer it
+                    session.prompt_text = "> "
+                    if await question(line):
+                        return
+                await dispatch(self, session, line)
         except Exception:
             log.exception("event=line_error name=%s ip=%s", session.key, session.ip)
             session.tell("Something went wrong on our side; please try again.")
 
     async def on_disconnect(self, session: Session) -> None:
+        """A connection ended. If it was its account's live session, the player
+        leaves: out of the room at once, then every table applies its rule for
+        a dropped player, then out of the online map. A login of the same
+        account meanwhile waits for this to finish (login.enter), so an
+        account never has two live sessions and no ghost stays behind."""
         self.sessions.discard(session)
         if session.account is None:
             return
-        if self.online.get(session.key) is session:
-            for host in list(self.tables.values()):
-                if not host.closed:
-                    await host.run(lambda h=host: h.gone(session))
-            del self.online[session.key]
-            for other in self.world.others(session):
-                other.tell(f"{session.name} leaves the casino.")
+        key = session.key
+        if self.online.get(key) is not session:
+            return                          # taken over: the newer session keeps the seat
+        departure = self.leaving[key] = Departure()
+        try:
             self.world.remove(session)
-            logs.event(log, "logout", name=session.key, ip=session.ip)
-            async with self.presence:
-                self.presence.notify_all()
+            for other in self.world.occupants(session.room) if session.room else ():
+                other.tell(f"{session.name} leaves the casino.")
+            # Queued at every table now, in one go: anything the player's next
+            # session does at a table comes after its own table's `gone`.
+            jobs = [host.submit(lambda h=host: h.gone(session))
+                    for host in list(self.tables.values()) if not (host.closing or host.closed)]
+            for job in jobs:
+                try:
+                    await job
+                except Exception:
+                    log.exception("event=gone_error name=%s", key)
+        finally:
+            if self.online.get(key) is session:
+                del self.online[key]
+            del self.leaving[key]
+            departure.done.set()
+        logs.event(log, "logout", name=key, ip=session.ip)
+        async with self.presence:
+            self.presence.notify_all()
 
     def broadcast_room(self, room: str, text: str, exclude: Session | None = None) -> None:
         for other in self.world.occupants(room):

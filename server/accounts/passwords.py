@@ -3,10 +3,18 @@
 Argon2id is memory-hard (64 MiB per hash by default), which is the point and
 also why a hash takes tens of milliseconds: it runs in a worker thread so the
 event loop keeps serving everyone else. Passwords are never logged or stored.
+
+Hashes run on a pool of `hash_concurrency` threads, so logins can take at most
+that many times 64 MiB however many arrive at once; at most `hash_queue` more
+may wait for a turn, beyond which `HashBusy` is raised and the player told the
+casino is busy (`configure` sets both from the server's limits).
 """
 from __future__ import annotations
 
 import asyncio
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Callable
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -25,8 +33,60 @@ def password_problem(password: str) -> str | None:
     return None
 
 
+class HashBusy(Exception):
+    """Too many password hashes are already waiting."""
+
+
+class _Pool:
+    def __init__(self, workers: int, queue: int) -> None:
+        self.workers, self.queue = workers, queue
+        self.executor = ThreadPoolExecutor(workers, thread_name_prefix="casino-argon2")
+        self.pending = 0        # running or waiting
+        self.running = 0        # hashing right now (counted in the worker threads)
+        self.peak = 0
+        self.lock = threading.Lock()
+
+    def call(self, fn: Callable[..., Any], *args: Any) -> Any:
+        with self.lock:
+            self.running += 1
+            self.peak = max(self.peak, self.running)
+        try:
+            return fn(*args)
+        finally:
+            with self.lock:
+                self.running -= 1
+
+
+_pool = _Pool(2, 32)
+
+
+def configure(workers: int, queue: int) -> None:
+    """Hashes computed at once, and how many more may wait."""
+    if workers != _pool.workers:
+        old = _pool.executor
+        _pool.executor = ThreadPoolExecutor(workers, thread_name_prefix="casino-argon2")
+        _pool.workers = workers
+        old.shutdown(wait=False)
+    _pool.queue = queue
+
+
+def load() -> tuple[int, int]:
+    """(hashes running or waiting now, the most ever computed at once)."""
+    return _pool.pending, _pool.peak
+
+
+async def _run(fn: Callable[..., Any], *args: Any) -> Any:
+    if _pool.pending >= _pool.workers + _pool.queue:
+        raise HashBusy()
+    _pool.pending += 1
+    try:
+        return await asyncio.get_running_loop().run_in_executor(_pool.executor, _pool.call, fn, *args)
+    finally:
+        _pool.pending -= 1
+
+
 async def hash_password(password: str) -> str:
-    return await asyncio.to_thread(_hasher.hash, password)
+    return await _run(_hasher.hash, password)
 
 
 def _verify(stored: str, password: str) -> bool:
@@ -37,4 +97,4 @@ def _verify(stored: str, password: str) -> bool:
 
 
 async def verify_password(stored: str, password: str) -> bool:
-    return await asyncio.to_thread(_verify, stored, password)
+    return await _run(_verify, stored, password)

@@ -6,4 +6,4 @@ from server.commands.registry import Registry
 
 REGISTRY = Registry()
 
-from server.commands import general, movement, money, operator, prefs, tables  # noqa: E402,F401  (register on import)
+from server.commands import account, general, movement, money, operator, prefs, tables  # noqa: E402,F401  (register on import)

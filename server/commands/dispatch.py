@@ -5,6 +5,7 @@ import logging
 from typing import Any
 
 from server.commands.registry import Context
+from server.tables.host import TableClosed
 
 log = logging.getLogger("casino.commands")
 
@@ -15,6 +16,8 @@ async def dispatch(app: Any, session: Any, line: str) -> None:
         return
     if line.startswith("'"):
         word, args = "say", line[1:]
+    elif line.startswith(":"):
+        word, args = "emote", line[1:]
     else:
         word, _, args = line.partition(" ")
     operator = app.is_operator(session)
@@ -27,6 +30,8 @@ async def dispatch(app: Any, session: Any, line: str) -> None:
     ctx = Context(app, session, word.lower(), args.strip(), command, args.split())
     try:
         await command.handler(ctx)
+    except TableClosed:
+        session.tell("That table has closed; nothing was changed.")
     except Exception:
         log.exception("event=command_error command=%s name=%s", command.name, session.key)
         session.tell("Something went wrong with that command; nothing was changed by it.")

@@ -3,7 +3,9 @@ from __future__ import annotations
 
 from server.commands import REGISTRY
 from server.commands.registry import Context
+from server.games.catalogue import entry_for
 from server.render.text import paint, wrap
+from server.render.width import glue
 
 command = REGISTRY.command
 
@@ -15,11 +17,12 @@ def describe_room(app, session) -> list[str]:
     lines = [paint(room.name, "bold", "bright_cyan", color=prefs.color)]
     lines += wrap(room.description, prefs.width)
     for table_id in room.tables:
+        host = app.tables.get(table_id)
         table = app.config.tables.get(table_id)
-        if table:
-            game = describe_game(table)
-            article = "An" if game[0].lower() in "aeiou" else "A"
-            lines.append(f"{article} {game} table is here ({table_id}): 'play {play_word(table)}' to sit.")
+        if host is not None:
+            lines += describe_table(host)
+        elif table:
+            lines.append(f"{a_game(entry_for(table).title)} table is here ({table_id}), closed for now.")
     others = [s.name for s in app.world.others(session)]
     if others:
         lines.append("Here: " + ", ".join(others) + ".")
@@ -28,14 +31,43 @@ def describe_room(app, session) -> list[str]:
     return lines
 
 
-def describe_game(table) -> str:
-    if table.game == "craps":
-        return "simplified craps" if table.options.variant == "simplified" else "bank craps"
-    return {"alley_craps": "alley craps", "pig": "Pig"}.get(table.game, table.game)
+def a_game(phrase: str) -> str:
+    """ "A bank craps", "An alley craps": a game as it reads in a sentence, with its article."""
+    return ("An " if phrase[0].lower() in "aeiou" else "A ") + phrase
 
 
-def play_word(table) -> str:
-    return {"craps": "craps", "alley_craps": "alley", "pig": "pig"}.get(table.game, table.game)
+def describe_table(host) -> list[str]:
+    """A table as `look` shows it: the game, how to sit, who sits and who has
+    the dice (the host's seating and its dealer are the one answer)."""
+    lines = [f"{a_game(host.entry.phrase)} table is here ({host.id}): 'play {host.entry.word}' to sit."]
+    seats = host.seating.seats
+    if seats:
+        shooter = host.dealer.shooter()
+        names = [s.player + (" (sitting out)" if s.sitting_out else "") for s in seats]
+        line = "  Seated: " + ", ".join(names) + "."
+        if shooter:
+            line += f" {shooter} has the dice."
+        lines.append(line)
+    else:
+        lines.append("  Nobody is seated.")
+    watching = sorted(host.seating.watchers.values())
+    if watching:
+        lines.append("  Watching: " + ", ".join(watching) + ".")
+    return lines
+
+
+def where_at_table(app, session) -> str:
+    """`who`'s table column: where this player plays or watches, and their role."""
+    host = app.seat_of(session.key)
+    if host is not None:
+        seat = host.seating.seat_by_key(session.key)
+        role = "sitting out" if seat.sitting_out else "has the dice" if host.dealer.shooter() == seat.player \
+            else "playing"
+        return f"{host.entry.phrase} ({host.id}), {role}"
+    for h in app.tables.values():
+        if session.key in h.seating.watchers:
+            return f"watching {h.id}"
+    return ""
 
 
 @command("look", aliases=("l",), help="""look - describe the room: who and what is here, and the exits.
@@ -44,7 +76,7 @@ async def look(ctx: Context) -> None:
     ctx.tell(*describe_room(ctx.app, ctx.session))
 
 
-@command("say", help="""say <text> - speak to everyone in the room. Shortcut: 'text""")
+@command("say", help="""say <text> - speak to everyone in the room. Shortcut: 'text (and :text for emote)""")
 async def say(ctx: Context) -> None:
     text = ctx.args
     if not text:
@@ -54,48 +86,116 @@ async def say(ctx: Context) -> None:
     ctx.app.broadcast_room(ctx.session.room, f"{ctx.session.name} says, \"{text}\"", exclude=ctx.session)
 
 
-@command("who", help="""who - list everyone connected and where they are.""")
+@command("who", help="""who - everyone connected: the room each is in, and the table where each plays or watches.""")
 async def who(ctx: Context) -> None:
     people = sorted(ctx.app.online.values(), key=lambda s: s.name.lower())
     ctx.tell(f"{len(people)} {'person' if len(people) == 1 else 'people'} in the casino:")
+    width = max(len(s.name) for s in people)
     for s in people:
         room = ctx.app.world.rooms.get(s.room)
-        ctx.tell(f"  {s.name:<20} {room.name if room else '?'}")
+        place = room.name if room else "?"
+        table = where_at_table(ctx.app, s)
+        ctx.tell(f"  {s.name:<{width}}  " + glue(*place.split()) + (f": {table}" if table else ""))
 
 
-@command("help", aliases=("?",), help="""help [command] - list the commands, or explain one.""")
+@command("tell", help="""tell <name> <text> - say something to one player, wherever they are. 'reply <text>' answers the last one who told you something.""")
+async def tell(ctx: Context) -> None:
+    if len(ctx.argv) < 2:
+        ctx.tell("Tell whom what? For example: tell ann good luck")
+        return
+    name, text = ctx.argv[0], ctx.args.split(None, 1)[1]
+    await _tell(ctx, name, text)
+
+
+@command("reply", help="""reply <text> - answer the last player who told you something.""")
+async def reply(ctx: Context) -> None:
+    if not ctx.args:
+        ctx.tell("Reply what? For example: reply thanks")
+        return
+    last = getattr(ctx.session, "last_teller", None)
+    if last is None:
+        ctx.tell("Nobody has told you anything yet: 'tell <name> <text>' starts a conversation.")
+        return
+    await _tell(ctx, last, ctx.args)
+
+
+async def _tell(ctx: Context, name: str, text: str) -> None:
+    from server.accounts.names import name_key
+    target = ctx.app.online.get(name_key(name))
+    if target is None:
+        ctx.tell(f"{name[:20]} is not connected. 'who' lists everyone who is.")
+        return
+    if target is ctx.session:
+        ctx.tell("You tell yourself, and nobody else hears.")
+        return
+    ctx.tell(f"You tell {target.name}, \"{text}\"")
+    target.last_teller = ctx.session.name
+    target.tell(f"{ctx.session.name} tells you, \"{text}\"")
+
+
+@command("emote", help="""emote <action> - show everyone in the room what you do: 'emote grins' shows "ann grins". Shortcut: :grins""")
+async def emote(ctx: Context) -> None:
+    text = ctx.args
+    if not text:
+        ctx.tell("Emote what? For example: emote grins")
+        return
+    line = f"{ctx.session.name} {text}"
+    ctx.tell(line)
+    ctx.app.broadcast_room(ctx.session.room, line, exclude=ctx.session)
+
+
+@command("help", aliases=("?",), help="""help [command|game|bet] - list the commands, or explain one.
+'help craps' (or alley, pig) lists a game's words and its bets with what they pay;
+'help pass', 'help field' explain a bet.""")
 async def help_(ctx: Context) -> None:
+    if ctx.args:
+        ctx.tell(*help_topic(ctx.app, ctx.argv[0], ctx.app.is_operator(ctx.session)))
+        return
     registry = ctx.app.registry
     operator = ctx.app.is_operator(ctx.session)
-    if ctx.args:
-        topic = ctx.argv[0]
-        from server.commands.tables import game_help
-        lines = game_help(ctx.app, topic)
-        if lines:
-            ctx.tell(*lines)
-            return
-        cmd = registry.find(topic, operator)
-        if cmd is None:
-            hint = registry.suggest(topic, operator)
-            ctx.tell(f"No help for '{topic[:30]}'." + (f" Did you mean '{hint}'?" if hint else ""))
-            return
-        ctx.tell(*cmd.help.strip().splitlines())
-        if cmd.aliases:
-            ctx.tell("Also: " + ", ".join(cmd.aliases))
-        return
+    color = ctx.session.prefs.color
     by_topic: dict[str, list] = {}
     for cmd in registry.visible(operator):
         by_topic.setdefault(cmd.topic, []).append(cmd)
-    for topic in sorted(by_topic, key=lambda t: (t != "general", t)):
-        ctx.tell(paint(f"{topic.capitalize()} commands:", "bold", color=ctx.session.prefs.color))
+    from server.commands.tables import game_words_lines
+    order = ("general", "account", "movement", "table", "game", "operator")
+    for topic in sorted(by_topic, key=lambda t: (order.index(t) if t in order else len(order), t)):
+        if topic == "game":           # the words each game lends its players
+            ctx.tell(paint("Game words (at a table; 'help <word>' or 'help <game>'):", "bold", color=color))
+            ctx.tell(*game_words_lines())
+            continue
+        ctx.tell(paint(f"{topic.capitalize()} commands:", "bold", color=color))
         if topic == "movement":       # a dozen direction words read best as one line
             words = [c.name + (f" ({c.aliases[0]})" if c.aliases else "") for c in by_topic[topic]
                      if c.name != "go"]
-            ctx.tell(*("  " + line for line in wrap(", ".join(words) + "; go <exit>.", ctx.session.prefs.width - 2)))
+            ctx.tell("  " + ", ".join(glue(*w.split()) for w in words) + "; go <exit>.")
             continue
         for cmd in sorted(by_topic[topic], key=lambda c: c.name):
             ctx.tell(f"  {cmd.summary}")
     ctx.tell("Type 'help <command>' for more.")
+
+
+def help_topic(app, word: str, operator: bool) -> list[str]:
+    """`help <word>`: a game (its words and bets), a command (every game's
+    meaning of a table word), a bet kind, or a suggestion."""
+    from server.commands.tables import game_help, topic_help
+    lines = game_help(app, word)
+    if lines:
+        return lines
+    registry = app.registry
+    cmd = registry.find(word, operator)
+    lines = []
+    if cmd is not None:
+        lines += cmd.help.strip().splitlines()
+        if cmd.aliases:
+            lines.append("Also: " + ", ".join(cmd.aliases))
+    bets = topic_help(word)
+    if bets:
+        lines += (["As a bet:"] if lines else []) + bets
+    if lines:
+        return lines
+    hint = registry.suggest(word, operator)
+    return [f"No help for '{word[:30]}'." + (f" Did you mean '{hint}'?" if hint else "")]
 
 
 @command("quit", help="""quit - leave the casino. Your chips stay in your wallet.

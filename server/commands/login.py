@@ -1,19 +1,24 @@
 """Before logging in: create, connect, or a name then a password with echo off.
 
-Passwords are checked with Argon2id off the event loop; failures are throttled
-per IP and per name; a password never reaches a log line. One session per
-account: logging in again takes over the older connection and says so.
+Passwords are checked with Argon2id off the event loop, a bounded number at
+once; failures are throttled per address and per (address, name) with a wait
+that doubles, never per name alone (so nobody can lock an owner out from
+elsewhere); sign-ups are limited per address; a password never reaches a log
+line. One session per account: logging in again takes over the older
+connection and says so.
 """
 from __future__ import annotations
 
+import asyncio
 import logging
 from dataclasses import dataclass
 from typing import Any
 
 from server import logs
+from server.net import mud
 from server.accounts.names import name_key, name_problem
 from server.accounts.create import create_account
-from server.accounts.passwords import password_problem, verify_password
+from server.accounts.passwords import HashBusy, password_problem, verify_password
 from server.accounts.store import NameTaken
 from server.render.text import clean
 
@@ -84,7 +89,7 @@ async def handle(app: Any, session: Any, raw: str, now: float) -> None:
             if password != stage.password:
                 session.tell("The passwords did not match. Type your name to try again.")
                 return
-            await _create(app, session, stage.name, password)
+            await _create(app, session, stage.name, password, now)
         return
 
     line = clean(raw).strip()
@@ -97,7 +102,7 @@ async def handle(app: Any, session: Any, raw: str, now: float) -> None:
         if len(args) != 2:
             session.tell("Usage: create <name> <password>")
             return
-        await _create(app, session, args[0], args[1])
+        await _create(app, session, args[0], args[1], now)
     elif word == "connect":
         if len(args) != 2:
             session.tell("Usage: connect <name> <password>   (or type just your name)")
@@ -106,14 +111,30 @@ async def handle(app: Any, session: Any, raw: str, now: float) -> None:
     elif word in ("quit", "exit"):
         session.close("Goodbye.")
     elif word in ("help", "?"):
-        session.tell(*BANNER)
+        from server.commands.account import CONNECT_HELP, CREATE_HELP
+        topic = {"create": CREATE_HELP, "connect": CONNECT_HELP}.get(args[0].lower() if args else "")
+        session.tell(*(topic.splitlines() if topic else BANNER))
     elif not args:
-        await _name_only(app, session, line)
+        await _name_only(app, session, line, now)
     else:
         session.tell("Log in first: connect <name> <password>, or create <name> <password>.")
 
 
-async def _name_only(app: Any, session: Any, name: str) -> None:
+def _no_signups(app: Any, session: Any, now: float) -> bool:
+    """Tell and return True if this address may not make an account now."""
+    wait = app.creations.blocked_for(session.ip, now)
+    if wait > 0:
+        logs.event(log, "signup_throttled", ip=session.ip)
+        session.tell(f"Too many new accounts from your address; try again in {int(wait) // 60 + 1} minutes.")
+    return wait > 0
+
+
+def _busy(session: Any) -> None:
+    logs.event(log, "hash_busy", ip=session.ip)
+    session.tell("The casino is busy checking passwords; try again in a moment.")
+
+
+async def _name_only(app: Any, session: Any, name: str, now: float) -> None:
     problem = name_problem(name)
     if problem:
         session.tell(problem)
@@ -124,6 +145,8 @@ async def _name_only(app: Any, session: Any, name: str) -> None:
     elif name_key(name) in app.operators:
         session.tell(f"The name {name} is reserved. Pick another.")
         return
+    elif _no_signups(app, session, now):
+        return
     else:
         session.stage = ChoosePassword(name)
         session.tell(f"There is no account called {name} yet. Choose a password to create it "
@@ -132,7 +155,7 @@ async def _name_only(app: Any, session: Any, name: str) -> None:
     session.tell()
 
 
-async def _create(app: Any, session: Any, name: str, password: str) -> None:
+async def _create(app: Any, session: Any, name: str, password: str, now: float) -> None:
     problem = name_problem(name) or password_problem(password)
     if problem:
         session.tell(problem)
@@ -145,11 +168,19 @@ async def _create(app: Any, session: Any, name: str, password: str) -> None:
     if await app.accounts.get(name):
         session.tell(f"The name {name} is taken. Pick another, or connect if it is yours.")
         return
+    if _no_signups(app, session, now):
+        return
+    app.creations.made(session.ip, now)     # taken now: sign-ups racing from one address count
     chips = app.config.settings.starting_chips
     try:
         account = await create_account(app.accounts, app.ledger, name, password, chips)
     except NameTaken:
+        app.creations.cancel(session.ip, now)
         session.tell(f"The name {name} is taken. Pick another, or connect if it is yours.")
+        return
+    except HashBusy:
+        app.creations.cancel(session.ip, now)
+        _busy(session)
         return
     logs.event(log, "account_created", name=account.key, ip=session.ip, chips=chips)
     session.tell(f"Welcome, {account.name}! Your account is ready with {chips} chips.")
@@ -159,25 +190,48 @@ async def _create(app: Any, session: Any, name: str, password: str) -> None:
 async def _connect(app: Any, session: Any, name: str, password: str, now: float) -> None:
     key = name_key(name)
     wait = max(app.login_failures.blocked_for(f"ip:{session.ip}", now),
-               app.login_failures.blocked_for(f"name:{key}", now))
+               app.login_failures.blocked_for(f"ip:{session.ip}:name:{key}", now))
     if wait > 0:
         logs.event(log, "login_throttled", name=key[:20], ip=session.ip)
         session.tell(f"Too many failed logins. Try again in {int(wait) + 1} seconds.")
         return
     account = await app.accounts.get(name) if not name_problem(name) else None
-    if account is None or not await verify_password(account.pwhash, password):
+    try:
+        right = account is not None and await verify_password(account.pwhash, password)
+    except HashBusy:
+        _busy(session)
+        return
+    if not right:
         app.login_failures.fail(f"ip:{session.ip}", now)
-        app.login_failures.fail(f"name:{key}", now)
+        app.login_failures.fail(f"ip:{session.ip}:name:{key}", now)
         logs.event(log, "login_failed", name=key[:20], ip=session.ip)
         session.tell("Wrong name or password.")
         return
-    app.login_failures.clear(f"name:{key}")
+    app.login_failures.clear(f"ip:{session.ip}:name:{key}")
     await enter(app, session, account)
 
 
+LEAVE_WAIT = 30.0     # seconds a login waits for the account's previous session to finish leaving
+
+
 async def enter(app: Any, session: Any, account: Any) -> None:
-    """Put a logged-in person into the world, taking over an older session."""
+    """Put a logged-in person into the world, taking over an older session.
+
+    If the account's previous session is still leaving (its tables applying
+    the disconnect), wait for that first; from then on nothing awaits until
+    this session is the account's one live session."""
     from server.commands.general import describe_room
+    while (departure := app.leaving.get(account.key)) is not None:
+        departure.waiting += 1
+        try:
+            await asyncio.wait_for(departure.done.wait(), LEAVE_WAIT)
+        except asyncio.TimeoutError:
+            session.tell("Your previous connection is still being closed; try again in a moment.")
+            return
+        finally:
+            departure.waiting -= 1
+    if session.closed:
+        return                  # hung up while checking the password: never enters
     old = app.online.get(account.key)
     room = app.config.settings.start_room
     if old is not None and old is not session:
@@ -185,6 +239,8 @@ async def enter(app: Any, session: Any, account: Any) -> None:
         app.online.pop(account.key, None)
         app.world.remove(old)
         old.close("Your account was connected from elsewhere; this connection is closed.")
+    if session.account is None:
+        app.connections.logged_in()
     session.account = account
     session.prompt_text = "> "
     app.online[account.key] = session
@@ -198,4 +254,5 @@ async def enter(app: Any, session: Any, account: Any) -> None:
         session.tell(f"Notice: {notice}")
     bal = await app.ledger.balance(account.key)
     session.tell(f"You have {bal.wallet} chips. Type 'help' for commands.", "")
+    mud.send(session, "Char.Status", await app.status(session))
     session.tell(*describe_room(app, session))

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from server.commands import REGISTRY
 from server.commands.registry import Context
+from server.render.width import glue
 
 STATEMENT_DEFAULT, STATEMENT_MAX = 10, 100
 
@@ -24,10 +25,19 @@ async def statement(ctx: Context) -> None:
             ctx.tell(f"Give a number from 1 to {STATEMENT_MAX}, e.g. statement 20.")
             return
         n = int(ctx.argv[0])
-    rows = await ctx.app.ledger.statement(ctx.session.key, n)
+    rows = await ctx.app.ledger.statement(ctx.session.key, n)   # oldest first
     if not rows:
         ctx.tell("No chip movements yet.")
         return
-    ctx.tell(f"Your last {len(rows)} chip movements, newest first:")
-    for row in rows:
-        ctx.tell(f"  {row}")
+    count = f"{len(rows)} chip movement" + ("s" if len(rows) != 1 else "")
+    ctx.tell(f"Your last {count}, newest first:")
+    for row in reversed(rows):
+        ctx.tell(statement_line(row))
+
+
+def statement_line(row) -> str:
+    """One movement: when and how much glued, then where and what; it wraps
+    between those groups on a narrow screen."""
+    when = glue(f"{row.time:%Y-%m-%d}", f"{row.time:%H:%M:%S}")
+    where = f"{row.table}:" if row.table else ""
+    return f"  {when}  {row.amount:>+7}  " + " ".join(x for x in (where, row.memo) if x)

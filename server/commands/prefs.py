@@ -24,8 +24,9 @@ async def set_(ctx: Context) -> None:
         prefs, chosen = session.prefs, session.account.prefs
         for key in _SETTINGS:
             value = getattr(prefs, key)
-            shown = ("on" if value else "off") if isinstance(value, bool) else value
-            ctx.tell(f"  {key:<8} {shown}{'' if key in chosen else '   (guessed from your client)'}")
+            shown = ("on" if value else "off") if isinstance(value, bool) else str(value)
+            how = "set by you" if key in chosen else "guessed from your client"
+            ctx.tell(f"  {key:<8} {shown:<6} {how}")
         return
     key = _ALIASES.get(ctx.argv[0].lower(), ctx.argv[0].lower())
     if key not in _SETTINGS or len(ctx.argv) != 2:

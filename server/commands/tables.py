@@ -8,13 +8,13 @@ table says they mean; `help <game>` lists them with their help text.
 """
 from __future__ import annotations
 
-import textwrap
 from typing import Any
 
 from server.commands import REGISTRY
 from server.commands.registry import Context
 from server.dice.view import fair_lines
 from server.games.catalogue import GAMES
+from server.render.width import fit, glue
 
 command = REGISTRY.command
 
@@ -43,7 +43,12 @@ async def wallet(app: Any, key: str) -> int:
     return (await app.ledger.balance(key)).wallet
 
 
-@command("play", topic="table", help="""play <game> - sit down at the table in this room: play craps, play alley, play pig.
+def _game_words() -> list[str]:
+    """Each game word once, in catalogue order (craps plays two variants)."""
+    return list(dict.fromkeys(e.word for e in GAMES))
+
+
+@command("play", topic="table", help=f"""play <game> - sit down at the table in this room: {', '.join('play ' + w for w in _game_words())}.
 Sitting out or on your way out, 'play' again brings you back.""")
 async def play(ctx: Context) -> None:
     app, session = ctx.app, ctx.session
@@ -96,10 +101,10 @@ async def table(ctx: Context) -> None:
             ctx.tell(why)
             return
     if words and words[0].lower() == "rules":
-        width = session.prefs.width
+        width = session.width
         for line in host.dealer.rules():          # prose: wrapped to the reader's width
             indent = " " * (len(line) - len(line.lstrip()))
-            ctx.tell(*textwrap.wrap(line, width - 1, subsequent_indent=indent + "  ") or [""])
+            ctx.tell(*fit(line, width, hang=indent + "  "))
     else:
         ctx.tell(*host.dealer.view(host.viewer(session)))
 
@@ -129,7 +134,7 @@ async def fair(ctx: Context) -> None:
             ctx.tell(why)
             return
     if ctx.argv and ctx.argv[0].lower() == "new":
-        if not host.seats(session):
+        if not host.is_seated(session):
             ctx.tell("Only a player at this table can retire its server seed.")
             return
 
@@ -146,7 +151,7 @@ def _game_word(word: str):
         app, session = ctx.app, ctx.session
         host = app.seat_of(session.key)
         if host is None or word not in host.entry.words:
-            games = ", ".join(f"play {e.word}" for e in GAMES if word in e.words)
+            games = ", ".join(dict.fromkeys(f"play {e.word}" for e in GAMES if word in e.words))
             ctx.tell(f"'{word}' is a table command: sit at a table first ({games}).")
             return
         problem = host.refusal(session, word)
@@ -159,16 +164,24 @@ def _game_word(word: str):
 
 
 def _word_help() -> dict[str, str]:
-    """Each game word once, with every game's meaning of it."""
+    """Each game word once: a first line naming every game that has it, then
+    each game's meaning of it, labelled with the game."""
     helps: dict[str, list[str]] = {}
+    titles: dict[str, list[str]] = {}
     for entry in GAMES:
         for word, text in entry.words.items():
-            helps.setdefault(word, []).append(f"{text}  ({entry.title.lower()})")
-    return {word: "\n".join(texts) for word, texts in helps.items()}
+            helps.setdefault(word, []).append(f"{entry.title}: {text}")
+            titles.setdefault(word, []).append(entry.title.lower())
+    return {word: f"{word} - a table word at {_listing(titles[word])}.\n" + "\n".join(texts)
+            for word, texts in helps.items()}
+
+
+def _listing(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 for _word, _help in _word_help().items():
-    REGISTRY.command(_word, topic="table", help=_help)(_game_word(_word))
+    REGISTRY.command(_word, topic="game", help=_help)(_game_word(_word))
 
 TABLE_WORDS = [
     "play <game> - sit down at this room's table.",
@@ -179,10 +192,24 @@ TABLE_WORDS = [
 ]
 
 
+def game_words_lines() -> list[str]:
+    """For the `help` listing: each game's words on one line, under its title."""
+    return [f"  {entry.title}: " + " ".join(entry.words) + " " + glue("(help", f"{entry.word})")
+            for entry in GAMES]
+
+
+def topic_help(word: str) -> list[str]:
+    """What each game says about `word` beyond its commands (`help pass`,
+    `help field`: the bet kinds), labelled with the game."""
+    word = word.lower()
+    return [f"{entry.title}: {entry.topics[word]}" for entry in GAMES if word in entry.topics]
+
+
 def game_help(app: Any, word: str) -> list[str] | None:
     """`help craps` and friends: every game played with that word, where its
-    tables are, its words with their help; or None."""
-    entries = [e for e in GAMES if e.word == word.lower() or e.key == word.lower()]
+    tables are, its words with their help, its bets with what they pay; or None."""
+    entries = [e for e in GAMES if e.word == word.lower() or e.key == word.lower()
+               or e.title.lower() == word.lower() or word.lower() in e.aliases]
     if not entries:
         return None
     lines: list[str] = []
@@ -190,6 +217,6 @@ def game_help(app: Any, word: str) -> list[str] | None:
         rooms = [room.name for room in app.world.rooms.values()
                  if any(t in app.tables and app.tables[t].entry is entry for t in room.tables)]
         where = f" ({', '.join(rooms)})" if rooms else ""
-        lines += [f"{entry.title}{where}:", *(f"  {h}" for h in entry.words.values()),
-                  *(f"  {x}" for x in entry.help_lines)]
+        lines += [f"{entry.title}{where}: {entry.summary}.", *(f"  {h}" for h in entry.words.values()),
+                  *entry.help_lines]
     return lines + ["At any table:", *(f"  {h}" for h in TABLE_WORDS)]

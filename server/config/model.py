@@ -20,12 +20,36 @@ class Source:
 
 @dataclass(frozen=True)
 class Limits:
+    """What one client may cost the others (docs/operating.md, "Limits")."""
+
     max_line: int = 512             # characters in one input line; longer lines are dropped
-    commands_per_second: int = 20   # per connection, with a burst of the same size
-    connections_per_ip: int = 20
-    login_timeout: int = 120        # seconds to finish logging in
+    commands_per_second: int = 20   # per connection, with a burst of the same size; the rest is dropped
+    input_bytes_per_second: int = 16384   # bytes read from one connection a second; then reading pauses
+    max_output: int = 1 << 20       # bytes queued to a client that does not read; then it is cut off
+    connections_per_ip: int = 20    # open sockets from one address
+    max_connections: int = 1000     # open sockets in all
+    max_login_connections: int = 200   # open sockets not logged in yet
+    login_timeout: int = 120        # seconds from connecting to logging in
     idle_timeout: int = 3600        # seconds without input before disconnect
-    failed_logins_per_minute: int = 5   # per IP and per name, then throttled
+    failed_logins_per_minute: int = 5   # free failures per address and per (address, name), then delays
+    login_delay_max: int = 300      # seconds: the longest wait after repeated failed logins
+    accounts_per_ip_per_hour: int = 5   # new accounts from one address an hour
+    hash_concurrency: int = 2       # password hashes computed at once (64 MiB each)
+    hash_queue: int = 32            # password checks waiting for a turn; beyond it "busy"
+
+
+@dataclass(frozen=True)
+class Mssp:
+    """How the casino describes itself to MUD directories (MSSP, option 70)."""
+
+    name: str = "The Casino"
+    contact: str = ""
+    website: str = ""
+    language: str = "English"
+    location: str = ""
+    genre: str = "Modern"               # MSSP's list: Adult, Fantasy, Historical, Horror, Modern, ...
+    gameplay: str = "Player versus Player"
+    status: str = "Alpha"               # Alpha, Closed Beta, Open Beta, Live
 
 
 @dataclass(frozen=True)
@@ -38,6 +62,7 @@ class Settings:
     operators: tuple[str, ...] = ()     # account names (case-insensitive) with operator rights
     connect_maxwait: float = 0.5        # seconds to wait for telnet negotiation before the banner
     limits: Limits = field(default_factory=Limits)
+    mssp: Mssp = field(default_factory=Mssp)
 
 
 @dataclass(frozen=True)

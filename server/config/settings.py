@@ -7,7 +7,7 @@ from typing import Any
 from server.config.errors import Report
 from server.config.fields import (Field, Problem, as_float, as_id, as_int, as_text,
                                   describe, expect_map, read_fields)
-from server.config.model import Limits, Settings
+from server.config.model import Limits, Mssp, Settings
 from server.config.yamlsrc import YList
 
 NAME_RE = re.compile(r"^[A-Za-z0-9_]{3,20}$")   # account names, as COMMANDS.md fixes them
@@ -43,10 +43,42 @@ SERVER_FIELDS = (
 LIMIT_FIELDS = (
     Field("max_line", as_int, DEFAULT_LIMITS.max_line, 64, 65536),
     Field("commands_per_second", as_int, DEFAULT_LIMITS.commands_per_second, 1, 1000),
+    Field("input_bytes_per_second", as_int, DEFAULT_LIMITS.input_bytes_per_second, 1024, 100_000_000),
+    Field("max_output", as_int, DEFAULT_LIMITS.max_output, 65536, 1 << 30),
     Field("connections_per_ip", as_int, DEFAULT_LIMITS.connections_per_ip, 1, 10000),
+    Field("max_connections", as_int, DEFAULT_LIMITS.max_connections, 1, 1_000_000),
+    Field("max_login_connections", as_int, DEFAULT_LIMITS.max_login_connections, 1, 1_000_000),
     Field("login_timeout", as_int, DEFAULT_LIMITS.login_timeout, 1, 86400),
     Field("idle_timeout", as_int, DEFAULT_LIMITS.idle_timeout, 1, 604800),
     Field("failed_logins_per_minute", as_int, DEFAULT_LIMITS.failed_logins_per_minute, 1, 1000),
+    Field("login_delay_max", as_int, DEFAULT_LIMITS.login_delay_max, 1, 86400),
+    Field("accounts_per_ip_per_hour", as_int, DEFAULT_LIMITS.accounts_per_ip_per_hour, 1, 100000),
+    Field("hash_concurrency", as_int, DEFAULT_LIMITS.hash_concurrency, 1, 64),
+    Field("hash_queue", as_int, DEFAULT_LIMITS.hash_queue, 1, 100000),
+)
+
+
+DEFAULT_MSSP = Mssp()
+
+
+def as_words(value: Any, raw: str | None = None) -> str:
+    """A line of text for a directory listing ('' allowed); no control characters."""
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise Problem(f"must be text, not {describe(value)}")
+    if len(value) > 200 or any(ord(c) < 32 or ord(c) == 127 for c in value):
+        raise Problem("must be one line of at most 200 characters")
+    return value
+
+
+MSSP_FIELDS = tuple(Field(name, as_words, getattr(DEFAULT_MSSP, name))
+                    for name in ("name", "contact", "website", "language", "location"))
+MSSP_FIELDS += (
+    Field("genre", as_words, DEFAULT_MSSP.genre,
+          choices=("Adult", "Fantasy", "Historical", "Horror", "Modern", "None", "Science Fiction")),
+    Field("gameplay", as_words, DEFAULT_MSSP.gameplay),
+    Field("status", as_words, DEFAULT_MSSP.status, choices=("Alpha", "Closed Beta", "Open Beta", "Live")),
 )
 
 
@@ -55,11 +87,16 @@ def read_settings(report: Report, value: Any, line: int) -> tuple[Settings, int]
     section = expect_map(report, value, line, "server")
     if section is None:
         return DEFAULT, line
-    values = read_fields(report, section, SERVER_FIELDS, "server", skip=("limits",))
+    values = read_fields(report, section, SERVER_FIELDS, "server", skip=("limits", "mssp"))
     limits = DEFAULT_LIMITS
     if "limits" in section:
         sub = expect_map(report, section["limits"], section.key_line["limits"], "server.limits")
         if sub is not None:
             limits = Limits(**read_fields(report, sub, LIMIT_FIELDS, "server.limits"))
+    mssp = DEFAULT_MSSP
+    if "mssp" in section:
+        sub = expect_map(report, section["mssp"], section.key_line["mssp"], "server.mssp")
+        if sub is not None:
+            mssp = Mssp(**read_fields(report, sub, MSSP_FIELDS, "server.mssp"))
     start_line = section.key_line.get("start_room", line)
-    return Settings(**values, limits=limits), start_line
+    return Settings(**values, limits=limits, mssp=mssp), start_line

@@ -77,6 +77,18 @@ class SeatRequest:
     how: str
 
 
+@dataclass(frozen=True)
+class Ask:
+    """Ask `player` something at their prompt (simplified craps offers a dice
+    seed): their prompt becomes `prompt`, and their next line, unless it is a
+    command, goes to the table as `word` followed by its words (a bare Enter
+    sends `word` alone)."""
+
+    player: str
+    prompt: str
+    word: str
+
+
 class Dealer(Protocol):
     config: TableConfig
     dice: Any                       # the table's fair draws, handed in by the host
@@ -91,7 +103,6 @@ class Dealer(Protocol):
     def advance(self, ticks: int) -> list[Any]: ...
     def hold_refused(self, key: str, reason: str) -> list[Any]: ...
     def close(self, why: str) -> list[Any]: ...
-    def players_of(self, intent: Any) -> tuple[str, ...]: ...
     # what people see
     def render(self, event: Any, viewer: Viewer) -> list[str]: ...
     def view(self, viewer: Viewer) -> list[str]: ...
@@ -99,7 +110,9 @@ class Dealer(Protocol):
     def phase(self) -> str: ...
     def shooter(self) -> str | None: ...
     # Optional: reconfigure(config) -> bool (take new settings live);
-    # between_hands() -> bool (a removed table may close now).
+    # between_hands() -> bool (a removed table may close now);
+    # table_data() -> dict (the game's part of GMCP Casino.Table);
+    # event_data(event) -> [(package, payload, to or None)] (a fact as GMCP data).
 
 
 class OptionsReader(Protocol):
@@ -160,7 +173,8 @@ class GameEntry:
     """
 
     key: str                        # the catalogue's name for it
-    title: str                      # "Bank craps", as players read it
+    title: str                      # "Bank craps", as a heading
+    phrase: str                     # "bank craps", as it reads inside a sentence
     word: str                       # play <word>, watch <word>, help <word>
     game: str                       # the config's `game:` value
     variant: str | None             # the config's variant, where one game has several
@@ -173,6 +187,7 @@ class GameEntry:
     aliases: tuple[str, ...] = field(default=())
     odds: Callable[[TableConfig], OddsSheet] | None = None   # `casino odds`; None: no house edge to show
     draws: str = "dice"                       # what `fair` calls the table's fair source: dice, wheel
+    topics: dict[str, str] = field(default_factory=dict)   # help <topic> beyond the words: bet kinds
 
 
 def render_note(event: Any, viewer: Viewer) -> list[str] | None:

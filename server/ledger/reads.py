@@ -35,23 +35,22 @@ def balance(conn: sqlite3.Connection, player: str) -> Balance:
 
 def _memo(kind: str, scope: str, key: str, args: str, delta: int,
           closed: list[tuple[str, int]]) -> str:
-    # A bank craps roll closes all of a player's decided wagers at once: past a
-    # few, the count keeps `statement` one readable line.
-    handles = ", ".join(h for h, _ in closed) if len(closed) <= 3 else f"{len(closed)} stakes"
+    """What a movement was, in a player's words: no stake handles or keys."""
     staked = sum(a for _, a in closed)
+    bets = f"{len(closed)} bets" if len(closed) > 1 else "bet"
     if kind == "mint":
         return json.loads(args)["reason"] or "chips granted"
     if kind == "hold":
-        return f"wager held (stake {key})"
+        return "wager placed"
     prefix = "recovery: " if scope == RECOVERY_SCOPE else ""
     if kind == "refund":
-        return f"{prefix}stake {handles} refunded"
+        return f"{prefix}{bets} of {staked} refunded"
     if kind == "forfeit":
-        return f"{prefix}stake {handles} forfeited"
+        return f"{prefix}{bets} of {staked} forfeited"
     if not closed:
         return f"paid {delta} from other players' stakes"
     result = "won" if delta > staked else "push" if delta == staked else "lost"
-    return f"{result}: stake {staked} ({handles}), paid {delta}"
+    return f"{prefix}{result}: staked {staked}, paid back {delta}"
 
 
 def statement(conn: sqlite3.Connection, player: str, n: int) -> list[Movement]:

@@ -1,13 +1,22 @@
 """Split a telnet input stream into lines, with a hard length cap.
 
 telnetlib3's readline() ignores its limit (a 32 MiB line was accepted whole),
-so lines are cut here: an over-long line is dropped whole and reported once.
-Line ends are CR LF, LF, CR NUL or a bare CR; an LF or NUL that follows a CR
-in a later chunk is not an extra empty line (TELNET.md).
+so lines are cut here: an over-long line is dropped as it streams in (only its
+length is kept) and reported once when it ends. Line ends are CR LF, LF,
+CR NUL or a bare CR; an LF or NUL that follows a CR in a later chunk is not an
+extra empty line (TELNET.md). A stray NUL is dropped.
+
+The work is done by str methods and one compiled pattern, never a Python loop
+over characters: a flood of short lines or a 50 MB line costs C speed per
+character, so the caller's per-line rules (the rate limit) are what bound the
+cost of a hostile client.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+
+_LINE_END = re.compile(r"\r\n|\r\x00|\r|\n")
 
 
 @dataclass(frozen=True)
@@ -25,38 +34,42 @@ class LineSplitter:
         self._dropping = False
         self._after_cr = False
 
+    @property
+    def pending(self) -> int:
+        """Characters of the unfinished line (counted even when dropped)."""
+        return self._size
+
     def feed(self, data: str) -> list[str | TooLong]:
+        """Every line `data` completes, in order (an over-long one as TooLong)."""
+        if self._after_cr and data[:1] in ("\n", "\x00"):
+            data = data[1:]
+        if not data:
+            return []
+        self._after_cr = data[-1] == "\r"
+        parts = _LINE_END.split(data)
+        if "\x00" in data:
+            parts = [p.replace("\x00", "") for p in parts]
+        rest = parts.pop()
         out: list[str | TooLong] = []
-        start = 0
-        for i, ch in enumerate(data):
-            if ch in "\r\n\x00":
-                if self._after_cr and ch in "\n\x00":
-                    self._after_cr = False
-                    start = i + 1
-                    continue
-                if ch == "\x00":        # a stray NUL: not a line end
-                    self._take(data[start:i])
-                    start = i + 1
-                    continue
-                self._take(data[start:i])
-                start = i + 1
-                out.append(self._finish())
-                self._after_cr = ch == "\r"
-            else:
-                self._after_cr = False
-        self._take(data[start:])
+        if parts:
+            self._take(parts[0])
+            out.append(self._finish())
+            limit = self.max_line
+            out += [p if len(p) <= limit else TooLong(len(p)) for p in parts[1:]]
+        self._take(rest)
         return out
 
     def _take(self, piece: str) -> None:
-        if not piece or self._dropping:
-            if self._dropping:
-                self._size += len(piece)
+        if not piece:
             return
-        self._buf.append(piece)
         self._size += len(piece)
+        if self._dropping:
+            return
         if self._size > self.max_line:
             self._dropping = True
             self._buf.clear()
+        else:
+            self._buf.append(piece)
 
     def _finish(self) -> str | TooLong:
         if self._dropping:

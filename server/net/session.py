@@ -4,42 +4,64 @@ Output is queued and flushed once per event-loop turn, so a command's reply and
 any messages it caused leave as one block that ends with the prompt and a telnet
 GA (or EOR where the client agreed to it): clients and scripts can always tell
 the server is waiting. A client that stops reading is cut off rather than
-allowed to grow our buffers.
+allowed to grow our buffers: past `max_output` unsent bytes its connection
+is aborted (a polite close would wait for a flush that never comes), which is
+a disconnect like any other.
+
+Text nobody typed a command for (another player's `say`, a roll, a last call)
+finds the cursor sitting after the prompt `> `, so such a block starts with a
+line break and, like every block, ends with the prompt shown again: the MUD
+convention. A reply to a typed line needs no break (the client echoed the
+player's Enter).
+
+Every line is fitted to the viewer's width on the way out
+(server.render.width.fit: wrapped at spaces, never inside a word group), so
+no renderer can send a line the player's screen would break.
 """
 from __future__ import annotations
 
 import asyncio
 import logging
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from telnetlib3.telopt import ECHO, EOR, WILL, WONT
 
 from server.net.client import clamp_width, guess_prefs
 from server.render.prefs import Prefs
+from server.render.width import fit
 
 log = logging.getLogger("casino.net")
 
-MAX_PENDING_OUTPUT = 1 << 20   # bytes queued to a client that is not reading
+MAX_PENDING_OUTPUT = 1 << 20   # default bytes queued to a client that is not reading
 
 
 class Session:
-    def __init__(self, writer: Any, ip: str) -> None:
+    def __init__(self, writer: Any, ip: str, *, max_output: int = MAX_PENDING_OUTPUT,
+                 drop: Callable[[], None] | None = None) -> None:
         self.writer = writer
         self.transport = getattr(writer, "transport", None)   # kept past close(), to see it drain
         self.ip = ip
+        self.max_output = max_output
+        self._drop = drop                 # aborts the connection (the telnet protocol's abort)
         self.account: Any = None          # server.accounts.store.Account once logged in
         self.room: str | None = None
         self.prompt_text = "Name: "
-        self.idle_ticks = 0
+        self.idle_ticks = 0               # ticks since the last input
+        self.age_ticks = 0                # ticks since connecting
         self.closed = False
+        self.flood_noticed = False        # told once that lines beyond the rate are dropped
         self.stage: Any = None            # login stage object while logging in
         self.bucket: Any = None           # commands-per-second TokenBucket
         self.naws_cols: int | None = None
+        self.last_teller: str | None = None   # who `reply` answers
+        self.question: Any = None             # a table's question: async (line) -> answered?
         self._outbox: list[str] = []
         self._flush_scheduled = False
         self._echo_off = False
         self._replying = False
+        self._at_prompt = False   # the client's cursor sits after our last prompt
+        self.gmcp: Any = None     # server.net.mud.Gmcp: data for client scripts, when agreed
 
     # --- identity and preferences -------------------------------------
     @property
@@ -69,6 +91,29 @@ class Session:
     def on_resize(self, cols: int) -> None:
         self.naws_cols = clamp_width(cols)
 
+    @property
+    def width(self) -> int:
+        """Columns every line must fit: `set width`, else NAWS, else 80."""
+        chosen = self.account.prefs.get("width") if self.account else None
+        if chosen:
+            return int(chosen)
+        if self.naws_cols:
+            return self.naws_cols
+        try:
+            return clamp_width(int(self._extra("cols") or 80))
+        except (TypeError, ValueError):
+            return 80
+
+    def ask(self, prompt: str, answer: Any) -> None:
+        """A table asks something: `prompt` until the next line, which goes
+        to `answer` first (it returns False for a line that is a command)."""
+        self.question = answer
+        self.prompt_text = prompt
+
+    def heard(self) -> None:
+        """The player pressed Enter: their client has moved to a fresh line."""
+        self._at_prompt = False
+
     # --- output ---------------------------------------------------------
     def tell(self, *lines: str) -> None:
         """Queue lines for this player; they leave with the next prompt."""
@@ -94,16 +139,23 @@ class Session:
         self._flush_scheduled = False
         if self.closed:
             return
-        body = "".join(line + "\r\n" for line in self._outbox)
+        body = self._render(self._outbox)
         self._outbox.clear()
-        self._write(body + self.prompt_text)
-        self._go_ahead()
+        # Unasked-for text would start on the prompt's line: break it first.
+        lead = "\r\n" if self._at_prompt else ""
+        self._write(lead + body + self.prompt_text)
+        if not self.closed:
+            self._go_ahead()
+            self._at_prompt = True
+
+    def _render(self, lines: list[str]) -> str:
+        width = self.width
+        return "".join(part + "\r\n" for line in lines for part in fit(line, width))
 
     def _write(self, text: str) -> None:
-        transport = self.transport
-        if transport is not None and transport.get_write_buffer_size() > MAX_PENDING_OUTPUT:
-            log.info("event=drop_slow_client ip=%s name=%s", self.ip, self.key)
-            self.close()
+        if self.unsent() + len(text) > self.max_output:
+            log.info("event=drop_slow_client ip=%s name=%s unsent=%d", self.ip, self.key, self.unsent())
+            self.abort()
             return
         self.writer.write(text)
 
@@ -127,6 +179,18 @@ class Session:
         t = self.transport
         return t.get_write_buffer_size() if t is not None else 0
 
+    def abort(self) -> None:
+        """Hang up at once, dropping whatever is still queued (a client that
+        does not read). The shell sees the end of input and disconnects as usual."""
+        if self.closed:
+            return
+        self.closed = True
+        self._outbox.clear()
+        if self._drop is not None:
+            self._drop()
+        elif self.transport is not None:
+            self.transport.abort()
+
     def close(self, message: str | None = None) -> None:
         """Say a last line and hang up."""
         if self.closed:
@@ -134,8 +198,13 @@ class Session:
         if message:
             self._outbox.append(message)
         if self._outbox:
-            self.writer.write("".join(line + "\r\n" for line in self._outbox))
+            lead = "\r\n" if self._at_prompt else ""
+            text = lead + self._render(self._outbox)
             self._outbox.clear()
+            if self.unsent() + len(text) > self.max_output:
+                self.abort()
+                return
+            self.writer.write(text)
         self.closed = True
         try:
             self.writer.close()

@@ -8,30 +8,233 @@ Choices made on purpose (each a pitfall measured in TELNET.md):
   banner well within a second;
 - no telnetlib3 idle timeout: idle and login deadlines count manager ticks;
 - our own line reader with a length cap (readline() has none);
-- WILL EOR offered, so clients that want EOR prompts get them, GA otherwise.
+- WILL EOR offered, so clients that want EOR prompts get them, GA otherwise;
+- BINARY asked for input only (DO BINARY), never offered for output (WILL
+  BINARY is refused even when a client asks): inetutils telnet turns off its
+  terminal's output processing once our output is binary, and then its own
+  echo of the player's Enter no longer returns the carriage, so every reply
+  starts in the column where the typed command ended (the "staircase",
+  CLIENTS.md). force_binary keeps UTF-8 flowing both ways regardless, and
+  binary input keeps the client from stripping the eighth bit of what is typed.
+
+What one client may cost everyone else is bounded here (docs/operating.md):
+- admission: every accepted socket counts toward the per-address, total and
+  not-logged-in caps from accept until the socket is really closed;
+- input: each read is at most READ_SIZE bytes, and a connection may make us
+  parse `input_bytes_per_second` (bytes inside telnet commands count
+  HEAVY times: telnetlib3 parses those one by one in Python); past that we
+  stop reading it, so the kernel's buffers, not ours, hold the rest.
+  telnetlib3's reader is given the transport so its own buffer pauses
+  reading too, and its SLC scan (a Python loop per byte) is off: we use no
+  special line characters. Complete lines then pass the per-connection
+  command rate (app.on_input), where the excess is dropped with one notice;
+- MCCP (compression) is refused both ways: a client-to-server zlib stream is
+  a decompression bomb;
+- output: the kernel's send buffer is fixed at SEND_BUFFER (no autotuning to
+  megabytes), so a client that stops reading soon backs output up into our
+  own queue, where Session cuts it off past `max_output`;
+- closing: a polite close that has not finished within CLOSE_GRACE seconds
+  (a client that does not read) is aborted.
 """
 from __future__ import annotations
 
 import asyncio
 import logging
-import time
+import socket
 from typing import Any
 
 import telnetlib3
-from telnetlib3.telopt import EOR, WILL
+from telnetlib3 import server_base
+from telnetlib3.telopt import BINARY, CHARSET, DO, EOR, GMCP, MSSP, NAWS, WILL
 
+from server import logs
 from server.net.lines import LineSplitter
+from server.net.mud import Gmcp, mssp_enabled, mssp_variables
 from server.net.session import Session
+from server.net.throttle import ByteBudget
 
 log = logging.getLogger("casino.net")
 
+READ_SIZE = 8192          # bytes taken from a socket in one read (bounds one parse)
+HEAVY = 32                # cost weight of bytes that telnetlib3 parses one by one
+READER_LIMIT = 32768      # telnetlib3's reader pauses the socket at twice this
+SEND_BUFFER = 65536       # kernel send buffer per socket (Linux doubles it)
+CLOSE_GRACE = 2.0         # seconds a closing socket may take to flush before it is aborted
+READ_ALL = 1 << 30        # TelnetReaderUnicode.read(n) is quadratic when n < its buffer
+
+
+class _ReaderPause:
+    """What telnetlib3's reader sees as its transport: its pause and resume
+    join our own reasons to stop reading instead of overriding them."""
+
+    def __init__(self, protocol: "CasinoTelnetServer") -> None:
+        self._protocol = protocol
+
+    def pause_reading(self) -> None:
+        self._protocol.pause("buffer")
+
+    def resume_reading(self) -> None:
+        self._protocol.resume("buffer")
+
+
+class _Release(asyncio.Protocol):
+    """Put on a transport that is closing politely: frees its place in the
+    connection caps when the socket is really gone."""
+
+    def __init__(self, done: Any) -> None:
+        self._done = done
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._done()
+
 
 class CasinoTelnetServer(telnetlib3.TelnetServer):
-    """Offers EOR and forwards window-size changes to the session."""
+    """Admission, input budget and real-close accounting; offers EOR and
+    forwards window-size changes to the session. `app` is bound by start_telnet."""
 
+    app: Any = None
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.ip = "?"
+        self.session: Session | None = None
+        self._counted = False
+        self._released = False
+        self._pauses: set[str] = set()
+        self._resume_at: asyncio.TimerHandle | None = None
+        self._abort_at: asyncio.TimerHandle | None = None
+        self._budget: ByteBudget | None = None
+        self._raw: Any = None
+
+    # --- admission and accounting ---------------------------------------
+    def connection_made(self, transport: Any) -> None:
+        app = self.app
+        peer = transport.get_extra_info("peername") or ("?", 0)
+        self.ip = str(peer[0])
+        why = f"*** {app.stop_reason} ***" if app.closing else app.connections.refusal(self.ip)
+        if why is not None:
+            # Refused before any negotiation: the line is written straight to the
+            # socket, which is then dropped; nothing of ours stays behind.
+            self._closing = True          # telnetlib3's server prunes its list by this
+            logs.event(log, "connection_refused", ip=self.ip, why=why)
+            transport.write(why.encode() + b"\r\n")
+            transport.abort()
+            return
+        app.connections.admit(self.ip)
+        self._counted = True
+        self._raw = transport
+        limits = app.config.settings.limits
+        loop = asyncio.get_running_loop()
+        rate = limits.input_bytes_per_second
+        self._budget = ByteBudget(rate, max(rate, READER_LIMIT), loop.time())
+        if hasattr(transport, "max_size"):
+            transport.max_size = READ_SIZE
+        sock = transport.get_extra_info("socket")
+        if sock is not None:
+            try:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
+            except OSError:
+                pass
+        super().connection_made(transport)
+        self.writer.slc_simulated = False
+        self.reader.set_transport(_ReaderPause(self))
+        self.gmcp = Gmcp(self.writer)
+        self.writer.set_ext_callback(GMCP, self.gmcp.receive)
+        self._mssp_sent = False
+        answer_do = self.writer.handle_do
+
+        def handle_do(opt: bytes) -> bool:
+            agreed = answer_do(opt)
+            if opt == MSSP and agreed:
+                # telnetlib3 marks the option on once this returns.
+                asyncio.get_running_loop().call_soon(self.send_mssp)
+            return agreed
+        self.writer.handle_do = handle_do
+
+    def send_mssp(self) -> None:
+        """A directory's crawler agreed to MSSP: describe the casino, once."""
+        if self._mssp_sent or self._closing or not mssp_enabled(self.writer):
+            return
+        self._mssp_sent = True
+        self.writer.send_mssp(mssp_variables(self.app, self.app.port))
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self._counted or self._released or self._closing:
+            return
+        transport = self._raw
+        gone = transport is None or transport.is_closing()   # the socket itself ended
+        super().connection_lost(exc)
+        if self._resume_at is not None:
+            self._resume_at.cancel()
+        if gone:
+            self._release()
+        else:
+            # telnetlib3 closed it politely: that finishes only once the client
+            # has read what is queued, which a client that never reads never does.
+            transport.set_protocol(_Release(self._release))
+            self._abort_at = asyncio.get_running_loop().call_later(CLOSE_GRACE, transport.abort)
+
+    def _release(self) -> None:
+        if self._released:
+            return
+        self._released = True
+        if self._abort_at is not None:
+            self._abort_at.cancel()
+        session = self.session
+        self.app.connections.release(self.ip, anonymous=session is None or session.account is None)
+        self._raw = None
+
+    def abort(self) -> None:
+        """Drop the connection now, unsent output and all."""
+        transport = self._raw
+        if transport is not None and not self._released:
+            transport.abort()
+
+    # --- input ------------------------------------------------------------
+    def pause(self, why: str) -> None:
+        if not self._pauses and self._raw is not None:
+            self._raw.pause_reading()
+        self._pauses.add(why)
+
+    def resume(self, why: str) -> None:
+        if why not in self._pauses:
+            return
+        self._pauses.discard(why)
+        if not self._pauses and self._raw is not None and not self._raw.is_closing():
+            self._raw.resume_reading()
+
+    def data_received(self, data: bytes) -> None:
+        if not self._counted or self._closing:
+            return
+        heavy = self.writer.is_oob or 255 in data
+        super().data_received(data)
+        loop = asyncio.get_running_loop()
+        wait = self._budget.spend(len(data) * (HEAVY if heavy else 1), loop.time())
+        if wait > 0 and "budget" not in self._pauses:
+            self.pause("budget")
+            self._resume_at = loop.call_later(wait, self.resume, "budget")
+
+    def _mccp3_start(self) -> None:
+        # Never offered; a client that starts compressing anyway is dropped
+        # rather than given a zlib stream to inflate without bound.
+        logs.event(log, "drop_compressing_client", ip=self.ip)
+        self.abort()
+
+    # --- negotiation ------------------------------------------------------
     def begin_advanced_negotiation(self) -> None:
-        super().begin_advanced_negotiation()
+        # TelnetServer.begin_advanced_negotiation, less its WILL BINARY (see the
+        # module docstring: binary output turns off the client's output
+        # processing, so its echoed newline no longer returns the carriage).
+        # Its WILL SGA is for character mode and MCCP is off: neither applies.
+        server_base.BaseServer.begin_advanced_negotiation(self)
+        self.writer.always_wont.add(BINARY)
+        self.writer.iac(DO, BINARY)
+        self.writer.iac(DO, NAWS)
+        if self.default_encoding:
+            self.writer.iac(DO, CHARSET)
         self.writer.iac(WILL, EOR)
+        self.writer.iac(WILL, GMCP)
+        self.writer.iac(WILL, MSSP)
 
     def on_charset(self, charset: str) -> None:
         # get_extra_info("charset") defaults to our own encoding; remember
@@ -41,56 +244,54 @@ class CasinoTelnetServer(telnetlib3.TelnetServer):
 
     def on_naws(self, rows: int, cols: int) -> None:
         super().on_naws(rows, cols)
-        session = getattr(self.writer, "casino_session", None)
-        if session is not None:
-            session.on_resize(cols)
+        if self.session is not None:
+            self.session.on_resize(cols)
 
 
 async def start_telnet(app: Any, host: str, port: int) -> Any:
     """Listen for telnet clients; each gets a Session driven by `app`."""
-    limits = app.config.settings.limits
+    protocol = type("CasinoServer", (CasinoTelnetServer,), {"app": app})
 
     async def shell(reader: Any, writer: Any) -> None:
-        peer = writer.get_extra_info("peername") or ("?", 0)
-        ip = str(peer[0])
-        if not app.connections.admit(ip):
-            writer.write("Too many connections from your address; try again later.\r\n")
-            writer.close()
-            return
-        session = Session(writer, ip)
-        writer.casino_session = session
+        proto = writer.protocol
+        limits = app.config.settings.limits
+        session = Session(writer, proto.ip, max_output=limits.max_output, drop=proto.abort)
+        proto.session = session
+        session.gmcp = proto.gmcp
+        loop = asyncio.get_running_loop()
         try:
             await app.on_connect(session)
             splitter = LineSplitter(limits.max_line)
             while not session.closed:
-                data = await reader.read(4096)
+                data = await reader.read(READ_ALL)
                 if not data:
                     break
-                for line in splitter.feed(data):
-                    if session.closed:
-                        break
-                    await app.on_line(session, line, time.monotonic())
+                await app.on_input(session, splitter.feed(data), loop.time())
         except (ConnectionError, asyncio.IncompleteReadError):
             pass
         except asyncio.CancelledError:
             raise
         except Exception:
-            log.exception("event=shell_error ip=%s", ip)
+            log.exception("event=shell_error ip=%s", proto.ip)
         finally:
-            app.connections.release(ip)
-            await app.on_disconnect(session)
-            if not session.closed:
-                session.close()
+            try:
+                await app.on_disconnect(session)
+            finally:
+                if not session.closed:
+                    session.close()
+                reader._buffer.clear()     # telnetlib3 keeps closed protocols a while
 
     return await telnetlib3.create_server(
         host=host,
         port=port,
-        protocol_factory=CasinoTelnetServer,
+        protocol_factory=protocol,
         shell=shell,
         encoding="utf8",
         encoding_errors="replace",
         force_binary=True,
         line_mode=True,
         connect_maxwait=app.config.settings.connect_maxwait,
+        compression=False,
+        limit=READER_LIMIT,
         timeout=False,
     )

@@ -7,7 +7,8 @@ of named ANSI colours that collapses to plain text for clients without colour.
 from __future__ import annotations
 
 import re
-import textwrap
+
+from server.render.width import wrap as _wrap
 
 # CSI / OSC / other escape sequences first, then every remaining control
 # character (C0 except none, DEL, C1). Tabs become spaces before that.
@@ -40,10 +41,16 @@ def paint(text: str, *styles: str, color: bool = True) -> str:
 
 
 def wrap(text: str, width: int) -> list[str]:
-    """Wrap prose to the viewer's width, keeping paragraph breaks."""
-    lines: list[str] = []
-    for paragraph in text.strip().split("\n\n"):
-        joined = " ".join(paragraph.split())
-        lines.extend(textwrap.wrap(joined, width=max(20, width - 1)) or [""])
-        lines.append("")
-    return lines[:-1]
+    """Wrap prose to the viewer's width, keeping paragraph breaks
+    (server.render.width.wrap: at spaces, never inside a glued group)."""
+    return _wrap(text, width)
+
+
+def sentence(text: str) -> str:
+    """Operator- or player-given text as a sentence of its own: a capital
+    first letter and closing punctuation, so the next sentence does not run on."""
+    text = text.strip()
+    if not text:
+        return text
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."

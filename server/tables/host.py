@@ -13,6 +13,11 @@ fair dice. The game side is a Dealer (server.games.seam), built from the
 game's catalogue entry: pure rules plus the round and timing policy of that
 game, reading the Seating. Intent keys from the game are prefixed with the
 process's run id, so keys never repeat across restarts.
+
+What one input makes people see leaves as one block: lines for each session
+are gathered while the input is handled (its ledger writes await in between)
+and told together when it is done, so a roll and its settlement reach every
+viewer under one prompt, whoever or whatever rolled.
 """
 from __future__ import annotations
 
@@ -22,12 +27,13 @@ from dataclasses import dataclass
 from typing import Any, Awaitable, Callable
 
 from server import logs
+from server.net import mud
 from server.accounts.names import name_key
 from server.config.model import TableConfig
 from server.dice.fair import FairDice
 from server.games.catalogue import entry_for
 from server.games.intents import Forfeit, Hold, Refund, Settle
-from server.games.seam import Dealer, HandResult, Note, Notice, SeatRequest, Viewer, WalletReport
+from server.games.seam import Ask, Dealer, HandResult, Note, Notice, SeatRequest, Viewer, WalletReport
 from server.games.seating import Seating
 from server.tables.usher import Usher
 
@@ -42,6 +48,10 @@ class PendingIntent:
     players: tuple[str, ...]
 
 
+class TableClosed(Exception):
+    """The table has closed (or is closing) and takes no more inputs."""
+
+
 class TableHost:
     def __init__(self, app: Any, config: TableConfig) -> None:
         self.app = app
@@ -54,8 +64,13 @@ class TableHost:
         self.retiring = False                     # removed from the config: closes when idle
         self.next_config: Any = None              # a changed config waiting for the table to idle
         self._retry_ticks = 0
+        self._data: list[tuple[Any, str, Any]] = []       # GMCP to send after this input's text
+        self._touched: set[str] = set()                    # players whose chips this input moved
+        self._outbox: dict[int, tuple[Any, list[str]]] = {}   # id(session) -> lines, this input's
         self._queue: asyncio.Queue[tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any] | None]] = asyncio.Queue()
         self._worker = asyncio.get_running_loop().create_task(self._work())
+        self.closing = False                      # close() called: nothing more is queued
+        self._closing_job: asyncio.Future[Any] | None = None
         self.closed = False
 
     def install(self, config: TableConfig) -> None:
@@ -75,20 +90,104 @@ class TableHost:
                 await self.apply(self.usher.finish_leaves())
                 if (self.retiring or self.next_config is not None) and not self.closed:
                     await self.settle_config()
+                await self._status_updates()
+                self._deliver()
                 if fut is not None and not fut.done():
                     fut.set_result(result)
             except Exception as err:
                 log.exception("event=table_error table=%s", self.id)
+                self._deliver()
                 if fut is not None and not fut.done():
                     fut.set_exception(err)
             finally:
                 self._queue.task_done()
+            if self.closed:
+                # The closing job refunded everything: nothing queued behind it
+                # may run (a wager after the refund would stay held).
+                self._refuse_queued()
+                return
+
+    def _refuse_queued(self) -> None:
+        while not self._queue.empty():
+            _, fut = self._queue.get_nowait()
+            if fut is not None and not fut.done():
+                fut.set_exception(TableClosed(self.id))
+            self._queue.task_done()
+
+    def _tell(self, session: Any, *lines: str) -> None:
+        """Lines for one person, sent with the rest of this input's output."""
+        entry = self._outbox.setdefault(id(session), (session, []))
+        entry[1].extend(lines)
+
+    def _deliver(self) -> None:
+        """This input is done: each person gets its lines as one block, then
+        (for clients that agreed to GMCP) the same facts as data and the
+        table's state if it changed; data after text, as it was caused."""
+        outbox, self._outbox = self._outbox, {}
+        for session, lines in outbox.values():
+            session.tell(*lines)
+        self._table_state()
+        data, self._data = self._data, []
+        loop = asyncio.get_running_loop()
+        for session, package, payload in data:
+            loop.call_soon(mud.send, session, package, payload)
+
+    # --- data for client scripts (GMCP, docs/gmcp.md) ------------------------
+    def state(self) -> dict[str, Any]:
+        """The table as data: what `Casino.Table` carries."""
+        extra = getattr(self.dealer, "table_data", None)
+        return {"table": self.id, "game": self.entry.key, "phase": self.dealer.phase(),
+                "shooter": self.dealer.shooter(),
+                "seated": [{"name": s.player, "sitting_out": s.sitting_out, "leaving": bool(s.leaving)}
+                           for s in self.seating.seats],
+                "watchers": len(self.seating.watchers),
+                **(extra() if extra is not None else {})}
+
+    def _table_state(self) -> None:
+        state: dict[str, Any] | None = None
+        for viewer in self.viewers():
+            channel = mud.gmcp_of(viewer.session)
+            if channel is None:
+                continue
+            state = state or self.state()
+            if channel.last_table != state:
+                channel.last_table = state
+                self._data.append((viewer.session, "Casino.Table", state))
+
+    def _gmcp_facts(self, event: Any) -> None:
+        describe = getattr(self.dealer, "event_data", None)
+        if describe is None:
+            return
+        for package, payload, to in describe(event):
+            sessions = ([self.session_of(p) for p in to] if to is not None
+                        else [v.session for v in self.viewers()])
+            for session in sessions:
+                if mud.gmcp_of(session) is not None:
+                    self._data.append((session, package, {"table": self.id, **payload}))
+
+    async def _status_updates(self) -> None:
+        """Char.Status for each player whose chips this input moved."""
+        touched, self._touched = self._touched, set()
+        for player in touched:
+            session = self.session_of(player)
+            if mud.gmcp_of(session) is not None:
+                self._data.append((session, "Char.Status", await self.app.status(session)))
+
+    def submit(self, job: Callable[[], Awaitable[Any]]) -> asyncio.Future[Any]:
+        """Queue `job` now, after everything queued before it; its future
+        gives the result. A closing table refuses with TableClosed."""
+        if self.closing or self.closed:
+            raise TableClosed(self.id)
+        return self._enqueue(job)
+
+    def _enqueue(self, job: Callable[[], Awaitable[Any]]) -> asyncio.Future[Any]:
+        fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait((job, fut))
+        return fut
 
     async def run(self, job: Callable[[], Awaitable[Any]]) -> Any:
         """Run `job` on this table's queue, after everything queued before it."""
-        fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait((job, fut))
-        return await fut
+        return await self.submit(job)
 
     async def idle(self) -> None:
         """Wait until every queued input has been handled (tests use this)."""
@@ -96,7 +195,7 @@ class TableHost:
 
     def advance(self, ticks: int) -> None:
         """Manager ticks: queued like any other input."""
-        if not self.closed:
+        if not (self.closing or self.closed):
             self._queue.put_nowait((lambda: self._advance(ticks), None))
 
     async def _advance(self, ticks: int) -> None:
@@ -112,7 +211,7 @@ class TableHost:
         """The connected session of a player the game names (by display name)."""
         return self.app.online.get(name_key(player))
 
-    def seats(self, session: Any) -> bool:
+    def is_seated(self, session: Any) -> bool:
         return self.seating.seat_by_key(session.key) is not None
 
     def viewers(self) -> list[Viewer]:
@@ -128,13 +227,13 @@ class TableHost:
         return list(seen.values())
 
     def viewer(self, session: Any) -> Viewer:
-        return Viewer(session.name, session.prefs, seated=self.seats(session), session=session)
+        return Viewer(session.name, session.prefs, seated=self.is_seated(session), session=session)
 
     async def sit(self, session: Any, wallet: int) -> None:
         await self.apply(self.usher.sit(session.name, session.key, wallet))
 
     def watch(self, session: Any) -> str:
-        if self.seats(session):
+        if self.is_seated(session):
             return "You are playing at this table already."
         self.seating.watchers[session.key] = session.name
         return f"You watch {self.id}. You will see every roll; 'leave' to stop watching."
@@ -147,6 +246,21 @@ class TableHost:
         seat = self.seating.seat_by_key(session.key)
         if seat is not None:
             await self.apply(self.usher.gone(seat.player))
+
+    def _answer(self, session: Any, word: str) -> Callable[[str], Awaitable[bool]]:
+        """The handler for a player's answer to an Ask: a command typed at the
+        question runs as a command; anything else (a bare Enter too) goes to
+        the table as `word` and its words, while the player is still seated."""
+        async def answer(line: str) -> bool:
+            first = line.split()[0] if line else ""
+            if first and self.app.registry.find(first, self.app.is_operator(session)) is not None:
+                return False
+            if self.closed or not self.is_seated(session):
+                return False
+            chips = (await self.app.ledger.balance(session.key)).wallet
+            await self.run(lambda: self.apply(self.dealer.act(session.name, [word, *line.split()], chips)))
+            return True
+        return answer
 
     def refusal(self, session: Any, word: str) -> str | None:
         return self.usher.refusal(session.name, word, self.entry.opening_words, self.retiring)
@@ -164,6 +278,10 @@ class TableHost:
                 queue[:0] = await self._money(event)
             elif isinstance(event, SeatRequest):
                 await self.leave(event.player, event.how)
+            elif isinstance(event, Ask):
+                session = self.session_of(event.player)
+                if session is not None:
+                    session.ask(event.prompt, self._answer(session, event.word))
             elif isinstance(event, HandResult):
                 logs.event(log, "hand_result", table=self.id, **dict(event.fields))
             elif isinstance(event, Notice):
@@ -172,7 +290,7 @@ class TableHost:
                 session = self.session_of(event.player)
                 if session is not None:
                     balance = await self.app.ledger.balance(session.key)
-                    session.tell(f"Wallet: {balance.wallet} chips.")
+                    self._tell(session, f"Wallet: {balance.wallet} chips.")
             else:
                 self._show(event)
 
@@ -180,7 +298,7 @@ class TableHost:
         """Tell a connected player now; keep it for the next login of one who is gone."""
         session = self.session_of(notice.player)
         if session is not None and not session.closed:
-            session.tell(f"Notice: {notice.text}")
+            self._tell(session, f"Notice: {notice.text}")
             return
         from server.ledger import LedgerError
         try:
@@ -211,14 +329,16 @@ class TableHost:
             if isinstance(intent, Hold):
                 logs.event(log, "hold_refused", table=self.id, player=intent.player,
                            chips=intent.amount, why=err)
-                return self.dealer.hold_refused(intent.key, str(err))
+                return self.dealer.hold_refused(intent.key, hold_refusal(err))
             log.error("event=settlement_refused table=%s key=%s error=%s", self.id, intent.key, err)
             return []
         except LedgerError as err:
             if isinstance(intent, Hold):
                 logs.event(log, "hold_failed", table=self.id, player=intent.player, why=err)
                 return self.dealer.hold_refused(intent.key, "The cashier could not take that wager just now.")
-            players = self.dealer.players_of(intent)
+            # Those it pays (a loser is listed with 0), else everyone seated.
+            paid = tuple(p for p, _ in intent.pays) if isinstance(intent, Settle) else ()
+            players = paid or tuple(self.seating.names())
             self.pending.append(PendingIntent(intent, players))
             logs.event(log, "settlement_pending", table=self.id, key=intent.key, why=err)
             return [Note(players, "Settlement pending recovery: the ledger could not record it yet. "
@@ -230,7 +350,15 @@ class TableHost:
         return []
 
     def _track(self, intent: Any) -> None:
-        """Keep the open stakes: what `tables` shows and what "idle" means."""
+        """Keep the open stakes: what `tables` shows and what "idle" means;
+        note whose chips moved (their Char.Status is resent)."""
+        if isinstance(intent, Hold):
+            self._touched.add(intent.player)
+        elif isinstance(intent, Settle):
+            self._touched.update(p for p, _ in intent.pays)
+            self._touched.update(self.stakes[s][0] for s in intent.stakes if s in self.stakes)
+        elif intent.stake in self.stakes:
+            self._touched.add(self.stakes[intent.stake][0])
         if isinstance(intent, Hold):
             self.stakes[intent.key] = (intent.player, intent.amount)
         elif isinstance(intent, Settle):
@@ -253,7 +381,7 @@ class TableHost:
             for player in item.players:
                 session = self.session_of(player)
                 if session is not None:
-                    session.tell("The pending settlement has now been recorded.")
+                    self._tell(session, "The pending settlement has now been recorded.")
         self.pending = still
 
     def _show(self, event: Any) -> None:
@@ -262,12 +390,13 @@ class TableHost:
             for player in event.to:
                 session = self.session_of(player)
                 if session is not None:
-                    session.tell(event.text)
+                    self._tell(session, event.text)
             return
         for viewer in self.viewers():
             lines = self.dealer.render(event, viewer)
             if lines:
-                viewer.session.tell(*lines)
+                self._tell(viewer.session, *lines)
+        self._gmcp_facts(event)
 
     # --- configuration changes ----------------------------------------------
     @property
@@ -277,7 +406,7 @@ class TableHost:
 
     def tell_table(self, text: str) -> None:
         for viewer in self.viewers():
-            viewer.session.tell(text)
+            self._tell(viewer.session, text)
 
     async def reconfigure(self, config: Any) -> str:
         """A changed table config from `reload`: live where the game can take it
@@ -331,21 +460,42 @@ class TableHost:
             self.tell_table("This table's new settings are in effect.")
 
     # --- lifecycle ----------------------------------------------------------
-    async def close(self, why: str) -> None:
-        """Shutdown or room closing: refund every outstanding stake, in order."""
-        if self.closed:
-            return
+    def begin_close(self, why: str) -> asyncio.Future[Any]:
+        """Shutdown or room closing: from now on the table takes no new
+        inputs; what was queued before runs first (its wagers are refunded
+        too), then the closing job, the last the table ever runs, refunds
+        every outstanding stake. Returns that job's future."""
+        if self._closing_job is None:
+            if self.closed:
+                self._closing_job = asyncio.get_running_loop().create_future()
+                self._closing_job.set_result(None)
+                return self._closing_job
+            self.closing = True
 
-        async def closing() -> None:
-            await self.apply(self.dealer.close(why))
-            await self._retry_pending()
-        await self.run(closing)
-        self.closed = True
-        self._worker.cancel()
+            async def closing() -> None:
+                try:
+                    await self.apply(self.dealer.close(why))
+                    await self._retry_pending()
+                finally:
+                    self.closed = True
+            self._closing_job = self._enqueue(closing)
+        return self._closing_job
+
+    async def close(self, why: str) -> None:
+        await self.begin_close(why)
 
     def stop(self) -> None:
         """Stop the worker of a table that has closed itself."""
         self._worker.cancel()
+
+
+def hold_refusal(err: Exception) -> str:
+    """Why the ledger would not hold a stake, as a player reads it: no
+    account names, keys or amounts the player did not type."""
+    from server.ledger import InsufficientFunds
+    if isinstance(err, InsufficientFunds):
+        return f"your wallet has {err.balance} chips" if err.balance else "your wallet is empty"
+    return "the cashier could not take it"
 
 
 def _sum_pays(pays: tuple[tuple[str, int], ...]) -> dict[str, int]:

@@ -37,6 +37,7 @@ class World:
     def __init__(self, rooms: dict[str, RoomConfig]) -> None:
         self.rooms = rooms
         self._occupants: dict[str, set[Any]] = defaultdict(set)
+        self.on_enter: Any = None        # callable(session, room_id): the casino's arrival hook (GMCP)
 
     def occupants(self, room_id: str) -> list[Any]:
         return sorted(self._occupants.get(room_id, ()), key=lambda s: s.name.lower())
@@ -45,6 +46,8 @@ class World:
         self.remove(session)
         session.room = room_id
         self._occupants[room_id].add(session)
+        if self.on_enter is not None:
+            self.on_enter(session, room_id)
 
     def remove(self, session: Any) -> None:
         if session.room is not None:

@@ -83,7 +83,25 @@ def test_odds_limit_counts_odds_already_taken():
     accept(t, "ann", "odds pass 20")
     accept(t, "ann", "odds pass 10")
     reason = refusal(t, "ann", "odds pass 1")
-    assert "limited to 30" in reason and "0 more" in reason
+    assert "limited to 30" in reason and "no more can be taken" in reason
+
+
+def test_the_odds_still_open_are_counted_in_whole_payout_units():
+    t = new(odds=2)
+    accept(t, "bob", "dp 10")
+    set_point(t, 6)                       # laid odds on 6 in sixes: 20 allowed, 18 the most
+    reason = refusal(t, "bob", "odds dp 24")
+    assert "limited to 18" in reason and "18 more can be laid" in reason
+    accept(t, "bob", "odds dp 12")
+    assert "6 more can be laid" in refusal(t, "bob", "odds dp 12")
+    accept(t, "bob", "odds dp 6")
+
+
+def test_a_wager_the_wallet_cannot_cover_is_one_line_before_any_hold():
+    t = new()
+    events = t.bet("ann", "pass 1001", wallet=990)
+    assert len(events) == 1 and isinstance(events[0], BetRefused)
+    assert events[0].reason == "that wager needs 1001 chips and your wallet has 990"
 
 
 def test_odds_without_a_base_bet_or_before_a_point():
@@ -118,7 +136,7 @@ def test_parse_refusals(words, needle):
 
 def test_line_bets_follow_the_puck():
     t = new()
-    assert "while a point is on" in refusal(t, "ann", "come 10")
+    assert "waits for a point" in refusal(t, "ann", "come 10")
     set_point(t, 5)
     assert "on the come-out" in refusal(t, "ann", "pass 10")
     assert "on the come-out" in refusal(t, "ann", "dp 10")

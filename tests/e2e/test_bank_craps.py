@@ -33,7 +33,7 @@ async def test_three_players_bet_roll_settle_and_the_ledger_balances(casino_fact
     # Refusals, each a one-line reason that changes nothing.
     assert "table maximum is 10000" in await bob.cmd_expect("bet field 20000", "Refused")
     assert "multiples of 6" in await bob.cmd_expect("bet place 6 10", "Refused")
-    assert "while a point is on" in await bob.cmd_expect("bet come 5", "Refused")
+    assert "waits for a point" in await bob.cmd_expect("bet come 5", "Refused")
     assert "Refused" in plain(await bob.cmd_expect("bet pass lots", "Refused"))
 
     # Bets from everyone; a removable one comes down again with unbet.
@@ -102,7 +102,7 @@ async def test_table_art_and_help(casino_factory):
     rules = plain(await ann.cmd("table rules"))
     assert "Fire" in rules and "175:1" in rules
     helped = plain(await ann.cmd("help craps"))
-    assert "unbet" in helped and "hop A B" in helped
+    assert "unbet" in helped and "bet hop <A> <B> <n>" in helped and "9:5 on 4/10" in helped
 
 
 async def test_disconnect_forfeits_and_shutdown_refunds(casino_factory):

@@ -190,15 +190,17 @@ async def test_shutdown_countdown_refunds_and_stops(live):
     p = await at_craps(live, "uma")
     await p.cmd_expect("bet pass 30", "Your bets")
     assert "Shutdown in 10 seconds." in plain(await op.cmd_expect("shutdown 10 maintenance", "Shutdown in"))
-    assert "closes in 10 seconds: maintenance" in plain(await p.expect("closes in"))
+    assert "closes in 10 seconds: Maintenance. ***" in plain(await p.expect("closes in"))
     live.manager.tick_elapsed(live.manager.seconds(5))
     assert "closes in 5 seconds" in plain(await p.expect("closes in 5"))
     assert not live.stop_requested.is_set()
     live.manager.tick_elapsed(live.manager.seconds(5))
-    assert live.stop_requested.is_set() and live.stop_reason == "maintenance"
+    assert live.stop_requested.is_set() and live.stop_reason == "Maintenance."
     await live.stop(live.stop_reason)
     text = plain(await p.read_until_closed())
-    assert "refunded" in text and "maintenance" in text
+    # the operator's words are a sentence of their own, never run into the next one
+    assert "Maintenance. Every live stake at this table is refunded." in text
+    assert "*** Maintenance. Goodbye. ***" in text
     from server.ledger import Ledger
     ledger = await Ledger.open(live.data_path)
     try:

@@ -213,3 +213,38 @@ def test_kill_9_with_a_live_bet_is_refunded_at_restart_and_the_player_told(tmp_p
         stop_cleanly(proc)
     assert "event=recovery" in proc.stdout.read()
     assert '"open_holds": 0' in ledger_check_json(db)
+
+
+async def test_sigterm_while_bets_arrive_leaves_no_stake_held(tmp_path):
+    """SIGTERM with three players betting as fast as they may: exit 0, and the
+    ledger check right after finds every stake refunded (0 open holds)."""
+    import asyncio
+    import json
+
+    from support.telnet import Client, login
+    db = tmp_path / "c.db"
+    with running(db, "--seed", "9") as (proc, port):
+        players = []
+        for name in ("tra", "trb", "trc"):
+            c = await Client.open(port)
+            await login(c, name)
+            await c.cmd("north")
+            await c.cmd_expect("play craps", "joins the table")
+            players.append(c)
+
+        async def keep_betting(c: Client) -> None:
+            try:
+                while True:
+                    await c.send("bet field 1")
+                    await asyncio.sleep(0.02)
+            except (ConnectionError, OSError):
+                pass
+        bettors = [asyncio.create_task(keep_betting(c)) for c in players]
+        await players[0].expect("Bet accepted")
+        await players[0].expect("Bet accepted")
+        proc.send_signal(signal.SIGTERM)
+        assert await asyncio.to_thread(proc.wait, 15) == 0
+        for task in bettors:
+            task.cancel()
+    report = json.loads(ledger_check_json(db))
+    assert report["ok"] and report["open_holds"] == 0, report

@@ -123,3 +123,27 @@ async def test_disconnect_forfeits_and_shutdown_refunds(casino_factory):
         assert (await ledger.balance("zed")).wallet == 980
     finally:
         await ledger.close()
+
+
+async def test_a_seed_is_offered_as_play_starts_and_each_game_starts(casino_factory):
+    app = await casino_factory(limits={"commands_per_second": 1000})
+    a = await Client.open(app.port, ttype="dumb")
+    await login(a, "sela")
+    await a.cmd("south")
+    out = plain(await a.cmd("play craps"))
+    assert "Choose a seed for your dice" in out
+    assert out.endswith("Seed (Enter to skip): ")           # the prompt asks
+    out = plain(await a.cmd(""))                              # Enter skips
+    assert "No new seed: the dice keep 'simple_craps'." in out and out.endswith("\n> ")
+    out = plain(await a.cmd("bet pass 10"))                   # a game starts: offered again
+    assert "You bet 10 on the pass line" in out and out.endswith("Seed (Enter to skip): ")
+    out = plain(await a.cmd("lucky 7"))
+    assert "Seed set: your rolls now use 'lucky 7'" in out and out.endswith("\n> ")
+    assert "Client seed:" in plain(await a.cmd("fair")) and "lucky 7" in plain(await a.cmd("fair"))
+    for _ in range(100):                                      # play the game out
+        if "Wallet:" in plain(await a.cmd("roll")):
+            break
+    out = plain(await a.cmd("bet dontpass 5"))
+    assert out.endswith("Seed (Enter to skip): ")
+    out = plain(await a.cmd("roll"))                          # a command at the question runs as one
+    assert "You rolled" in out and "Seed set" not in out

@@ -242,8 +242,8 @@ async def test_a_whole_roll_is_one_short_statement_line_per_player(ledger):
                         {"alice": 250, "bob": 0})
     [alice] = (await ledger.statement("alice", 1))
     [bob] = (await ledger.statement("bob", 1))
-    assert alice.memo == "won: stake 200 (20 stakes), paid 250" and alice.amount == 250
-    assert bob.memo == "lost: stake 5 (run1:bank_craps:99), paid 0" and bob.amount == 0
+    assert alice.memo == "won: staked 200, paid back 250" and alice.amount == 250
+    assert bob.memo == "lost: staked 5, paid back 0" and bob.amount == 0
     assert len(str(alice)) < 100
 
 

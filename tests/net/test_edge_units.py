@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from server.net.client import guess_prefs
 from server.net.lines import LineSplitter, TooLong
-from server.net.throttle import ConnectionCounter, FailureThrottle, TokenBucket
+from server.net.throttle import ByteBudget, ConnectionCounter, CreationLimit, LoginThrottle, TokenBucket
 from server.render.text import clean
 
 
@@ -45,21 +45,54 @@ def test_token_bucket_allows_a_burst_then_the_rate():
     assert b.take(0.34) and not b.take(0.34)
 
 
-def test_failure_throttle_blocks_after_the_limit_for_the_window():
-    t = FailureThrottle(limit=2, window=60)
+def test_token_bucket_takes_many_at_once():
+    b = TokenBucket(5, now=0.0)
+    assert b.take_many(8, 0.0) == 5 and b.take_many(8, 0.0) == 0
+    assert not b.full(0.5) and b.take_many(8, 0.5) == 2
+    assert b.full(2.0)
+
+
+def test_login_throttle_grows_the_wait_after_the_free_failures():
+    t = LoginThrottle(free=2, max_wait=8)
     t.fail("ip:1", 0.0)
-    assert t.blocked_for("ip:1", 1.0) == 0
+    assert t.blocked_for("ip:1", 0.0) == 0
+    t.fail("ip:1", 0.0)
+    assert t.blocked_for("ip:1", 0.0) == 1.0            # 2 failures: 1 s
     t.fail("ip:1", 1.0)
-    assert t.blocked_for("ip:1", 2.0) == 58.0
-    assert t.blocked_for("ip:1", 60.5) == 0     # the first failure aged out
-    assert t.blocked_for("ip:2", 2.0) == 0
+    assert t.blocked_for("ip:1", 1.0) == 2.0            # then 2 s
+    for at in (3.0, 7.0, 15.0):
+        t.fail("ip:1", at)
+    assert t.blocked_for("ip:1", 15.0) == 8.0           # capped at max_wait
+    assert t.blocked_for("ip:2", 15.0) == 0             # other keys are not touched
+    assert t.blocked_for("ip:1", 15.0 + 3600) == 0      # failures are forgotten after an hour
+    assert len(t) == 0
+
+
+def test_creation_limit_per_address_per_hour():
+    c = CreationLimit(2)
+    c.made("a", 0.0)
+    c.made("a", 10.0)
+    assert c.blocked_for("a", 20.0) == 3580.0 and c.blocked_for("b", 20.0) == 0
+    assert c.blocked_for("a", 3600.5) == 0
+
+
+def test_byte_budget_pauses_for_the_debt():
+    b = ByteBudget(rate=1000, burst=2000, now=0.0)
+    assert b.spend(1500, 0.0) == 0
+    assert b.spend(1500, 0.0) == 1.0                    # 1000 bytes over: one second
+    assert b.spend(0, 1.0) == 0
 
 
 def test_connection_counter():
-    c = ConnectionCounter(2)
-    assert c.admit("a") and c.admit("a") and not c.admit("a") and c.admit("b")
-    c.release("a")
-    assert c.admit("a")
+    c = ConnectionCounter(2, total=3, anonymous=2)
+    assert c.admit("a") and c.admit("a") and not c.admit("a")
+    assert not c.admit("b") and "logging in" in c.refusal("b")   # two not logged in yet
+    c.logged_in()
+    assert c.admit("b") and "full" in c.refusal("c")
+    c.release("a", anonymous=False)
+    assert c.admit("c") is False     # still two anonymous: a and b
+    c.release("b")
+    assert c.admit("a") and c.open_from("a") == 2
 
 
 def test_guesses_from_mtts_and_terminal_types():
@@ -68,3 +101,11 @@ def test_guesses_from_mtts_and_terminal_types():
     dumb = guess_prefs({"ttype1": "dumb", "cols": 10})
     assert not dumb.color and not dumb.unicode and dumb.width == 40   # clamped
     assert guess_prefs({"ttype1": "dumb", "charset": "UTF-8"}).unicode
+
+
+def test_an_overlong_line_is_not_kept_while_it_streams_in():
+    s = LineSplitter(100)
+    for _ in range(1000):                        # 1 MB with no line end
+        assert s.feed("z" * 1000) == []
+        assert sum(map(len, s._buf)) <= 100      # only its length is kept
+    assert s.feed("\r\nok\r\n") == [TooLong(1_000_000), "ok"]

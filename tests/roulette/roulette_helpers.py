@@ -62,7 +62,7 @@ class Ledger:
             elif isinstance(e, Settle):
                 stakes = sum(self._close(k)[1] for k in e.stakes)
                 pays = sum(chips for _, chips in e.pays)
-                assert all(type(c) is int and c > 0 for _, c in e.pays)
+                assert all(type(c) is int and c >= 0 for _, c in e.pays)
                 for player, chips in e.pays:
                     self._move(player, chips)
                 self.paid += pays

@@ -43,10 +43,11 @@ async def test_one_player_walks_east_sits_bets_in_every_form_and_spins(casino_fa
     ann = await arrive(app, "ann")
     room = plain(await ann.cmd("look"))
     assert "Single-Zero Roulette" in room and "opens another night" not in room and "dust cover" not in room
-    assert "A roulette table is here (roulette): 'play roulette' to sit." in room
+    assert "A single-zero roulette table is here (roulette): 'play roulette' to sit." in room
     helped = plain(await ann.cmd("help roulette"))
     assert "Single-zero roulette (Single-Zero Roulette):" in helped
-    assert "corner A B    8:1  bet corner 17 21 5" in helped and "unbet <number|name|all>" in helped
+    assert "bet corner A B <n> - four numbers that meet" in helped and "unbet <number|name|all>" in helped
+    assert "Pays 8:1." in plain(await ann.cmd("help corner"))
     assert "Welcome to roulette: single-zero roulette, bets from 1 to 10000" in plain(
         await ann.cmd_expect("play roulette", "Welcome"))
     forms = ["straight 17 10", "split 17 20 5", "street 13 5", "corner 17 21 5", "corner 17 18 20 21 5",

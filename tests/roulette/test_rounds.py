@@ -80,7 +80,7 @@ def test_solo_is_never_forced_and_spins_at_once():
     events = w.advance(1)
     assert kinds(events) == ["BallDropped", "Settle", "Settlement"]
     assert of(events, Settlement)[0].net == -10
-    assert of(events, Settle)[0].pays == ()
+    assert of(events, Settle)[0].pays == (("ann", 0),)
 
 
 def test_solo_spin_with_no_ball_delay_settles_in_the_same_call():

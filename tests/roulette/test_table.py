@@ -162,7 +162,7 @@ def test_leaving_is_at_once_and_the_bets_ride_to_the_wallet_with_a_notice():
     (s_ann,) = [s for s in of(out, Settlement) if s.player == "ann"]
     assert s_ann.away and s_ann.paid == 20 + 180
     (settle,) = of(out, Settle)
-    assert dict(settle.pays) == {"ann": 200}
+    assert dict(settle.pays) == {"ann": 200, "bob": 0}
     told = notices(out)
     assert set(told) == {"ann"} and out.index(settle) < out.index(of(out, Notice)[0])
     assert told["ann"] == ("Your bets at roulette rode on spin 1 after you left: 1 red, odd, low, first "
@@ -220,14 +220,13 @@ def test_shutdown_refunds_every_bet_not_yet_spun_and_tells_the_riders():
     assert t.dealer.phase() == "closed" and of(bet(t, "ann", "red 5"), BetRefused)
 
 
-def test_pending_recovery_reaches_the_players_of_the_stake_or_the_spin():
+def test_the_spins_settle_names_every_player_with_a_stake_in_it():
     t = seat(table(9), "ann", "bob")
-    (hold,) = of(bet(t, "ann", "red 10"), Hold)
+    bet(t, "ann", "red 10")
     bet(t, "bob", "black 10")
-    assert t.players_of(Refund("x", hold.key)) == ("ann",)
     out = t.advance(WINDOW + SPIN + 1)
     (settle,) = of(out, Settle)
-    assert settle.pays == (("ann", 20),) and t.players_of(settle) == ("ann", "bob")
+    assert settle.pays == (("ann", 20), ("bob", 0))     # the host tells both if it is pending
 
 
 def test_new_limits_apply_at_once_other_changes_wait_for_a_new_dealer():
@@ -269,5 +268,5 @@ def test_a_spin_that_takes_everything_says_so_without_a_zero_payment():
     bet(t, "ann", "straight 17 5")
     t.act("ann", ["spin"], 1000)
     out = t.advance(SPIN)
-    assert of(out, Settle)[0].pays == ()
+    assert of(out, Settle)[0].pays == (("ann", 0),)
     assert "Settlement, spin 1: lost 15 (red -10, straight 17 -5); net -15." in text(t, out).splitlines()

@@ -99,10 +99,15 @@ def test_a_fresh_table_says_how_to_start_and_the_commitment():
     assert "Commands: bet <kind> [numbers] <amount> | bets | unbet" in plain
 
 
-def test_narrow_clients_are_told_how_to_see_the_layout():
-    lines = view(busy(), width=40)
+@pytest.mark.parametrize("unicode", [True, False])
+def test_below_57_columns_the_board_stands_up_with_the_same_chips(unicode):
+    lines = view(busy(), width=40, unicode=unicode)
     assert all(len(line) <= 40 for line in lines)
-    assert "The layout needs 57 columns: 'set width 60' to see it." in " ".join(lines)
+    board_lines = lines[1:28]
+    assert {len(line) for line in board_lines} == {31}
+    plain = "\n".join(board_lines)
+    assert " 0    5" in plain and "17   10" in plain and "36* 2k+" in plain and "  10k  " in plain
+    assert plain.count("2:1") == 3 and "1st" in plain and "19-36" in plain
 
 
 def test_the_called_number_is_painted_on_its_colour():
@@ -128,9 +133,28 @@ def test_rules_and_help_state_every_payout():
     for said in ("35:1", "17:1", "11:1", "8:1", "5:1", "2:1", "1:1", "20 s betting window",
                  "last call at 5 s", "1/74", "half its stake back", "casino verify --draw 37"):
         assert said in rules, said
-    helped = "\n".join(find_game("roulette").help_lines)
-    for form in ("straight N   35:1", "split A B    17:1", "street N     11:1", "corner A B    8:1",
-                 "sixline N     5:1", "trio 0 A B   11:1", "firstfour     8:1", "red           1:1",
-                 "dozen D       2:1", "column C      2:1"):
-        assert form in helped, form
-    assert all(len(line) <= 76 for line in find_game("roulette").help_lines)
+    helped = "\n".join(find_game("roulette").help_lines).replace("\u00a0", " ")
+    for form, pays in (("straight N", 35), ("split A B", 17), ("street N", 11), ("corner A B", 8),
+                       ("sixline N", 5), ("trio 0 A B", 11), ("firstfour", 8), ("red", 1), ("black", 1),
+                       ("odd", 1), ("even", 1), ("low", 1), ("high", 1), ("dozen D", 2), ("column C", 2)):
+        assert re.search(rf"^  bet {form} <n> - .*; e\.g\. bet .*\. Pays {pays}:1\.$", helped, re.M), form
+    topics = find_game("roulette").topics
+    assert set(topics) == {"straight", "split", "street", "corner", "sixline", "trio", "firstfour", "red",
+                           "black", "odd", "even", "low", "high", "dozen", "column"}
+
+
+def test_gmcp_data_for_client_scripts():
+    from server.games.roulette.events import BallDropped, Settlement
+    t = seat(table(17), "ann")
+    bet(t, "ann", "straight 17 10")
+    bet(t, "ann", "red 5")
+    t.act("ann", ["spin"], 1000)
+    out = t.advance(3 * HZ)
+    (dropped,) = [e for e in out if isinstance(e, BallDropped)]
+    assert t.event_data(dropped) == [("Casino.Spin", {"spin": 1, "pocket": 17, "colour": "black",
+                                                      "call": dropped.call}, None)]
+    (s,) = [e for e in out if isinstance(e, Settlement)]
+    assert t.event_data(s) == [("Casino.Settlement", {
+        "player": "ann", "spin": 1, "pocket": 17, "won": [{"bet": "straight 17", "amount": 350}],
+        "lost": [{"bet": "red", "amount": 5}], "net": 345}, ("ann",))]
+    assert t.table_data() == {"spin": 2, "seconds_left": None, "history": [17], "bets_on_layout": 0}

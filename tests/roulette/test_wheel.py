@@ -94,7 +94,7 @@ def test_one_settle_per_spin_and_one_settlement_per_player():
     assert kinds(events)[-5:] == ["BallDropped", "Settle", "Settlement", "Settlement", "Settlement"]
     (settle,) = of(events, Settle)
     assert settle.stakes == tuple(ann + bob + cy)
-    assert settle.pays == (("ann", 90 + 0 + 8 + 9), ("cy", 14))          # bob won nothing: no pay line
+    assert settle.pays == (("ann", 90 + 0 + 8 + 9), ("bob", 0), ("cy", 14))   # bob won nothing: listed with 0
     a, b, c = of(events, Settlement)
     assert (a.player, a.staked, a.paid, a.net, a.away) == ("ann", 22, 107, 85, False)
     assert [ln.wager.name for ln in a.won] == ["split 17 20", "even", "dozen 2"]

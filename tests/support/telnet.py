@@ -24,13 +24,17 @@ class Client:
         self.echo_off = False           # server said WILL ECHO: we must not echo
         self.echo_changes: list[bool] = []
         self.prompts: list[int] = []    # GA or EOR_CMD, one per prompt seen
+        self.subnegotiated: list[int] = []   # the option of every IAC SB the server sent
         self._text = bytearray()
         self._raw = bytearray()
 
     @classmethod
     async def open(cls, port: int, *, negotiate: bool = True, ttype: str = "xterm-256color",
-                   cols: int = 100, want_eor: bool = False, host: str = "127.0.0.1") -> "Client":
-        reader, writer = await asyncio.open_connection(host, port)
+                   cols: int = 250, want_eor: bool = False, host: str = "127.0.0.1",
+                   source: str | None = None) -> "Client":
+        """`source`: connect from this local address (127.0.0.2 is another loopback address)."""
+        reader, writer = await asyncio.open_connection(host, port,
+                                                       local_addr=(source, 0) if source else None)
         return cls(reader, writer, negotiate=negotiate, ttype=ttype, cols=cols, want_eor=want_eor)
 
     # --- protocol -------------------------------------------------------
@@ -83,6 +87,7 @@ class Client:
                 end = buf.find(bytes([IAC, SE]), i)
                 if end < 0:
                     break
+                self.subnegotiated.append(buf[i + 2])
                 if self.negotiate and buf[i + 2] == TTYPE:
                     self.writer.write(bytes([IAC, SB, TTYPE, 0]) + self.ttype.encode() + bytes([IAC, SE]))
                 i = end + 2

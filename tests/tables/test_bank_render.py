@@ -1,8 +1,10 @@
 """Rendering snapshots of the bank craps table: colour and Unicode, ASCII, no
-colour, dark and light dice, 80 columns. Set UPDATE_SNAPSHOTS=1 to rewrite them
+colour, dark and light dice, at 80 columns (the full layout) and at 60 and 40
+(the compact one). Set UPDATE_SNAPSHOTS=1 to rewrite them
 after an intended change, then read the diff."""
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 from pathlib import Path
@@ -12,6 +14,7 @@ import pytest
 from server.config.load import load_config
 from server.dice.source import FixedDice
 from server.render.prefs import Prefs
+from server.render.width import display_width
 from server.games.craps.dealer import BankCrapsDealer
 from server.games.seam import Viewer
 from support.pure_table import PureTable
@@ -55,19 +58,22 @@ def busy_table() -> BankCrapsDealer:
     return t
 
 
+@pytest.mark.parametrize("width", [80, 60, 40])
 @pytest.mark.parametrize("name", sorted(PREFS))
-def test_table_view_snapshot(name):
-    prefs = PREFS[name]
+def test_table_view_snapshot(name, width):
+    prefs = dataclasses.replace(PREFS[name], width=width)
     t = busy_table()
     lines = t.view(Viewer("ann", prefs, True))
     for line in lines:
-        assert len(ANSI.sub("", line)) <= 80, line
+        assert display_width(line) <= width, line
+    box = [line for line in lines if ANSI.sub("", line)[:1] in "+┌│|├└"]
+    assert {display_width(line) for line in box} == {width}      # the border is aligned
     text = "\n".join(lines) + "\n"
     if not prefs.color:
         assert "\x1b" not in text
     if not prefs.unicode:
         assert text.isascii()
-    path = SNAPSHOTS / f"bank-table-{name}.txt"
+    path = SNAPSHOTS / f"bank-table-{name}{'' if width == 80 else f'-{width}'}.txt"
     if os.environ.get("UPDATE_SNAPSHOTS") or not path.exists():
         path.parent.mkdir(exist_ok=True)
         path.write_text(text, encoding="utf-8")
@@ -82,3 +88,17 @@ def test_the_snapshot_shows_puck_wagers_and_filled_trackers():
     assert "PASS LINE 15   odds 30" in text
     assert "5+0" not in text and "25b" in text
     assert "Your bets:" in text and "Commands:" in text
+
+
+def test_set_width_changes_the_layout_and_huge_stakes_fall_back_to_compact():
+    t = busy_table()
+    wide = t.view(Viewer("ann", Prefs(width=120), True))
+    assert display_width(wide[0]) == 80                     # the full layout, 80 wide
+    assert "FIELD -  2 3 4 9 10 11 12 (2 pays 2:1, 12 pays 3:1)" in "\n".join(wide)   # nothing cut
+    narrow = t.view(Viewer("ann", Prefs(width=40), True))
+    assert display_width(narrow[0]) == 40
+    t.act("ann", ["bet", "place", "6", "9996"], 100_000)
+    t.act("ann", ["bet", "come", "9999"], 100_000)
+    big = t.view(Viewer("ann", Prefs(width=80), True))
+    assert all(display_width(line) <= 80 for line in big)
+    assert "9996" in "\n".join(big)

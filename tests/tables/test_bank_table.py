@@ -110,7 +110,7 @@ def test_a_roll_is_one_settlement_and_each_player_still_sees_their_own_line():
     assert kinds(out, RollSettlement) == [
         RollSettlement("ann", (), (("pass", 10),), (("dontpass", 10),), 0),
         RollSettlement("bob", (("field", 15),), (), (), 0)]
-    assert sorted(t.players_of(settle)) == ["ann", "bob"]
+    assert sorted(p for p, _ in settle.pays) == ["ann", "bob"]     # whom the host tells if it is pending
 
 
 def test_no_live_bets_pauses_the_table():
@@ -275,7 +275,7 @@ def test_full_table_refuses_a_seat():
     (["bet", "pass", "0"], "cannot be zero"),
     (["bet", "pass", "20000"], "maximum"),
     (["bet", "place", "6", "10"], "multiples of 6"),
-    (["bet", "come", "10"], "while a point is on"),
+    (["bet", "come", "10"], "waits for a point"),
     (["bet", "nonsense", "10"], ""),
 ])
 def test_refused_bets_change_nothing(words, reason):

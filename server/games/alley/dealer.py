@@ -30,7 +30,6 @@ from server.games.alley import events as ev
 from server.games.alley.game import AlleyGame
 from server.games.alley.state import start_problem
 from server.games.alley.text import table_rules
-from server.games.intents import Hold, Settle
 from server.games.alley import view as render
 from server.games.seam import Note, Viewer, WalletReport
 from server.games.seating import Seating
@@ -206,12 +205,6 @@ class AlleyDealer:
             return []
         return self._after(self.engine.close(why))
 
-    def players_of(self, intent: Any) -> tuple[str, ...]:
-        if isinstance(intent, Settle):
-            return tuple(p for p, _ in intent.pays) or tuple(self.seats)
-        if isinstance(intent, Hold):
-            return (intent.player,)
-        return tuple(self.seats)
 
     # --- after every engine answer ----------------------------------------------
     def _after(self, events: list[Any]) -> list[Any]:
@@ -246,3 +239,12 @@ class AlleyDealer:
 
     def rules(self) -> list[str]:
         return table_rules(self.options, self.config.max_players) + render.table_rules_extra(self)
+
+    def table_data(self) -> dict[str, Any]:
+        view = self.engine.view() if self.engine is not None else None
+        return {"playing": list(self.playing()), "waiting": self.waiting(),
+                "bankrolls": dict(self.engine.bankrolls) if self.engine is not None else {},
+                "point": getattr(view, "point", None)}
+
+    def event_data(self, event: Any) -> list[Any]:
+        return render.event_data(self, event)

@@ -16,6 +16,7 @@ from server.games.alley.rules import Decision
 from server.games.alley.state import Phase
 from server.render.dice import dice_art, dice_inline
 from server.render.text import paint, wrap
+from server.render.width import fit, fit_all, glue
 from server.games.seam import Viewer, render_note
 
 if TYPE_CHECKING:
@@ -209,12 +210,17 @@ def _game_over(c: _Ctx, e: ev.GameOver) -> list[str]:
     if e.winner is None:
         return ["Everyone with money has left: the game is over."]
     you = e.winner == c.me
-    won = f"{'You have' if you else f'{e.winner} has'} won the total pot of {e.pot}"
+    has = "You have" if you else f"{e.winner} has"
+    if e.net > 0:
+        won = f"{has} won the total pot of {e.pot} ({e.net:+d} on the buy-in)"
+    elif e.net == 0:          # others left with their money: nothing won, nothing lost
+        won = f"{'You end' if you else f'{e.winner} ends'} with {e.pot}, even on the buy-in"
+    else:
+        won = f"{'You end' if you else f'{e.winner} ends'} with {e.pot}, {-e.net} down on the buy-in"
     if e.reason is ev.GameEnd.CLEANED_HOUSE:
         head = c.paint("AND WE HAVE THE GAME WINNER!", "bold", "bright_yellow")
-        return [f"{head} Congratulations, {e.winner}! {won} ({e.net:+d} on the buy-in)!"]
-    return [c.paint(f"{e.winner} is the last player with money.", "bold")
-            + f" {won} ({e.net:+d} on the buy-in)."]
+        return [f"{head} Congratulations, {e.winner}! {won}" + ("!" if e.net > 0 else ".")]
+    return [c.paint(f"{e.winner} is the last player with money.", "bold") + f" {won}."]
 
 
 def _closed(c: _Ctx, e: ev.GameClosed) -> list[str]:
@@ -258,7 +264,7 @@ _WAITING = {
 
 
 def table_view(table: AlleyDealer, viewer: Viewer) -> list[str]:
-    o, width = table.options, min(viewer.prefs.width, 80)
+    o, width = table.options, viewer.prefs.width
     lines = wrap(f"Alley craps at {table.config.id}: {max(2, o.min_players)} to {table.config.max_players} "
                  f"players, buy-in {o.buy_in}, bets in multiples of {o.bet_unit}. The house takes nothing.",
                  width)
@@ -269,7 +275,7 @@ def table_view(table: AlleyDealer, viewer: Viewer) -> list[str]:
         if isinstance(table.last_result, ev.GameOver) and table.last_result.winner:
             r = table.last_result
             lines.append(f"Last game: {r.winner} won the pot of {r.pot} ({r.net:+d}).")
-        return lines + wrap("Commands: " + REMINDER, width)
+        return fit_all(lines + _commands(width), width)
     v = engine.view()
     fades = dict(v.fades)
     covered = sum(fades.values())
@@ -282,7 +288,7 @@ def table_view(table: AlleyDealer, viewer: Viewer) -> list[str]:
     if v.waiting_for is not None:
         left = -(-v.ticks_left // table.tick_hz)
         what = _WAITING[v.phase].format(shooter=v.shooter, who=v.waiting_for)
-        lines.append(f"Waiting for {what} ({left} s left).")
+        lines.append(f"Waiting for {what} ({glue(str(left), 's', 'left')}).")
     lines.append(f"  {'Player':<16}{'Bankroll':>9}")
     playing = set(engine.players)
     for player, bankroll in v.bankrolls:
@@ -300,7 +306,14 @@ def table_view(table: AlleyDealer, viewer: Viewer) -> list[str]:
         lines += wrap("Waiting for the next game: " + ", ".join(table.waiting()) + ".", width)
     if table.last_dice:
         lines.append(f"Last roll: {dice_inline(table.last_dice, viewer.prefs)} = {sum(table.last_dice)}")
-    return lines + wrap("Commands: " + REMINDER, width)
+    return fit_all(lines + _commands(width), width)
+
+
+def _commands(width: int) -> list[str]:
+    """The command reminder, each command glued to its argument and its bar."""
+    words = REMINDER.split(" | ")
+    return fit("Commands: " + " ".join(glue(*w.split(), "|") for w in words[:-1])
+               + " " + glue(*words[-1].split()), width)
 
 
 def table_rules_extra(table: AlleyDealer) -> list[str]:
@@ -316,3 +329,12 @@ def table_rules_extra(table: AlleyDealer) -> list[str]:
         ("Leaving (or losing your connection): your fade in a pass in play is settled with that pass, "
         "and the rest of your table bankroll goes back to your wallet."),
     ]
+
+
+# --- data for client scripts (GMCP Casino.*, docs/gmcp.md) ---------------------
+def event_data(table: "AlleyDealer", event: Any) -> list[tuple[str, dict[str, Any], tuple[str, ...] | None]]:
+    if isinstance(event, ev.Rolled):
+        return [("Casino.Roll", {"shooter": event.shooter, "dice": list(event.dice), "total": event.total,
+                                 "point_before": event.point, "decision": event.decision.value,
+                                 "by_dealer": event.by_dealer}, None)]
+    return []

@@ -24,7 +24,6 @@ from server.games.craps.bets import Kind
 from server.games.craps.limits import Limits
 from server.games.craps.outcome import rulebook
 from server.games.craps.state import CrapsState
-from server.games.intents import Settle
 from server.games.craps.pacing import Pacing, Signal
 from server.games.craps import view as render
 from server.games.seam import HandResult, Note, SeatRequest, Viewer
@@ -47,8 +46,12 @@ class Throw:
 
 @dataclass(frozen=True)
 class WindowClosed:
+    """The betting window is over: the shooter may roll (bets stay open until
+    the dice fly); `seconds` until the dealer rolls, or autoroll throws next."""
+
     shooter: str
     seconds: int
+    autoroll: bool = False
 
 
 @dataclass(frozen=True)
@@ -58,9 +61,11 @@ class LastCall:
 
 @dataclass(frozen=True)
 class BetsSummary:
-    """Show a player their numbered live wagers (as they stand when shown)."""
+    """Show a player their numbered live wagers (as they stand when shown);
+    `after` is the wager just placed: no summary if its hold was refused."""
 
     player: str
+    after: str | None = None
 
 
 @dataclass(frozen=True)
@@ -154,14 +159,15 @@ class BankCrapsDealer:
             return [Note((player,), "Sit down first: play craps.")]
         verb, rest = words[0], words[1:]
         if verb == "bet":
-            return self._bet(player, rest)
+            return self._bet(player, rest, wallet)
         if verb == "bets":
             return [BetsSummary(player)]
         if verb == "unbet":
             if not rest:
                 return [Note((player,), "Usage: unbet <number|name|all>")]
             events = self.state.unbet(player, " ".join(rest))
-            return events + [BetsSummary(player)]
+            removed = any(isinstance(e, ev.BetRemoved) for e in events)
+            return events + ([BetsSummary(player)] if removed else [])
         if verb == "roll":
             return self._roll_command(player)
         if verb == "autoroll":
@@ -181,15 +187,16 @@ class BankCrapsDealer:
             return [SeatRequest(player, "sitout")]
         return [Note((player,), f"Bank craps has no '{verb}'.")]
 
-    def _bet(self, player: str, words: list[str]) -> list[Any]:
+    def _bet(self, player: str, words: list[str], wallet: int) -> list[Any]:
         if not words:
             return [Note((player,), "Usage: bet <kind> [numbers] <amount>, e.g. bet pass 10")]
-        events = self.state.bet(player, words)
-        if not any(isinstance(e, ev.BetAccepted) for e in events):
+        events = self.state.bet(player, words, wallet)
+        accepted = [e for e in events if isinstance(e, ev.BetAccepted)]
+        if not accepted:
             return events
         # The hold first: the bet is shown as accepted only once it is durable.
         holds = [e for e in events if not isinstance(e, ev.BetAccepted)]
-        return holds + [e for e in events if isinstance(e, ev.BetAccepted)] + [BetsSummary(player)]
+        return holds + accepted + [BetsSummary(player, accepted[0].wager.handle)]
 
     def _roll_command(self, player: str) -> list[Any]:
         if self.shooter() != player:
@@ -268,7 +275,7 @@ class BankCrapsDealer:
                 if signal is Signal.LAST_CALL:
                     events.append(LastCall(self.pacing.seconds_left(self.tick_hz)))
                 elif signal is Signal.WINDOW_CLOSED:
-                    events.append(WindowClosed(shooter, self.config.options.timing.shooter))
+                    events.append(WindowClosed(shooter, self.config.options.timing.shooter, auto))
                 elif signal in (Signal.DEALER_ROLL, Signal.AUTOROLL):
                     events += self._roll(dealer=signal is Signal.DEALER_ROLL)
                     break
@@ -301,19 +308,12 @@ class BankCrapsDealer:
 
     # --- the host's other inputs -------------------------------------------
     def hold_refused(self, key: str, reason: str) -> list[Any]:
-        w = self.state.wagers.get(key)
-        events = self.state.cancel(key)
-        if w is not None:
-            events.insert(0, Note((w.player,), f"Wager refused: {reason}"))
-        return events
+        """The ledger would not hold a stake: the wager is off, said in one line."""
+        return self.state.cancel(key, reason)
 
     def close(self, why: str) -> list[Any]:
         return [Note(None, why), *self.state.refund_all()]
 
-    def players_of(self, intent: Any) -> tuple[str, ...]:
-        if isinstance(intent, Settle):
-            return tuple(p for p, _ in intent.pays) or tuple(self.seating.names())
-        return tuple(self.seating.names())
 
     # --- what people see ------------------------------------------------------
     def render(self, event: Any, viewer: Viewer) -> list[str]:
@@ -324,3 +324,9 @@ class BankCrapsDealer:
 
     def rules(self) -> list[str]:
         return render.rules_text(self)
+
+    def table_data(self) -> dict[str, Any]:
+        return render.table_data(self)
+
+    def event_data(self, event: Any) -> list[Any]:
+        return render.event_data(self, event)

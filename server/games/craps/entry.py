@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from server.config.model import TableConfig
 from server.games.craps.dealer import BankCrapsDealer
-from server.games.craps.parse import KINDS_HELP
 from server.games.craps.options import CRAPS_KEYS
+from server.games.craps.help import PAYOUT_LINES, TOPICS
 from server.games.seam import GameEntry, OddsSheet
 
 
@@ -20,6 +20,7 @@ def odds_sheet(table: TableConfig) -> OddsSheet:
 BANK_CRAPS = GameEntry(
     key="bank_craps",
     title="Bank craps",
+    phrase="bank craps",
     word="craps",
     game="craps",
     variant="bank",
@@ -35,7 +36,8 @@ BANK_CRAPS = GameEntry(
     },
     keys=CRAPS_KEYS,
     make=BankCrapsDealer,
-    help_lines=(f"Bet kinds: {KINDS_HELP}.",),
+    help_lines=PAYOUT_LINES,
     opening_words=("bet",),
     odds=odds_sheet,
+    topics=TOPICS,
 )

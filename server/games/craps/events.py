@@ -51,6 +51,7 @@ class BetCancelled:
     """The host could not hold the stake: the wager never existed."""
 
     wager: Wager
+    reason: str = ""          # why, in the player's words ("your wallet has 990 chips")
 
 
 @dataclass(frozen=True)

@@ -68,7 +68,7 @@ def timing_problem(kind: Kind, point: int, hand_rolls: int) -> str | None:
     if kind in BONUS and hand_rolls:
         return f"{kind.value} is taken only before the first roll of a shooter hand"
     if kind in (Kind.PASS, Kind.DONT_PASS) and point:
-        return f"{kind.value} is taken on the come-out; with a point on, bet come or dontcome"
+        return f"{kind.value} is bet on the come-out; with a point on, bet come or dontcome"
     if kind in (Kind.COME, Kind.DONT_COME) and not point:
-        return f"{kind.value} is taken while a point is on; on the come-out bet pass or dontpass"
+        return f"{kind.value} waits for a point; on the come-out bet pass or dontpass"
     return None

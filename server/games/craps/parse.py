@@ -93,13 +93,13 @@ def parse_bet(words: list[str] | str) -> BetRequest | ParseError:
     """Parse `<kind> [numbers] <amount>` (the words after `bet`)."""
     ws = _split(words.split() if isinstance(words, str) else list(words))
     if not ws:
-        return ParseError(f"bet what? kinds: {KINDS_HELP}")
+        return ParseError("bet what? 'help craps' lists the kinds of bet")
     if len(ws) < 2:
         return ParseError("bet needs a kind and an amount, e.g. `bet pass 10`")
     head, rest, amount_word = ws[0], ws[1:-1], ws[-1]
     kind = KIND_WORDS.get(head)
     if kind is None:
-        return ParseError(f"unknown bet '{head}'; kinds: {KINDS_HELP}")
+        return ParseError(f"unknown bet '{head[:20]}': 'help craps' lists the kinds of bet")
     amount = parse_amount(amount_word)
     if isinstance(amount, ParseError):
         return amount

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from server.config.model import TableConfig
 from server.games.intents import Forfeit, Hold, MoneyIntent, Refund, Settle
 
-from .bets import CONTRACTS, NUMBERS, Bet, Kind, name
+from .bets import CONTRACTS, NUMBERS, Bet, Kind, name, payout_unit
 from .events import (
     BetAccepted,
     BetCancelled,
@@ -99,16 +99,21 @@ class CrapsState:
         return self.view.rolls == 0
 
     # -- placing ----------------------------------------------------------
-    def bet(self, player: str, words: str | list[str]) -> list[Event]:
-        """Parse and place: `table.bet("ann", "place 6 12")`."""
+    def bet(self, player: str, words: str | list[str], wallet: int | None = None) -> list[Event]:
+        """Parse and place: `table.bet("ann", "place 6 12")`. With `wallet`
+        (the player's free chips), a wager it cannot cover is refused here,
+        in one line, before any hold is tried."""
         req = parse_bet(words)
         if isinstance(req, ParseError):
             return [BetRefused(player, req.reason)]
-        return self.place(player, req)
+        return self.place(player, req, wallet)
 
-    def place(self, player: str, req: BetRequest) -> list[Event]:
+    def place(self, player: str, req: BetRequest, wallet: int | None = None) -> list[Event]:
         """Check a request against the table; accepted -> [BetAccepted, Hold]."""
         refusal = self._refusal(player, req)
+        if not isinstance(refusal, str) and wallet is not None and req.amount > wallet:
+            refusal = (f"that wager needs {req.amount} chips and your wallet has {wallet}"
+                       if wallet else "your wallet is empty")
         if isinstance(refusal, str):
             return [BetRefused(player, refusal)]
         bet, label, base = refusal
@@ -152,17 +157,20 @@ class CrapsState:
             taken = sum(w.bet.amount for w in self.wagers.values() if w.base in handles)
             limit = self.limits.odds_limit(kind, number, flat)
             if taken + req.amount > limit:
-                return (f"odds on {target} are limited to {limit} here; "
-                        f"{max(limit - taken, 0)} more can be taken")
+                unit = payout_unit(kind, number)
+                more = max(limit - taken, 0) // unit * unit      # whole payout units only
+                verb = "laid" if kind is Kind.LAY_ODDS else "taken"
+                return (f"odds on {target} are limited to {limit // unit * unit} here; "
+                        + (f"{more} more can be {verb}" if more else f"no more can be {verb}"))
         return bet, label, base
 
-    def cancel(self, handle: str) -> list[Event]:
+    def cancel(self, handle: str, reason: str = "") -> list[Event]:
         """The Hold for `handle` was refused: forget the wager (and refund odds backing it)."""
         w = self.wagers.get(handle)
         if w is None:
             return []
         self._drop(w)
-        events: list[Event] = [BetCancelled(w)]
+        events: list[Event] = [BetCancelled(w, reason)]
         for odds in [o for o in self.wagers.values() if o.base == handle]:
             events += self._remove(odds)
         return events

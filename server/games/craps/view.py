@@ -8,25 +8,29 @@ rendering carries the same information (filled numbers in brackets).
 """
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any
 
 from server.games.craps import events as ev
 from server.games.craps.bets import Kind
 from server.render.dice import dice_art
 from server.render.text import paint, wrap
+from server.render.width import NBSP, SEPARATOR, boxed, display_width, fit, glue
 from server.games.seam import Viewer, render_note
 
 if TYPE_CHECKING:
     from server.games.craps.dealer import BankCrapsDealer
 
-_ANSI = re.compile(r"\x1b\[[0-9;]*m")
 NUMBERS = (4, 5, 6, 8, 9, 10)
 NUMBER_TITLES = {4: "4", 5: "5", 6: "SIX", 8: "8", 9: "NINE", 10: "10"}
 CALLS = {2: "Craps two, aces", 3: "Ace-deuce, three craps", 11: "Yo eleven", 12: "Boxcars, twelve craps",
          7: "Seven"}
-REMINDER = ("bet <kind> [n] <amount> | bets | unbet <n|name|all> | roll | autoroll | stop | "
-            "sitout | leave | help craps")
+REMINDER = ("bet <kind> [n] <amount>", "bets", "unbet <n|name|all>", "roll", "autoroll", "stop",
+            "sitout", "leave", "help craps")
+
+
+def reminder(words: tuple[str, ...]) -> str:
+    """`a | b c | d`, each command glued to its arguments and its bar."""
+    return " ".join(glue(*w.split(), "|") for w in words[:-1]) + " " + glue(*words[-1].split())
 
 
 # --- events ------------------------------------------------------------------
@@ -50,7 +54,10 @@ def event_lines(table: "BankCrapsDealer", event: Any, viewer: Viewer) -> list[st
         return [f"Taken down: {event.wager.name}, {event.wager.bet.amount} back to your wallet."] \
             if event.wager.player == me else []
     if isinstance(event, ev.BetCancelled):
-        return [f"{event.wager.name} is off: the stake could not be held."] if event.wager.player == me else []
+        if event.wager.player != me:
+            return []
+        why = event.reason.rstrip(".") or "the stake could not be held"
+        return [f"Refused: {event.wager.name} {event.wager.bet.amount}: {why}."]
     if isinstance(event, t.Throw):
         if event.dealer:
             return [f"The dealer rolls for {event.shooter}." if event.shooter else "The dealer rolls."]
@@ -63,11 +70,11 @@ def event_lines(table: "BankCrapsDealer", event: Any, viewer: Viewer) -> list[st
         fire = ", ".join(map(str, event.fire))
         return [paint(f"Winner! The point {event.number} is made.", "bright_green", color=c)
                 + f" Fire points: {fire}. The shooter keeps the dice."]
-    if isinstance(event, ev.SevenOut):
-        return [paint("Seven out! Line away.", "bright_red", "bold", color=c)
-                + " The shooter hand is over; the dice move on."]
+    if isinstance(event, ev.SevenOut):       # the call above already said "Seven out!"
+        return [paint("Line away:", "bright_red", "bold", color=c)
+                + " the shooter's hand is over and the dice move on."]
     if isinstance(event, ev.ComeOutSeven):
-        return ["Seven on the come-out: pass wins, don't pass loses, Small/Tall/All reset."]
+        return ["Pass wins, don't pass loses; Small, Tall and All reset."]
     if isinstance(event, ev.Travelled):
         w = event.wager
         if w.player != me or w.bet.kind not in (Kind.COME, Kind.DONT_COME):
@@ -77,7 +84,9 @@ def event_lines(table: "BankCrapsDealer", event: Any, viewer: Viewer) -> list[st
     if isinstance(event, t.RollSettlement):
         return [settlement_line(event, c)] if event.player == me else []
     if isinstance(event, t.BetsSummary):
-        return [bets_line(table.state.bets_of(me))] if event.player == me else []
+        if event.player != me or (event.after and event.after not in table.state.wagers):
+            return []                      # not mine, or the bet it follows was refused
+        return [bets_line(table.state.bets_of(me))]
     if isinstance(event, t.ShooterUp):
         point = table.state.point
         if event.player != me:
@@ -89,12 +98,18 @@ def event_lines(table: "BankCrapsDealer", event: Any, viewer: Viewer) -> list[st
         return ["You have the dice. Bet, then 'roll' (or 'autoroll')."]
     if isinstance(event, t.WindowClosed):
         if event.shooter == me:
-            return [f"Bets are closed for the roll: you have {event.seconds} seconds to 'roll' "
-                    "before the dealer rolls for you. Bets and removals stay open until the dice fly."]
-        return [f"Waiting on {event.shooter} to roll."]
+            if event.autoroll:
+                return ["The betting window is over: autoroll throws next."]
+            return [f"You may roll now: 'roll' within {_seconds(event.seconds)}, "
+                    "or the dealer rolls for you."]
+        return [f"{event.shooter} may roll now; bets stay open until the dice fly."]
     if isinstance(event, t.LastCall):
-        return [paint(f"Last call! {event.seconds} seconds to place your bets.", "bright_yellow", color=c)]
+        return [paint(f"Last call! {_seconds(event.seconds)} to place your bets.", "bright_yellow", color=c)]
     return []
+
+
+def _seconds(n: int) -> str:
+    return f"{n} second" if n == 1 else f"{n} seconds"
 
 
 def call(rolled: ev.Rolled) -> str:
@@ -127,14 +142,18 @@ def settlement_line(s: Any, color: bool) -> str:
 
 
 def bets_line(wagers: list[ev.Wager]) -> str:
+    """The numbered wagers; each "7) come9 10" is glued, so it never breaks."""
     if not wagers:
         return "You have no bets down."
-    return "Your bets: " + "  ".join(f"{i}) {w.name} {w.bet.amount}" for i, w in enumerate(wagers, 1))
+    return "Your bets: " + "  ".join(glue(f"{i})", w.name, str(w.bet.amount)) for i, w in enumerate(wagers, 1))
 
 
 # --- the layout ----------------------------------------------------------------
+FULL_WIDTH = 80           # the boxed half-layout needs 80 columns; below, the compact one
+
+
 class _Box:
-    def __init__(self, viewer: Viewer, width: int = 80) -> None:
+    def __init__(self, viewer: Viewer, width: int = FULL_WIDTH) -> None:
         u = viewer.prefs.unicode
         self.h, self.v = ("─", "│") if u else ("-", "|")
         self.tl, self.tr, self.bl, self.br = ("┌", "┐", "└", "┘") if u else ("+", "+", "+", "+")
@@ -146,23 +165,77 @@ class _Box:
         return paint(text, "bright_white", "on_dark_green", color=self.color)
 
     def line(self, text: str) -> str:
-        return self.felt(self.v + text.ljust(self.inner)[: self.inner] + self.v)
+        """A row of the box, padded by what shows (never cut: a row too long
+        for the box makes the view fall back to the compact layout)."""
+        pad = max(0, self.inner - display_width(text))
+        return self.felt(self.v + text + " " * pad + self.v)
+
+
+class _Mine:
+    """The viewer's wagers, summed the ways both layouts show them."""
+
+    def __init__(self, wagers: list[ev.Wager]) -> None:
+        self.wagers = wagers
+
+    def stake(self, kinds: tuple[Kind, ...], number: int | None = None) -> int:
+        return sum(w.bet.amount for w in self.wagers if w.bet.kind in kinds
+                   and (number is None or w.bet.number == number))
+
+    def amt(self, kinds: tuple[Kind, ...], number: int | None = None) -> str:
+        v = self.stake(kinds, number)
+        return str(v) if v else "-"
+
+    def with_odds(self, base_kind: Kind, n: int) -> str:
+        bases = [w for w in self.wagers if w.bet.kind is base_kind and w.bet.number == n]
+        if not bases:
+            return ""
+        handles = {w.handle for w in bases}
+        odds = sum(w.bet.amount for w in self.wagers if w.base in handles)
+        flat = sum(w.bet.amount for w in bases)
+        return f"{flat}+{odds}" if odds else str(flat)
+
+    def line_odds(self, base_kind: Kind, odds_kind: Kind) -> int:
+        bases = {x.handle for x in self.wagers if x.bet.kind is base_kind}
+        return sum(w.bet.amount for w in self.wagers if w.bet.kind is odds_kind and w.base in bases)
+
+    def unmoved(self, kind: Kind) -> int:
+        return sum(w.bet.amount for w in self.wagers if w.bet.kind is kind and not w.bet.number)
+
+    def place_buy(self, n: int) -> str:
+        return _join(self.stake((Kind.PLACE,), n), self.stake((Kind.BUY,), n), "b")
 
 
 def table_view(table: "BankCrapsDealer", viewer: Viewer) -> list[str]:
+    """The table for one viewer: the boxed 80-column layout when the viewer's
+    width allows it and every row fits, the compact boxed layout otherwise.
+    Every line fits `viewer.prefs.width`."""
+    width = viewer.prefs.width
+    mine = _Mine(table.state.bets_of(viewer.key))
+    art = None
+    if width >= FULL_WIDTH:
+        art = _full_layout(table, viewer, mine)
+        if any(display_width(line) > FULL_WIDTH for line in art):
+            art = None                   # huge stakes: the compact rows wrap instead
+    if art is None:
+        art = _compact_layout(table, viewer, mine, min(width, FULL_WIDTH))
+    width = min(width, FULL_WIDTH)
+    shooter = table.shooter()
+    seats = ", ".join(s.player + (" (out)" if s.sitting_out else "") for s in table.seating.seats) or "nobody"
+    lines = art + wrap(f"Shooter: {shooter or 'none'}.  Seated: {seats}.  "
+                       f"Bets {table.config.min_bet}-{table.config.max_bet}.", width)
+    if table.last_dice:
+        lines += ["Last roll:", *dice_art(table.last_dice, viewer.prefs)]
+    lines += fit(bets_line(mine.wagers), width)
+    lines += fit("Commands: " + reminder(REMINDER), width)
+    return lines
+
+
+def _full_layout(table: "BankCrapsDealer", viewer: Viewer, mine: _Mine) -> list[str]:
     box = _Box(viewer)
-    me = viewer.key
-    state = table.state
-    mine = state.bets_of(me)
-    point = state.point
-
-    def stake(kinds: tuple[Kind, ...], number: int | None = None) -> int:
-        return sum(w.bet.amount for w in mine if w.bet.kind in kinds
-                   and (number is None or w.bet.number == number))
-
+    point = table.state.point
     cols = [10] + [8] * 6 + [13]
     title = f" {table.config.id} · bank craps " if viewer.prefs.unicode else f" {table.config.id} - bank craps "
-    top = box.tl + title.center(78, box.h) + box.tr
+    top = box.tl + title.center(box.inner, box.h) + box.tr
     sep = box.lt + box.cross.join(box.h * w for w in cols) + box.rt
 
     def row(label: str, cells: list[str], right: str = "") -> str:
@@ -170,67 +243,92 @@ def table_view(table: "BankCrapsDealer", viewer: Viewer) -> list[str]:
         return box.line(body)
 
     def amounts(kinds: tuple[Kind, ...]) -> list[str]:
-        return [str(stake(kinds, n)) if stake(kinds, n) else "" for n in NUMBERS]
+        return [str(mine.stake(kinds, n)) if mine.stake(kinds, n) else "" for n in NUMBERS]
 
-    def line_with_odds(base_kind: Kind, n: int) -> str:
-        bases = [w for w in mine if w.bet.kind is base_kind and w.bet.number == n]
-        if not bases:
-            return ""
-        handles = {w.handle for w in bases}
-        odds = sum(w.bet.amount for w in mine if w.base in handles)
-        flat = sum(w.bet.amount for w in bases)
-        return f"{flat}+{odds}" if odds else str(flat)
-
-    puck_cells = [("ON" if point == n else "") for n in NUMBERS]
+    amt = mine.amt
     lines = [box.felt(top),
              row(" NUMBERS", [NUMBER_TITLES[n] for n in NUMBERS], " puck: " + (f"ON {point}" if point else "OFF")),
-             row(" puck", puck_cells),
-             row(" place/buy", [_join(stake((Kind.PLACE,), n), stake((Kind.BUY,), n), "b") for n in NUMBERS]),
+             row(" puck", [("ON" if point == n else "") for n in NUMBERS]),
+             row(" place/buy", [mine.place_buy(n) for n in NUMBERS]),
              row(" lay", amounts((Kind.LAY,))),
-             row(" come", [line_with_odds(Kind.COME, n) for n in NUMBERS]),
-             row(" dont come", [line_with_odds(Kind.DONT_COME, n) for n in NUMBERS]),
+             row(" come", [mine.with_odds(Kind.COME, n) for n in NUMBERS]),
+             row(" dont come", [mine.with_odds(Kind.DONT_COME, n) for n in NUMBERS]),
              box.felt(sep)]
-
-    def amt(kinds: tuple[Kind, ...], number: int | None = None) -> str:
-        v = stake(kinds, number)
-        return str(v) if v else "-"
-
-    pass_odds = sum(w.bet.amount for w in mine if w.bet.kind is Kind.ODDS and w.base in
-                    {x.handle for x in mine if x.bet.kind is Kind.PASS})
-    dp_odds = sum(w.bet.amount for w in mine if w.bet.kind is Kind.LAY_ODDS and w.base in
-                  {x.handle for x in mine if x.bet.kind is Kind.DONT_PASS})
-    unmoved_come = sum(w.bet.amount for w in mine if w.bet.kind is Kind.COME and not w.bet.number)
-    unmoved_dc = sum(w.bet.amount for w in mine if w.bet.kind is Kind.DONT_COME and not w.bet.number)
+    pass_odds = mine.line_odds(Kind.PASS, Kind.ODDS)
+    dp_odds = mine.line_odds(Kind.DONT_PASS, Kind.LAY_ODDS)
     f12 = table.config.options.field_12
     lines += [
         box.line(f" PASS LINE {amt((Kind.PASS,))}   odds {pass_odds or '-'}"
                  f"        DON'T PASS BAR 12  {amt((Kind.DONT_PASS,))}   odds {dp_odds or '-'}"),
-        box.line(f" COME {unmoved_come or '-'}   DON'T COME {unmoved_dc or '-'}"
-                 f"     FIELD {amt((Kind.FIELD,))}  2 3 4 9 10 11 12 (2 pays 2:1, 12 pays {f12}:1)"),
+        box.line(f" COME {mine.unmoved(Kind.COME) or '-'}   DON'T COME {mine.unmoved(Kind.DONT_COME) or '-'}"
+                 f"   FIELD {amt((Kind.FIELD,))}  2 3 4 9 10 11 12 (2 pays 2:1, 12 pays {f12}:1)"),
         box.line(" HARDWAYS " + "  ".join(f"{n}:{amt((Kind.HARD,), n)}" for n in (4, 6, 8, 10))
                  + f"     ANY 7 {amt((Kind.ANY7,))}  ANY CRAPS {amt((Kind.ANYCRAPS,))}  HORN {amt((Kind.HORN,))}"),
         box.line(" PROPS " + "  ".join(f"{n}:{amt((Kind.PROP,), n)}" for n in (2, 3, 11, 12))
-                 + f"     HOPS {_hops(mine)}"),
+                 + f"     HOPS {_hops(mine.wagers)}"),
     ]
-    fire = state.view.fire
-    hits = state.view.hits
-    fire_marks = " ".join(_filled(n, bool(fire >> n & 1), box.color) for n in NUMBERS)
-    small = " ".join(_filled(n, bool(hits >> n & 1), box.color) for n in (2, 3, 4, 5, 6))
-    tall = " ".join(_filled(n, bool(hits >> n & 1), box.color) for n in (8, 9, 10, 11, 12))
-    lines.append(_tracker_line(box, f" FIRE {amt((Kind.FIRE,))}: ", fire_marks))
-    lines.append(_tracker_line(box, f" SMALL {amt((Kind.SMALL,))}: ", small,
-                               f"   TALL {amt((Kind.TALL,))}: ", tall, f"   ALL {amt((Kind.ALL,))}"))
-    lines.append(box.felt(box.bl + box.h * 78 + box.br))
-    shooter = table.shooter()
-    seats = ", ".join(s.player + (" (out)" if s.sitting_out else "") for s in table.seating.seats) or "nobody"
-    width = min(viewer.prefs.width, 80)
-    lines += wrap(f"Shooter: {shooter or 'none'}.  Seated: {seats}.  "
-                  f"Bets {table.config.min_bet}-{table.config.max_bet}.", width)
-    if table.last_dice:
-        lines += ["Last roll:", *dice_art(table.last_dice, viewer.prefs)]
-    lines += wrap(bets_line(mine), width)
-    lines += wrap("Commands: " + REMINDER, width)
+    fire_marks, small, tall = _trackers(table, box.color)
+    lines.append(box.line(f" FIRE {amt((Kind.FIRE,))}: {fire_marks}"))
+    lines.append(box.line(f" SMALL {amt((Kind.SMALL,))}: {small}   TALL {amt((Kind.TALL,))}: {tall}"
+                          f"   ALL {amt((Kind.ALL,))}"))
+    lines.append(box.felt(box.bl + box.h * box.inner + box.br))
     return lines
+
+
+def _trackers(table: "BankCrapsDealer", color: bool) -> tuple[str, str, str]:
+    fire, hits = table.state.view.fire, table.state.view.hits
+    return (" ".join(_filled(n, bool(fire >> n & 1), color) for n in NUMBERS),
+            " ".join(_filled(n, bool(hits >> n & 1), color) for n in (2, 3, 4, 5, 6)),
+            " ".join(_filled(n, bool(hits >> n & 1), color) for n in (8, 9, 10, 11, 12)))
+
+
+def tight(text: str) -> str:
+    """`text` as one unbreakable group (every space a no-break space)."""
+    return text.replace(" ", NBSP)
+
+
+def _compact_layout(table: "BankCrapsDealer", viewer: Viewer, mine: _Mine, width: int) -> list[str]:
+    """The same facts for 40 to 79 columns: one box, rows of glued
+    "label amount" groups that wrap inside it, and one row per number the
+    viewer has money on."""
+    point = table.state.point
+    color = viewer.prefs.color
+    amt = mine.amt
+    puck = " ".join(_filled(n, n == point, color) for n in NUMBERS)
+    rows: list[str | None] = [f"Puck {'ON ' + str(point) if point else 'OFF'}:  {puck}"]
+    for n in NUMBERS:
+        parts = [tight(f"{what} {value}") for what, value in (
+            ("place/buy", mine.place_buy(n)), ("lay", str(mine.stake((Kind.LAY,), n) or "")),
+            ("come", mine.with_odds(Kind.COME, n)), ("dont come", mine.with_odds(Kind.DONT_COME, n)))
+            if value]
+        if parts:
+            rows.append(f"  {n:>2}: " + ", ".join(parts))
+    f12 = table.config.options.field_12
+    pass_odds = mine.line_odds(Kind.PASS, Kind.ODDS) or "-"
+    dp_odds = mine.line_odds(Kind.DONT_PASS, Kind.LAY_ODDS) or "-"
+    fire_marks, small, tall = _trackers(table, color)
+    rows += [
+        SEPARATOR,
+        tight(f"PASS LINE {amt((Kind.PASS,))}") + "  " + tight(f"odds {pass_odds}"),
+        tight(f"DON'T PASS BAR 12 {amt((Kind.DONT_PASS,))}") + "  " + tight(f"odds {dp_odds}"),
+        "  ".join([tight(f"COME {mine.unmoved(Kind.COME) or '-'}"),
+                   tight(f"DON'T COME {mine.unmoved(Kind.DONT_COME) or '-'}")]),
+        tight(f"FIELD {amt((Kind.FIELD,))}") + "  " + tight("2 3 4 9 10 11 12") + " "
+        + tight("(2 pays 2:1,") + " " + tight(f"12 pays {f12}:1)"),
+        "HARDWAYS " + "  ".join(f"{n}:{amt((Kind.HARD,), n)}" for n in (4, 6, 8, 10)),
+        "  ".join([tight(f"ANY 7 {amt((Kind.ANY7,))}"), tight(f"ANY CRAPS {amt((Kind.ANYCRAPS,))}"),
+                   tight(f"HORN {amt((Kind.HORN,))}")]),
+        "PROPS " + "  ".join(f"{n}:{amt((Kind.PROP,), n)}" for n in (2, 3, 11, 12))
+        + "  " + tight(f"HOPS {_hops(mine.wagers)}"),
+        tight(f"FIRE {amt((Kind.FIRE,))}: {fire_marks}"),
+        tight(f"SMALL {amt((Kind.SMALL,))}: {small}"),
+        tight(f"TALL {amt((Kind.TALL,))}: {tall}") + "  " + tight(f"ALL {amt((Kind.ALL,))}"),
+    ]
+    title = f"{table.config.id} · bank craps" if viewer.prefs.unicode else f"{table.config.id} - bank craps"
+
+    def felt(text: str) -> str:
+        return paint(text, "bright_white", "on_dark_green", color=color)
+    return boxed(title, rows, width, viewer.prefs.unicode, felt)
 
 
 def _join(place: int, buy: int, suffix: str) -> str:
@@ -253,17 +351,6 @@ def _filled(n: int, on: bool, color: bool) -> str:
     if not on:
         return f" {n} "
     return f"\x1b[1;93m[{n}]\x1b[22;97m" if color else f"[{n}]"
-
-
-def _tracker_line(box: _Box, *parts: str) -> str:
-    """A line whose parts may carry colour: padded by its visible width."""
-    text = "".join(parts)
-    pad = max(0, box.inner - len(visible(text)))
-    return box.felt(box.v + text + " " * pad + box.v)
-
-
-def visible(text: str) -> str:
-    return _ANSI.sub("", text)
 
 
 def rules_text(table: "BankCrapsDealer") -> list[str]:
@@ -289,3 +376,29 @@ def rules_text(table: "BankCrapsDealer") -> list[str]:
         f"  then the shooter has {t.shooter} s before the dealer rolls. Solo play has no waiting.",
         f"Wagers from {table.config.min_bet} to {table.config.max_bet}, and each must pay whole chips.",
     ]
+
+
+# --- data for client scripts (GMCP Casino.*, docs/gmcp.md) ---------------------
+def event_data(table: "BankCrapsDealer", event: Any) -> list[tuple[str, dict[str, Any], tuple[str, ...] | None]]:
+    """A fact as data: (package, payload, to whom or None for every viewer)."""
+    from server.games.craps import dealer as t
+    if isinstance(event, ev.Rolled):
+        return [("Casino.Roll", {"dice": list(event.dice), "total": event.total,
+                                 "call": call(event), "point_before": event.point or None,
+                                 "point": table.state.point or None}, None)]
+    if isinstance(event, t.RollSettlement):
+        return [("Casino.Settlement", {
+            "player": event.player,
+            "won": [{"bet": n, "amount": a} for n, a in event.won],
+            "lost": [{"bet": n, "amount": a} for n, a in event.lost],
+            "pushed": [{"bet": n, "amount": a} for n, a in event.pushed],
+            "commission": event.commission, "net": event.net}, (event.player,))]
+    return []
+
+
+def table_data(table: "BankCrapsDealer") -> dict[str, Any]:
+    """What bank craps adds to the table's state: the puck and the clock."""
+    pacing = table.pacing
+    timed = table._multiplayer() and pacing.stage.value != "solo"
+    return {"point": table.state.point or None, "hand_rolls": table.state.view.rolls,
+            "stage": pacing.stage.value, "seconds_left": pacing.seconds_left(table.tick_hz) if timed else None}

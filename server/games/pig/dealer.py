@@ -27,7 +27,6 @@ from typing import Any
 
 from server.config.model import TableConfig
 from server.games.pig.options import PigOptions
-from server.games.intents import Settle
 from server.games.pig import events as ev
 from server.games.pig.game import Phase, PigGame, start_problem
 from server.games.seam import HandResult, Note, Viewer, WalletReport
@@ -185,10 +184,6 @@ class PigDealer:
         self.config, self.options = config, config.options
         return True
 
-    def players_of(self, intent: Any) -> tuple[str, ...]:
-        if isinstance(intent, Settle):
-            return tuple(p for p, _ in intent.pays) or tuple(self.seating.names())
-        return tuple(self.seating.names())
 
     # --- what people see ------------------------------------------------------
     def render(self, event: Any, viewer: Viewer) -> list[str]:
@@ -199,3 +194,9 @@ class PigDealer:
 
     def rules(self) -> list[str]:
         return render.rules_text(self)
+
+    def table_data(self) -> dict[str, Any]:
+        return render.table_data(self)
+
+    def event_data(self, event: Any) -> list[Any]:
+        return render.event_data(self, event)

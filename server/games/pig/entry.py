@@ -8,6 +8,7 @@ from server.games.seam import GameEntry
 PIG = GameEntry(
     key="pig",
     title="Pig",
+    phrase="Pig",
     word="pig",
     game="pig",
     variant=None,
@@ -20,6 +21,10 @@ PIG = GameEntry(
     },
     keys=PIG_KEYS,
     make=PigDealer,
-    help_lines=("A 1 loses your round score; double 1s lose your whole score too. 'table rules' has the rest.",),
+    help_lines=(
+        "A 1 loses your round score; double 1s lose your whole score too. 'table rules' has the rest.",
+        "Stakes and what they pay: games against the computer are free; among players, where the",
+        "  table has a stake, everyone antes it and the winner takes the whole pot. No house cut.",
+    ),
     opening_words=("start",),
 )

@@ -16,6 +16,7 @@ from server.games.pig import events as ev
 from server.games.pig.rules import COMPUTER_HOLDS_AT, RollOutcome
 from server.render.dice import dice_art
 from server.render.text import paint
+from server.render.width import fit_all, glue
 from server.games.seam import Viewer, render_note
 
 if TYPE_CHECKING:
@@ -126,7 +127,7 @@ def table_view(table: PigDealer, viewer: Viewer) -> list[str]:
             last = table.last
             how = f"{last.winner} won with {last.score}" if last.winner else "nobody won"
             lines.append(f"Last game: {how}, {_rounds(last.rounds)}.")
-        return lines
+        return fit_all(lines, viewer.prefs.width)
     current = game.current
     if game.options != o:
         lines.append(f"This game plays to {game.options.target}; new settings apply from the next game.")
@@ -141,8 +142,9 @@ def table_view(table: PigDealer, viewer: Viewer) -> list[str]:
     if waiting:
         lines.append(f"Waiting for the next game: {', '.join(waiting)}.")
     if viewer.seated:
-        lines.append(REMINDER)
-    return lines
+        lines.append(" ".join(glue(*w.split(), "|") for w in REMINDER.split(" | ")[:-1])
+                     + " " + glue(*REMINDER.split(" | ")[-1].split()))
+    return fit_all(lines, viewer.prefs.width)
 
 
 def rules_text(table: PigDealer) -> list[str]:
@@ -171,3 +173,22 @@ def rules_text(table: PigDealer) -> list[str]:
         "A round is one player's turn: the end of a game names the winner and the rounds played.",
     ]
     return lines
+
+
+# --- data for client scripts (GMCP Casino.*, docs/gmcp.md) ---------------------
+def event_data(table: "PigDealer", event: Any) -> list[tuple[str, dict[str, Any], tuple[str, ...] | None]]:
+    if isinstance(event, ev.Rolled):
+        return [("Casino.Roll", {"player": event.player, "dice": list(event.dice),
+                                 "total": sum(event.dice), "round_score": event.round_score,
+                                 "outcome": event.outcome.value}, None)]
+    if isinstance(event, ev.GameOver):
+        return [("Casino.GameOver", {"winner": event.winner, "score": event.score,
+                                     "rounds": event.rounds, "pot": event.pot}, None)]
+    return []
+
+
+def table_data(table: "PigDealer") -> dict[str, Any]:
+    game = table.game if table.playing() else None
+    return {"target": table.options.target, "turn": game.current if game else None,
+            "scores": dict(game.scores) if game else {}, "round_score": game.round_score if game else 0,
+            "ready": sorted(table.ready)}

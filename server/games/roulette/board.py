@@ -1,6 +1,8 @@
 """The layout drawn as text: the 3x12 grid with 0, the columns, dozens and
-even-money boxes, with one viewer's chips on their spots. 57 columns wide,
-so it fits a 60-column client as well as an 80-column one.
+even-money boxes, with one viewer's chips on their spots. `draw` lays it
+across, as it faces a player, in 57 columns (a 60- or 80-column client);
+`draw_narrow` stands it up, 0 on top and twelve rows of three, as the
+croupier sees it, in 31 columns (a 40-column client).
 
 It is drawn once in ASCII on a character grid (`+ - |`), with a mask of which
 characters are lines, so the Unicode form is the same drawing with each
@@ -14,7 +16,8 @@ from dataclasses import dataclass, field
 
 from .layout import RED, colour
 
-WIDTH = 57                       # columns the board takes
+WIDTH = 57                       # columns the board takes across
+NARROW = 31                      # ... and stood up
 CELL = 4                         # a number cell: 3 characters and its right border
 ROWS = ((3, 6, 9, 12, 15, 18, 21, 24, 27, 30, 33, 36),     # top: column 3
         (2, 5, 8, 11, 14, 17, 20, 23, 26, 29, 32, 35),
@@ -163,6 +166,44 @@ def draw(stakes: Stakes, color: bool, unicode: bool) -> list[str]:
         style = {"red": "red", "black": "black"}.get(kind)
         g.put(13, x0 + 1, label.center(2 * CELL - 1), style if kind in ("red", "black") else None)
         _chips(g, 14, x0 + 1, stakes.even_money.get(kind), 2 * CELL - 1)
+    g.corners()
+    return g.lines(unicode, color)
+
+
+def draw_narrow(stakes: Stakes, color: bool, unicode: bool) -> list[str]:
+    """The board stood up, 31 columns: 0 on top, the rows 1 2 3 to 34 35 36 by
+    dozen, the columns' 2:1 boxes under them and the even-money boxes last."""
+    g = _Grid(27, NARROW)
+    cells = (7, 15, 23)                                    # where each column's cell starts
+    g.box(0, 6, 2, NARROW - 1)
+    g.put(1, 16, " 0 ", "green")
+    _chips(g, 1, 20, stakes.straight.get(0))
+    g.box(2, 0, 17, NARROW - 1)
+    for x in (6, 14, 22):
+        g.vline(x, 2, 17)
+    for d, label in DOZENS:
+        top = 3 + (d - 1) * 5
+        if d > 1:
+            g.hline(top - 1, 0, NARROW - 1)
+        g.put(top, 1, label[:3]), g.put(top + 1, 1, label[4:])
+        _chips(g, top + 2, 1, stakes.dozen.get(d))
+        for r in range(4):
+            for c, x in enumerate(cells):
+                n = 12 * (d - 1) + 3 * r + c + 1
+                g.put(top + r, x, number_text(n, color), colour(n).value)
+                _chips(g, top + r, x + 4, stakes.straight.get(n))
+    g.box(17, 6, 20, NARROW - 1)
+    for c, x in enumerate(cells, 1):
+        g.vline(x - 1, 17, 20)
+        g.put(18, x, "  2:1  ")
+        _chips(g, 19, x, stakes.column.get(c), 7)
+    for i, row in enumerate((EVEN_MONEY[:3], EVEN_MONEY[3:])):
+        top = 20 + 3 * i
+        g.box(top, 6, top + 3, NARROW - 1)
+        for (kind, label), x in zip(row, cells):
+            g.vline(x - 1, top, top + 3)
+            g.put(top + 1, x, label.center(7), kind if kind in ("red", "black") else None)
+            _chips(g, top + 2, x, stakes.even_money.get(kind), 7)
     g.corners()
     return g.lines(unicode, color)
 

@@ -56,8 +56,7 @@ class RouletteDealer:
         self.dice = dice
         self.seating = seating
         self.wheel = RouletteWheel(config.options, dice.draw, tick_hz, f"{config.id}.{next(_INSTALLS)}")
-        self._owners: dict[str, str] = {}            # open stake -> player, for pending-recovery notes
-        self._settled: dict[str, tuple[str, ...]] = {}   # last Settle's key -> its players
+        self._owners: dict[str, str] = {}            # stakes on the layout -> player
 
     # --- who is who -------------------------------------------------------
     def shooter(self) -> str | None:
@@ -156,13 +155,6 @@ class RouletteDealer:
         away = self.wheel.away
         return self._after([Note(None, why), *self.wheel.close(why)], away)
 
-    def players_of(self, intent: Any) -> tuple[str, ...]:
-        """Who hears that this intent is pending recovery: the stake's owner, or the spin's players."""
-        if isinstance(intent, Settle):
-            return self._settled.get(intent.key) or tuple(self.seating.names())
-        stake = getattr(intent, "stake", None)
-        return (self._owners[stake],) if stake in self._owners else tuple(self.seating.names())
-
     def reconfigure(self, config: TableConfig) -> bool:
         """New limits apply to the next wager at once; other changes (la partage,
         timing) wait until no bet is down, when the host builds a new dealer."""
@@ -184,6 +176,12 @@ class RouletteDealer:
     def rules(self) -> list[str]:
         return view.rules_text(self)
 
+    def table_data(self) -> dict[str, Any]:
+        return view.table_data(self)
+
+    def event_data(self, event: Any) -> list[Any]:
+        return view.event_data(event)
+
     # --- after the wheel --------------------------------------------------------
     def _after(self, events: list[Any], away: frozenset[str] = frozenset()) -> list[Any]:
         """Book-keeping on the wheel's events, and what follows a spin: the
@@ -191,7 +189,6 @@ class RouletteDealer:
         Notice after the Settle that paid them, the operator's log gets the spin."""
         out: list[Any] = []
         dropped: BallDropped | None = None
-        settle: Settle | None = None
         for e in events:
             out.append(e)
             if isinstance(e, Hold):
@@ -199,7 +196,6 @@ class RouletteDealer:
             elif isinstance(e, Refund):
                 self._owners.pop(e.stake, None)
             elif isinstance(e, Settle):
-                settle = e
                 for stake in e.stakes:
                     self._owners.pop(stake, None)
             elif isinstance(e, BallDropped):
@@ -213,8 +209,6 @@ class RouletteDealer:
                         for p in sorted(riders)]
         if dropped is not None:
             settlements = [e for e in events if isinstance(e, Settlement)]
-            if settle is not None:
-                self._settled = {settle.key: tuple(s.player for s in settlements)}
             out.append(HandResult((("spin", dropped.spin), ("pocket", dropped.pocket),
                                    ("players", len(settlements)),
                                    ("staked", sum(s.staked for s in settlements)),

@@ -2,27 +2,20 @@
 its config keys, its `casino odds` sheet, and a wheel for `fair` to name."""
 from __future__ import annotations
 
-import textwrap
-
 from server.config.model import TableConfig
 from server.games.seam import GameEntry, OddsSheet
+from server.render.width import glue
 
 from .dealer import RouletteDealer
-from .kinds import KINDS
+from .kinds import KINDS, KindInfo
 from .odds import house_edges
 from .options import ROULETTE_KEYS
 
-HELP_WIDTH = 76                   # `help` indents these lines by two more
 
-
-def bet_lines() -> tuple[str, ...]:
-    """One row per bet: form, payout, example, and what it covers (wrapped beside them)."""
-    lines = []
-    for info in KINDS.values():
-        head = f"{info.usage:<12} {info.pays:>2}:1  bet {info.example:<19}"
-        covers = textwrap.wrap(info.covers, HELP_WIDTH - len(head)) or [""]
-        lines += [head + covers[0], *(" " * len(head) + more for more in covers[1:])]
-    return tuple(lines)
+def bet_line(info: KindInfo) -> str:
+    """One bet in words: its form, what it covers, an example, what it pays."""
+    return (f"bet {info.usage} <n> - {info.covers}; e.g. {glue('bet', *info.example.split())}. "
+            f"{glue('Pays', f'{info.pays}:1.')}")
 
 
 def odds_sheet(table: TableConfig) -> OddsSheet:
@@ -36,6 +29,7 @@ def odds_sheet(table: TableConfig) -> OddsSheet:
 ROULETTE = GameEntry(
     key="roulette",
     title="Single-zero roulette",
+    phrase="single-zero roulette",
     word="roulette",
     game="roulette",
     variant=None,
@@ -51,16 +45,16 @@ ROULETTE = GameEntry(
     keys=ROULETTE_KEYS,
     make=RouletteDealer,
     help_lines=(
-        "bet <kind> [numbers] <amount>; a win returns the stake plus the payout:",
-        *bet_lines(),
-        "A bare number is a straight bet (bet 17 10). Numbers that do not make the",
-        "  bet are refused with a reason naming one that does.",
-        "Zero loses every outside bet (la partage: even-money bets get half back).",
-        "With others at the wheel the first bet opens a betting window, then a last",
-        "  call, No more bets, and the ball drops. Leaving forfeits nothing: your",
-        "  bets ride on the next spin and are paid to your wallet.",
-        "'fair' shows the wheel's commitment; the first seated may 'seed <text>'.",
+        "Bets and what they pay (a win returns the stake too; amounts <n> in whole chips):",
+        *(f"  {bet_line(info)}" for info in KINDS.values()),
+        "A bare number is a straight bet (bet 17 10). Numbers that do not make the bet are refused "
+        "with a reason naming one that does. Zero loses every outside bet (with la partage the "
+        "even-money bets get half back).",
+        "With others at the wheel the first bet opens a betting window, then a last call, No more "
+        "bets, and the ball drops. Leaving forfeits nothing: your bets ride on the next spin and are "
+        "paid to your wallet. 'fair' shows the wheel's commitment; the first seated may 'seed <text>'.",
     ),
+    topics={info.kind.value: bet_line(info) for info in KINDS.values()},
     opening_words=("bet", "spin"),
     odds=odds_sheet,
     draws="wheel",

@@ -19,8 +19,9 @@ def settle_spin(wagers: Sequence[Wager], pocket: int, spin: int, la_partage: boo
                 new_key: Callable[[], str], away: Collection[str] = ()) -> list[Event]:
     """[Settle, Settlement...] for the wagers on the layout when the ball drops in `pocket`.
 
-    Players come in the order of their first wager; pays of 0 are left out of
-    the Settle (those stakes simply go to the house). No wagers, no events.
+    Players come in the order of their first wager; a player who gets nothing
+    back is listed with 0 (the ledger moves nothing for it, but the host knows
+    whom a settlement pending recovery concerns). No wagers, no events.
     """
     lines: dict[str, list[Line]] = {}
     for w in wagers:
@@ -31,7 +32,7 @@ def settle_spin(wagers: Sequence[Wager], pocket: int, spin: int, la_partage: boo
         return []
     paid = {p: sum(ln.returned for ln in ls) for p, ls in lines.items()}
     events: list[Event] = [Settle(new_key(), tuple(w.handle for w in wagers),
-                                  tuple((p, chips) for p, chips in paid.items() if chips))]
+                                  tuple(paid.items()))]
     for player, ls in lines.items():
         events.append(Settlement(
             spin, player, pocket,

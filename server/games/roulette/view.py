@@ -4,8 +4,8 @@ Facts about a player's own money (accepted, refused, taken down, the
 settlement) go to that player alone; the round (bets open, last call, no more
 bets, the number called) goes to everyone at the table, watchers too. The
 number is said in words, as a croupier calls it, and painted on its colour
-where the client has colour. Every line fits the viewer's width (the board
-is 57 columns; narrower clients are told how to see it).
+where the client has colour. Every line fits the viewer's width: the board
+lies across in 57 columns, or stands up in 31 for a narrower client.
 """
 from __future__ import annotations
 
@@ -94,6 +94,27 @@ def event_lines(table: "RouletteDealer", event: Any, viewer: Viewer) -> list[str
     return []
 
 
+def event_data(event: Any) -> list[tuple[str, dict[str, Any], tuple[str, ...] | None]]:
+    """A fact as GMCP data (docs/gmcp.md): the number to everyone, a settlement to its player."""
+    if isinstance(event, BallDropped):
+        return [("Casino.Spin", {"spin": event.spin, "pocket": event.pocket, "colour": event.colour.value,
+                                 "call": event.call}, None)]
+    if isinstance(event, Settlement):
+        return [("Casino.Settlement", {
+            "player": event.player, "spin": event.spin, "pocket": event.pocket,
+            "won": [{"bet": ln.wager.name, "amount": ln.net} for ln in event.won],
+            "lost": [{"bet": ln.wager.name, "amount": -ln.net} for ln in event.lost],
+            "net": event.net}, (event.player,))]
+    return []
+
+
+def table_data(table: "RouletteDealer") -> dict[str, Any]:
+    """What roulette adds to Casino.Table: the spin coming, its clock, the last numbers."""
+    wheel = table.wheel
+    return {"spin": wheel.spins + 1, "seconds_left": wheel.seconds_left, "history": list(wheel.history),
+            "bets_on_layout": len(wheel.wagers)}
+
+
 def _secs(seconds: float) -> str:
     n = f"{seconds:g}"
     return f"{n} second" if n == "1" else f"{n} seconds"
@@ -168,14 +189,11 @@ def table_view(table: "RouletteDealer", viewer: Viewer) -> list[str]:
     dot = " · " if prefs.unicode else " - "
     partage = ", la partage" if wheel.options.la_partage else ""
     lines = [paint(f"{table.config.id}{dot}single-zero roulette{partage}", "bold", color=c)]
-    apart: list[Wager] = []
-    if width >= board.WIDTH:
-        stakes, apart = stakes_of(mine)
-        lines += board.draw(stakes, c, prefs.unicode)
-        if not c:
-            lines.append("    (* is red, 0 green, the rest black)")
-    else:
-        lines += wrap(f"The layout needs {board.WIDTH} columns: 'set width {board.WIDTH + 3}' to see it.", width)
+    stakes, apart = stakes_of(mine)
+    draw = board.draw if width >= board.WIDTH else board.draw_narrow
+    lines += draw(stakes, c, prefs.unicode)
+    if not c:
+        lines.append("    (* is red, 0 green, the rest black)")
     shown = [pocket(n, c) for n in wheel.history] or ["none yet"]
     lines += wrap_tokens("Last 20:", shown, width)
     lines += wrap(status(table, alone=len(table.seating.names()) <= 1), width)

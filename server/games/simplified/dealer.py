@@ -16,10 +16,12 @@ from server.games.simplified.engine import Phase, SimplifiedCraps
 from server.games.simplified.rules import Outcome, Side
 from server.render.dice import dice_art
 from server.render.text import paint
-from server.games.seam import HandResult, Note, Viewer, WalletReport, render_note
+from server.render.width import fit_all, glue
+from server.games.seam import Ask, HandResult, Note, Viewer, WalletReport, render_note
 from server.games.seating import Seating
 
 _SIDE = {Side.PASS: "pass line", Side.DONT: "don't pass"}
+SEED_PROMPT = "Seed (Enter to skip): "
 
 
 RULES = [
@@ -63,7 +65,24 @@ class SimplifiedDealer:
         if self.engine is None or self.engine.player != player:
             self._new_engine(player)
         return [Note((player,), f"You sit down at {self.config.id}. Minimum bet {self.config.min_bet}. "
-                                 "Type: bet pass <amount> or bet dontpass <amount>.")]
+                                f"Type: {glue('bet', 'pass', '<amount>')} or {glue('bet', 'dontpass', '<amount>')}."),
+                Note((player,), f"Choose a seed for your dice: type any word or number now, or press "
+                                f"Enter to keep '{self.dice.client_seed}'."),
+                self._offer_seed(player)]
+
+    def _offer_seed(self, player: str) -> Ask:
+        """The seed question of spec 001, asked as each game starts: the next
+        line is the seed; Enter skips and a command runs as usual."""
+        return Ask(player, SEED_PROMPT, "seed")
+
+    def _seed(self, player: str, words: list[str]) -> list[Any]:
+        if not words:
+            return [Note((player,), f"No new seed: the dice keep '{self.dice.client_seed}'.")]
+        problem = self.dice.set_client_seed(" ".join(words))
+        if problem:
+            return [Note((player,), problem + " The dice keep '" + self.dice.client_seed + "'.")]
+        return [Note((player,), f"Seed set: your rolls now use '{self.dice.client_seed}' ('fair' shows "
+                                "how to check them).")]
 
     def live(self, player: str) -> bool:
         return bool(self.engine and self.engine.stakes)
@@ -78,10 +97,14 @@ class SimplifiedDealer:
     def act(self, player: str, words: list[str], wallet: int) -> list[Any]:
         if player != self.player or self.engine is None:
             return [Note((player,), "Sit down first: play craps.")]
+        if words[0] == "seed":                  # the answer to the seed question (an Ask)
+            return self._seed(player, words[1:])
         action = parse_action(" ".join(words))
         if isinstance(action, str):
             return [Note((player,), action)]
         events = self.engine.act(action, wallet)
+        if any(isinstance(e, ev.BetPlaced) for e in events):
+            events.append(self._offer_seed(player))     # a game starts: a seed for it?
         over = next((e for e in events if isinstance(e, ev.GameOver)), None)
         if over is not None:
             self.dice.rotate()
@@ -104,9 +127,13 @@ class SimplifiedDealer:
         return True
 
     def hold_refused(self, key: str, reason: str) -> list[Any]:
+        """The ledger would not hold a stake: that wager is off, said in one line."""
         if self.engine is None:
             return []
-        return [Note(tuple(self.seating.names()), f"Wager refused: {reason}"), *self.engine.hold_refused(key)]
+        events = self.engine.hold_refused(key)
+        to = tuple(self.seating.names())
+        return [Note(to, f"Refused: your {e.what} of {e.amount} is off: {reason}.")
+                if isinstance(e, ev.HoldCancelled) else e for e in events]
 
     def close(self, why: str) -> list[Any]:
         if self.engine is None:
@@ -114,8 +141,6 @@ class SimplifiedDealer:
         events = self.engine.close(forfeit=False)
         return [Note(None, why), *events]
 
-    def players_of(self, intent: Any) -> tuple[str, ...]:
-        return tuple(self.seating.names())
 
     def shooter(self) -> str | None:
         return self.player
@@ -126,7 +151,7 @@ class SimplifiedDealer:
         lines = [f"Simplified craps table {self.config.id}: min bet {self.config.min_bet}, "
                  f"max {self.config.max_bet}."]
         if e is None:
-            return lines + ["Nobody is playing. Type 'play craps' to sit down."]
+            return fit_all(lines + ["Nobody is playing. Type 'play craps' to sit down."], viewer.prefs.width)
         lines.append(f"Player: {self.player}. Phase: {e.phase.value}.")
         if e.side is not None and e.flat:
             point = f", point {e.point}" if e.point else ", come-out roll next"
@@ -134,7 +159,23 @@ class SimplifiedDealer:
             lines.append(f"Bet: {e.flat} on the {_SIDE[e.side]}{odds}{point}.")
         if e.phase is Phase.WON:
             lines.append(f"You won: 'ride' to bet {e.ride_amount} again on the {_SIDE[e.side]}, or 'collect'.")
-        return lines
+        return fit_all(lines, viewer.prefs.width)
+
+    def table_data(self) -> dict[str, Any]:
+        e = self.engine
+        return {"point": (e.point or None) if e else None, "bet": e.flat if e else 0,
+                "side": e.side.value if e and e.side else None, "odds": e.odds if e else 0}
+
+    def event_data(self, event: Any) -> list[Any]:
+        """Facts as data for client scripts (GMCP, docs/gmcp.md)."""
+        if isinstance(event, ev.Rolled):
+            return [("Casino.Roll", {"dice": list(event.dice), "total": event.total,
+                                     "point_before": event.point}, None)]
+        if isinstance(event, ev.GameOver):
+            return [("Casino.Settlement", {"player": self.player, "side": event.side.value,
+                                           "result": event.outcome.value, "how": event.how,
+                                           "net": event.net}, None)]
+        return []
 
     def rules(self) -> list[str]:
         o = self.config.options
@@ -167,7 +208,8 @@ class SimplifiedDealer:
         if isinstance(event, ev.Pressed):
             return [f"{who} pressed: the bet is now {event.flat}."]
         if isinstance(event, ev.OddsPlaced):
-            lines = [f"{who} took {event.amount} in odds on the {event.point} (wins {event.wins})."]
+            verb = "laid" if event.side is Side.DONT else "took"
+            lines = [f"{who} {verb} {event.amount} in odds on the {event.point} (wins {event.wins})."]
             return ([event.note] if event.note and you else []) + lines
         if isinstance(event, ev.GameOver):
             return self._game_over(event, who, you, c)

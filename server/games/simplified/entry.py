@@ -17,6 +17,7 @@ def odds_sheet(table: TableConfig) -> OddsSheet:
 SIMPLIFIED = GameEntry(
     key="simplified_craps",
     title="Simplified craps",
+    phrase="simplified craps",
     word="craps",
     game="craps",
     variant="simplified",
@@ -31,6 +32,19 @@ SIMPLIFIED = GameEntry(
     },
     keys=CRAPS_KEYS,
     make=SimplifiedDealer,
+    help_lines=(
+        "Bets and what they pay:",
+        "  pass - a come-out 7 or 11 wins, 2, 3 or 12 loses, else the point must repeat before a 7. Pays 1:1.",
+        "  dontpass (dp) - the reverse; a come-out 12 pushes unless the table says otherwise. Pays 1:1.",
+        "  odds - true odds once a point is set: 2:1 on 4/10, 3:2 on 5/9, 6:5 on 6/8 (laid 1:2, 2:3, 5:6).",
+        "  press doubles the flat bet; ride bets stake and winnings again on the same side.",
+        "As you sit down and as each game starts you may type a seed for the dice; Enter skips.",
+    ),
     opening_words=("bet", "odds", "press", "ride"),
     odds=odds_sheet,
+    topics={
+        "pass": "bet pass <n> - the pass line: a come-out 7 or 11 wins, 2, 3 or 12 loses, else the point must repeat before a 7. Pays 1:1.",
+        "dontpass": "bet dontpass <n> (dp) - the reverse of pass; a come-out 12 pushes unless the table says otherwise. Pays 1:1.",
+        "dp": "bet dp <n> - don't pass: the reverse of pass; a come-out 12 pushes unless the table says otherwise. Pays 1:1.",
+    },
 )

@@ -1,0 +1,58 @@
+"""Bank craps' bets in words: each kind with its payout, for `help craps` and
+`help <kind>` (`help pass`, `help field`). The ratios are read from bets.py,
+the one source of the payouts, so help cannot drift from what is paid."""
+from __future__ import annotations
+
+from server.games.craps.bets import (ANY7_ODDS, ANYCRAPS_ODDS, ATS_PAYS, FIRE_PAYS, HARD_ODDS,
+                                     HOP_EASY_ODDS, HOP_PAIR_ODDS, LAID_ODDS, PLACE_ODDS,
+                                     PROP_ODDS, TRUE_ODDS)
+
+
+def _r(pair: tuple[int, int]) -> str:
+    return f"{pair[0]}:{pair[1]}"
+
+
+def _by_point(table: dict[int, tuple[int, int]]) -> str:
+    return f"{_r(table[4])} on 4/10, {_r(table[5])} on 5/9, {_r(table[6])} on 6/8"
+
+
+# (the words that bet it, its help line: usage, what wins, what it pays)
+BETS: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("pass", "line", "passline"), "bet pass <n> - the pass line: a come-out 7 or 11 wins, 2, 3 or 12 loses, "
+                       "else the point must repeat before a 7. Pays 1:1. A contract."),
+    (("dontpass", "dp"), "bet dontpass <n> (dp) - the reverse of pass; a come-out 12 pushes "
+                         "(bar 12). Pays 1:1."),
+    (("come",), "bet come <n> - like pass, from any roll once a point is on; it travels to its "
+                "number. Pays 1:1. A contract."),
+    (("dontcome", "dc"), "bet dontcome <n> (dc) - like don't pass, once a point is on. Pays 1:1."),
+    (("odds",), "bet odds pass|dp <n>, bet odds come|dc <N> <n> - true odds behind a line bet: "
+                f"{_by_point(TRUE_ODDS)} taken; {_by_point(LAID_ODDS)} laid. No commission."),
+    (("place",), f"bet place <N> <n> - N (4 5 6 8 9 10) before a 7: pays {_by_point(PLACE_ODDS)}. "
+                 "Off on the come-out."),
+    (("buy",), f"bet buy <N> <n> - N before a 7 at true odds ({_by_point(TRUE_ODDS)}) less 5% of "
+               "the stake, charged only on a win."),
+    (("lay",), f"bet lay <N> <n> - a 7 before N at true odds ({_by_point(LAID_ODDS)}) less 5% of "
+               "the win. Always working."),
+    (("hard",), f"bet hard <N> <n> - N the hard way (a pair) before a 7 or the easy way: "
+                f"4/10 pay {_r(HARD_ODDS[4])}, 6/8 pay {_r(HARD_ODDS[6])}."),
+    (("field",), "bet field <n> - one roll: 2, 3, 4, 9, 10, 11 or 12 wins; 3 4 9 10 11 pay 1:1, "
+                 "2 pays 2:1, 12 pays 2:1 or 3:1 as the table says ('table rules')."),
+    (("any7",), f"bet any7 <n> - one roll: any 7 pays {_r(ANY7_ODDS)}."),
+    (("anycraps",), f"bet anycraps <n> - one roll: 2, 3 or 12 pays {_r(ANYCRAPS_ODDS)}."),
+    (("2", "3", "11", "12"), f"bet 2|3|11|12 <n> - one roll on that total: 2 and 12 pay "
+                             f"{_r(PROP_ODDS[2])}, 3 and 11 pay {_r(PROP_ODDS[3])}."),
+    (("horn",), "bet horn <n> - one roll, the stake in four equal parts on 2, 3, 11 and 12 "
+                "(in fours): the part that hits pays as that bet, the rest lose."),
+    (("hop",), f"bet hop <A> <B> <n> - one roll on those two dice: {_r(HOP_EASY_ODDS)}, "
+               f"a pair {_r(HOP_PAIR_ODDS)}."),
+    (("fire",), "bet fire <n> - distinct points the shooter makes before the seven-out: "
+                + ", ".join(f"{k} pay {v}:1" for k, v in FIRE_PAYS.items()) + ". Before the hand's first roll."),
+    (("small", "tall", "all"), f"bet small|tall|all <n> - every total 2-6 (small) or 8-12 (tall) "
+                               f"before a 7 pays {ATS_PAYS['small']}:1; both (all) pay "
+                               f"{ATS_PAYS['all']}:1. Before the hand's first roll."),
+)
+
+TOPICS: dict[str, str] = {word: text for words, text in BETS for word in words}
+
+PAYOUT_LINES: tuple[str, ...] = ("Bets and what they pay (amounts <n> in whole chips):",
+                                 *(f"  {text}" for _, text in BETS))

@@ -1,0 +1,110 @@
+"""MUD protocols beside the text: GMCP (option 201) and MSSP (option 70).
+
+GMCP carries data for client scripts (Mudlet, TinTin++): the server offers it
+to every client and sends only to those that answered DO GMCP, and, once a
+client has named the modules it wants (`Core.Supports.Set/Add/Remove`), only
+packages of those modules. It never replaces a line of text. MSSP answers a
+MUD directory's crawler with the operator's description of the casino and
+live figures (players, uptime). Package names and fields: docs/gmcp.md.
+
+telnetlib3 encodes both (`send_gmcp`, `send_mssp`) and refuses to send
+either before the client agreed; this module decides what and to whom.
+"""
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from telnetlib3.telopt import GMCP, MSSP
+
+log = logging.getLogger("casino.net")
+
+
+class Gmcp:
+    """One client's GMCP channel: whether it agreed, what it supports, and
+    the last table state sent to it (so an unchanged state is not resent)."""
+
+    def __init__(self, writer: Any) -> None:
+        self.writer = writer
+        self.client: dict[str, Any] = {}          # Core.Hello: client name and version
+        self.modules: set[str] | None = None      # None until the client names its modules
+        self.last_table: dict[str, Any] | None = None
+
+    @property
+    def enabled(self) -> bool:
+        option = getattr(self.writer, "local_option", None)
+        return bool(option is not None and option.enabled(GMCP))
+
+    def wants(self, package: str) -> bool:
+        if not self.enabled:
+            return False
+        return self.modules is None or package.split(".")[0].lower() in self.modules
+
+    def send(self, package: str, data: Any) -> None:
+        if self.wants(package):
+            self.writer.send_gmcp(package, data)
+
+    def receive(self, package: str, data: Any) -> None:
+        """Core.Hello and Core.Supports.Set/Add/Remove; anything else is ignored."""
+        name = package.lower()
+        if name == "core.hello" and isinstance(data, dict):
+            self.client = {k: str(v)[:64] for k, v in list(data.items())[:8]}
+        elif name.startswith("core.supports.") and isinstance(data, list):
+            named = {str(item).split()[0].lower() for item in data[:64] if str(item).strip()}
+            if name == "core.supports.set":
+                self.modules = named | {"core"}
+            elif name == "core.supports.add":
+                self.modules = (self.modules or {"core"}) | named
+            elif name == "core.supports.remove" and self.modules is not None:
+                self.modules -= named
+
+
+def gmcp_of(session: Any) -> Gmcp | None:
+    """The session's GMCP channel if it has one that is on (stand-in sessions have none)."""
+    channel = getattr(session, "gmcp", None)
+    return channel if channel is not None and channel.enabled else None
+
+
+def send(session: Any, package: str, data: Any) -> None:
+    channel = gmcp_of(session)
+    if channel is not None:
+        channel.send(package, data)
+
+
+def mssp_enabled(writer: Any) -> bool:
+    option = getattr(writer, "local_option", None)
+    return bool(option is not None and option.enabled(MSSP))
+
+
+def mssp_variables(app: Any, port: int) -> dict[str, str]:
+    """What a MUD directory reads: the operator's `mssp:` settings and live figures."""
+    info = app.config.settings.mssp
+    return {
+        "NAME": info.name,
+        "PLAYERS": str(len(app.online)),
+        "UPTIME": str(int(app.started_at)),
+        "CODEBASE": "casino 0.1.0",
+        "CONTACT": info.contact,
+        "WEBSITE": info.website,
+        "LANGUAGE": info.language,
+        "LOCATION": info.location,
+        "PORT": str(port),
+        "GENRE": info.genre,
+        "GAMEPLAY": info.gameplay,
+        "STATUS": info.status,
+        "FAMILY": "Custom",
+        "ANSI": "1",
+        "UTF-8": "1",
+        "VT100": "0",
+        "XTERM 256 COLORS": "0",
+        "GMCP": "1",
+        "MSSP": "1",
+        "MCCP": "0",
+        "MSDP": "0",
+        "MXP": "0",
+        "PUEBLO": "0",
+        "PAY TO PLAY": "0",
+        "PAY FOR PERKS": "0",
+        "HIRING BUILDERS": "0",
+        "HIRING CODERS": "0",
+    }

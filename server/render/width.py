@@ -1,0 +1,186 @@
+"""Fitting text to the viewer's screen: display width, wrapping, word groups, boxes.
+
+Every line the server sends must fit the viewer's width (NAWS, `set width N`,
+80 when unknown). Two layers make sure of it:
+
+- renderers lay out for the width they are given (`Prefs.width`): prose with
+  `wrap`, art such as a table's layout with `boxed` or their own compact
+  variant, so art is never cut in the middle;
+- the session passes every outgoing line through `fit` as a safety net, so a
+  line nobody laid out (a long `say`, a help text) still fits.
+
+Wrapping is at spaces only. Words that must stay together ("7) come9 10",
+"2 pays 2:1") are joined with `glue`, which puts a no-break space (NBSP)
+between them: `fit` never breaks there and sends it as a plain space. A short
+quoted command ('help craps', 'play pig') is kept whole the same way. A single
+word wider than the whole screen is the only thing ever split.
+
+Widths are display columns: ANSI colour codes take none, East Asian wide
+characters two, combining marks none. Render imports nothing from net; this
+module is plain functions on strings, for every game's view (roulette too).
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from typing import Callable
+
+NBSP = "\u00a0"
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+_PIECES = re.compile(r"(\x1b\[[0-9;?]*[A-Za-z])")
+_SPACES = re.compile(r"( +)")
+# 'help craps', 'play pig': a quote that opens after a space or "(" and closes
+# before a space, punctuation or the end, at most 30 characters apart.
+_QUOTED = re.compile(r"(?:(?<=^)|(?<=[ (]))'[^' ][^']{0,28}[^' ]'(?=$|[ .,;:)!?])")
+
+
+def _char_width(ch: str) -> int:
+    if unicodedata.combining(ch):
+        return 0
+    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+
+
+def display_width(text: str) -> int:
+    """Columns `text` takes on screen (colour codes take none)."""
+    plain = _ANSI.sub("", text) if "\x1b" in text else text
+    if plain.isascii():
+        return len(plain)
+    return sum(_char_width(c) for c in plain)
+
+
+def glue(*words: str) -> str:
+    """Words that `fit` and `wrap` keep on one line: joined with NBSP."""
+    return NBSP.join(words)
+
+
+def fit(line: str, width: int, hang: str | None = None) -> list[str]:
+    """`line` as one or more lines of at most `width` columns.
+
+    A line that fits comes back as it is (NBSPs made plain spaces). A longer
+    one is wrapped at spaces; continuation lines start with `hang`, by default
+    the line's own indent plus two spaces, so a wrapped item still reads as
+    one item.
+    """
+    if NBSP not in line and display_width(line) <= width:
+        return [line]
+    if display_width(line) <= width:
+        return [line.replace(NBSP, " ")]
+    line = _QUOTED.sub(lambda m: m.group(0).replace(" ", NBSP), line)
+    width = max(width, 8)
+    indent = len(line) - len(line.lstrip(" "))
+    indent = min(indent, width // 2)
+    if hang is None:
+        hang = " " * (indent + 2)
+    hang = hang[: width // 2]
+    pieces = _SPACES.split(line.strip(" "))      # word, spaces, word, spaces, ...
+    out: list[str] = []
+    current, used = " " * indent, indent
+    empty = True                                  # nothing but indent on `current`
+    for i in range(0, len(pieces), 2):
+        word = pieces[i]
+        gap = pieces[i - 1] if i else ""
+        w = display_width(word)
+        if not empty and used + len(gap) + w <= width:
+            current += gap + word
+            used += len(gap) + w
+            continue
+        if not empty:
+            out.append(current)
+            current, used = hang, len(hang)
+        if used + w <= width:
+            current += word
+            used += w
+        else:                                     # a word wider than the screen
+            for chunk in _split_word(word, width - used, width - len(hang)):
+                if used + display_width(chunk) > width:
+                    out.append(current)
+                    current, used = hang, len(hang)
+                current += chunk
+                used += display_width(chunk)
+        empty = False
+    out.append(current)
+    return [part.replace(NBSP, " ").rstrip(" ") or "" for part in out]
+
+
+def fit_all(lines: list[str], width: int) -> list[str]:
+    """Every line of a view fitted to `width` (see `fit`)."""
+    return [part for line in lines for part in fit(line, width)]
+
+
+def _split_word(word: str, first: int, rest: int) -> list[str]:
+    """Cut an over-long word into chunks of `first`, then `rest` columns,
+    keeping colour codes whole."""
+    chunks: list[str] = []
+    room = max(first, 1)
+    current, used = "", 0
+    for piece in _PIECES.split(word):
+        if piece.startswith("\x1b"):
+            current += piece
+            continue
+        for ch in piece:
+            w = _char_width(ch)
+            if used + w > room and used:
+                chunks.append(current)
+                current, used, room = "", 0, max(rest, 1)
+            current += ch
+            used += w
+    if current:
+        chunks.append(current)
+    return chunks
+
+
+def wrap(text: str, width: int, indent: str = "") -> list[str]:
+    """Prose to lines of at most `width` columns, flush with `indent`,
+    keeping paragraph breaks (a blank line between paragraphs)."""
+    lines: list[str] = []
+    for paragraph in text.strip().split("\n\n"):
+        words = [w for w in re.split(r"[ \t\r\n]+", paragraph) if w]
+        lines.extend(fit(indent + " ".join(words), width, hang=indent) if words else [""])
+        lines.append("")
+    return lines[:-1]
+
+
+# --- boxes ---------------------------------------------------------------------
+@dataclass(frozen=True)
+class BoxChars:
+    h: str
+    v: str
+    tl: str
+    tr: str
+    bl: str
+    br: str
+    lt: str
+    rt: str
+
+
+UNICODE_BOX = BoxChars("─", "│", "┌", "┐", "└", "┘", "├", "┤")
+ASCII_BOX = BoxChars("-", "|", "+", "+", "+", "+", "+", "+")
+
+SEPARATOR = None      # a row of `boxed` that draws a rule across the box
+
+
+def boxed(title: str, rows: list[str | None], width: int, unicode: bool,
+          felt: Callable[[str], str] = lambda s: s) -> list[str]:
+    """Rows of text in a box exactly `width` columns wide.
+
+    Each row is wrapped inside the box (never cut, never wider); a row of
+    `SEPARATOR` draws a rule. `felt` styles a whole finished line (colour);
+    rows may carry their own colour codes, padding counts only what shows.
+    """
+    c = UNICODE_BOX if unicode else ASCII_BOX
+    inner = width - 2
+    head = f" {title} " if title else ""
+    if display_width(head) > inner - 2:
+        head = ""
+    top = c.tl + c.h * 2 + head + c.h * (inner - 2 - display_width(head)) + c.tr
+    lines = [felt(top)]
+    for row in rows:
+        if row is SEPARATOR:
+            lines.append(felt(c.lt + c.h * inner + c.rt))
+            continue
+        for part in fit(row, inner - 2) if row else [""]:
+            pad = inner - 1 - display_width(part)
+            lines.append(felt(c.v + " " + part + " " * pad + c.v))
+    lines.append(felt(c.bl + c.h * inner + c.br))
+    return lines

@@ -1,0 +1,121 @@
+"""GMCP and MSSP over real telnet: telnetlib3's own client (a real GMCP client:
+it answers DO GMCP, sends Core.Hello and Core.Supports.Set) plays a bank craps
+roll and reads the casino's data; a client that refuses both gets neither,
+and the text every player sees is the same either way."""
+from __future__ import annotations
+
+import asyncio
+import re
+
+import telnetlib3
+from telnetlib3.telopt import MSSP
+
+from support.telnet import login
+
+GMCP_OPT, MSSP_OPT = 201, 70
+
+
+class ScriptingClient(telnetlib3.TelnetClient):
+    """A MUD client with scripts: asks for the casino's modules, keeps every
+    GMCP message in order, and agrees to MSSP like a directory's crawler."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("gmcp_modules", ["Char 1", "Room 1", "Casino 1"])
+        super().__init__(*args, **kwargs)
+        self.messages: list[tuple[str, object]] = []
+
+    def connection_made(self, transport):
+        super().connection_made(transport)
+        self.writer.passive_do.add(MSSP)
+
+    def on_gmcp(self, package, data):
+        super().on_gmcp(package, data)
+        self.messages.append((package, data))
+
+
+async def until(reader, text: str, timeout: float = 10.0) -> str:
+    """Read until `text` has arrived (a guard against a hung server, not a wait)."""
+    seen = ""
+
+    async def go() -> None:
+        nonlocal seen
+        while text not in seen:
+            chunk = await reader.read(65536)
+            if not chunk:
+                raise ConnectionError("closed")
+            seen += chunk
+    await asyncio.wait_for(go(), timeout)
+    return seen
+
+
+async def command(reader, writer, line: str, expect: str = "> ") -> str:
+    writer.write(line + "\r\n")
+    return await until(reader, expect)
+
+
+def packages(client: ScriptingClient, name: str) -> list:
+    return [data for package, data in client.messages if package == name]
+
+
+async def test_a_gmcp_client_reads_status_room_table_roll_and_settlement(casino_factory):
+    app = await casino_factory(seed=11, limits={"commands_per_second": 1000})
+    reader, writer = await telnetlib3.open_connection(
+        "127.0.0.1", app.port, client_factory=ScriptingClient, connect_minwait=0.05,
+        connect_maxwait=1.0, encoding="utf8")
+    client = writer.protocol
+    try:
+        await until(reader, "Name:")
+        await command(reader, writer, "create gina secret123", "Exits:")
+        await asyncio.sleep(0)          # let the data that follows the text be read
+        [status] = packages(client, "Char.Status")
+        assert status == {"name": "gina", "wallet": 1000, "held": 0, "held_at": {}}
+        assert packages(client, "Room.Info")[-1]["id"] == "lobby"
+
+        await command(reader, writer, "north", "Exits:")
+        room = packages(client, "Room.Info")[-1]
+        assert room["id"] == "6185" and room["exits"]["south"] == "lobby"
+        assert {"id": "bank_craps", "game": "bank_craps", "word": "craps"} in room["tables"]
+
+        await command(reader, writer, "play craps")
+        await command(reader, writer, "bet pass 10")
+        table = packages(client, "Casino.Table")[-1]
+        assert table["table"] == "bank_craps" and table["game"] == "bank_craps"
+        assert table["shooter"] == "gina" and table["phase"] == "come-out" and table["point"] is None
+        assert table["seated"] == [{"name": "gina", "sitting_out": False, "leaving": False}]
+        assert packages(client, "Char.Status")[-1] == {"name": "gina", "wallet": 990, "held": 10,
+                                                       "held_at": {"bank_craps": 10}}
+        # Roll until the pass line is decided; every roll comes as data too.
+        for _ in range(60):
+            text = await command(reader, writer, "roll")
+            await asyncio.sleep(0)
+            roll = packages(client, "Casino.Roll")[-1]
+            d1, d2 = roll["dice"]
+            assert roll["total"] == d1 + d2 and roll["call"] in text     # the same call as the text
+            if packages(client, "Casino.Settlement"):
+                break
+        [settled] = packages(client, "Casino.Settlement")
+        assert settled["player"] == "gina" and settled["net"] in (10, -10)
+        assert (settled["won"] or settled["lost"])[0]["bet"] == "pass"
+        assert re.search(rf"net {settled['net']:+d}", text)
+        wallet = 1000 + settled["net"]
+        assert packages(client, "Char.Status")[-1]["wallet"] == wallet
+
+        mssp = writer.mssp_data
+        assert mssp["NAME"] == "The Casino" and mssp["GMCP"] == "1" and mssp["MSSP"] == "1"
+        assert mssp["PORT"] == str(app.port) and mssp["CODEBASE"].startswith("casino")
+        assert int(mssp["PLAYERS"]) >= 0 and int(mssp["UPTIME"]) > 0
+    finally:
+        writer.close()
+
+
+async def test_a_client_that_refuses_gets_neither_and_the_same_text(casino, connect):
+    app = casino
+    plain = await connect()                   # answers DONT GMCP and DONT MSSP
+    await login(plain, "hal")
+    await plain.cmd("north")
+    await plain.cmd("play craps")
+    await plain.cmd("bet pass 10")
+    text = await plain.cmd("roll")
+    assert "Your bets" in text or "Settlement" in text
+    assert GMCP_OPT not in plain.subnegotiated and MSSP_OPT not in plain.subnegotiated
+    assert app.online["hal"].gmcp is not None and not app.online["hal"].gmcp.enabled

@@ -1,0 +1,77 @@
+"""`help` over telnet: every word a player can type has an entry, each game's
+help lists its bets with what they pay, and a table word is explained for
+every game that has it."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from support.telnet import login, plain
+
+from server.commands import REGISTRY
+from server.games.catalogue import GAMES
+from server.games.craps.parse import KIND_WORDS
+
+FAST = {"commands_per_second": 1000}   # these tests type fast; the throttle is not under test
+
+
+@pytest.fixture
+async def casino(casino_factory):
+    return await casino_factory(limits=FAST)
+
+
+NO_HELP = re.compile(r"No help for")
+RATIO = re.compile(r"\b\d+:\d+\b")
+
+
+async def test_every_registered_word_and_game_word_has_help(casino, connect):
+    a = await connect(ttype="dumb")
+    await login(a, "hana")
+    words = {w for c in REGISTRY.visible(False) for w in (c.name, *c.aliases)}
+    words |= {w for e in GAMES for w in e.words} | {"create", "connect"}
+    for word in sorted(words):
+        out = plain(await a.cmd(f"help {word}"))
+        assert not NO_HELP.search(out), word
+        assert len(out.splitlines()) >= 2, word            # at least the entry and the prompt
+
+
+async def test_create_and_connect_have_help_before_and_after_logging_in(casino, connect):
+    a = await connect(ttype="dumb")
+    await a.read_until_prompt()
+    assert "create <name> <password>" in plain(await a.cmd("help create"))
+    assert "connect <name> <password>" in plain(await a.cmd("help connect"))
+    await a.cmd("create iris secret123")
+    assert "make a new account" in plain(await a.cmd("help create"))
+    assert "You are logged in as iris" in plain(await a.cmd("create bob secret123"))
+
+
+async def test_a_table_word_is_explained_for_every_game_that_has_it(casino, connect):
+    a = await connect(ttype="dumb")
+    await login(a, "jade")
+    out = plain(await a.cmd("help roll"))
+    for entry in GAMES:
+        if "roll" in entry.words:
+            assert f"{entry.title}: roll - " in out
+    out = plain(await a.cmd("help start"))
+    assert "Alley craps: start - " in out and "Pig: start - " in out
+    out = plain(await a.cmd("help pass"))                  # alley's word, and a bet at both crapses
+    assert "Alley craps: pass - " in out
+    assert "Bank craps: bet pass <n>" in out and "Simplified craps: bet pass <n>" in out
+    listing = plain(await a.cmd("help"))
+    for entry in GAMES:                                     # never one game's meaning for all
+        assert f"{entry.title}: " + " ".join(entry.words) in listing
+
+
+async def test_help_for_each_game_lists_its_bets_with_payouts(casino, connect):
+    a = await connect(ttype="dumb")
+    await login(a, "kira")
+    for entry in GAMES:
+        out = plain(await a.cmd(f"help {entry.word}"))
+        assert "what they pay" in out, entry.key
+        assert RATIO.search(out) or "pot" in out, entry.key
+    craps = plain(await a.cmd("help craps"))
+    for kind in KIND_WORDS:                                 # every bank craps bet kind, with a payout
+        out = plain(await a.cmd(f"help {kind}"))
+        assert "Bank craps: bet " in out and (RATIO.search(out) or "pays as that bet" in out), kind
+    for ratio in ("9:5", "7:6", "7:1", "9:1", "30:1", "15:1", "4:1", "34:1", "175:1", "999:1"):
+        assert ratio in craps, ratio

@@ -1,0 +1,104 @@
+"""What a player's screen shows in the real clients: inetutils telnet and
+TinTin++ in tmux, against a real server on 127.0.0.1 (CLIENTS.md).
+
+For each client: the password never shows; the reply to a typed command
+starts in column 0 (no staircase); text from another player starts on its own
+line and the prompt is shown again after it; the bank craps table's border is
+aligned at 80 columns and, after the window is narrowed (NAWS), at 60 and 40,
+with no line the terminal had to wrap.
+
+The clients are Debian packages (tmux, inetutils-telnet, tintin++) that .ci/run
+and `make telnet-client` install; without them these tests skip only when not
+root (as root they fail: the install step was skipped).
+"""
+from __future__ import annotations
+
+import asyncio
+import re
+
+import pytest
+from support.screen import CLIENTS, Screen, require_tools
+from support.telnet import Client, login
+
+from server.render.width import display_width
+
+FAST = {"commands_per_second": 1000}
+BOX = re.compile(r"^[┌│├└+|]")
+TOOLS = {"telnet": ("tmux", "telnet"), "tintin": ("tmux", "tt++")}
+
+
+def after(lines: list[str], marker: str) -> list[str]:
+    """The screen lines after the last one that is `marker` (a typed command
+    shows as "> look"; after a resize tmux may redraw it without the prompt)."""
+    at = max(i for i, line in enumerate(lines) if line in (marker, marker.removeprefix("> ")))
+    return lines[at + 1:]
+
+
+async def until(check, timeout: float = 5.0) -> None:
+    """Wait for the server to have taken in something a client sent (NAWS)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not check():
+        assert loop.time() < deadline, "the server never saw it"
+        await asyncio.sleep(0.02)
+
+
+@pytest.fixture
+async def screens():
+    opened: list[Screen] = []
+    yield opened
+    for s in opened:
+        s.close()
+
+
+@pytest.mark.parametrize("client", ["telnet", "tintin"])
+async def test_what_a_player_sees(casino_factory, screens, client):
+    require_tools(*TOOLS[client])
+    app = await casino_factory(seed=3, limits=FAST)
+    ann = await Client.open(app.port, ttype="dumb")
+    await login(ann, "ann")
+    screen = Screen(CLIENTS[client](app.port), width=80)
+    screens.append(screen)
+
+    # A new account, its password typed twice: never on the screen.
+    await screen.wait_for(r"^Name:")
+    screen.type("yuri")
+    await screen.wait_for(r"New password:")
+    screen.type("s3cretpw")
+    await screen.wait_for(r"again:")
+    screen.type("s3cretpw")
+    await screen.wait_for(r"^Exits: ")
+    assert "s3cretpw" not in screen.text()
+    lines = screen.lines()
+    assert after(lines, "Name: yuri")[0].startswith("There is no account called yuri")
+
+    # No staircase: the reply to a typed command starts in column 0.
+    screen.type("look")
+    await screen.wait_for(r"^Exits: ", count=2)
+    assert after(screen.lines(), "> look")[0] == "The Lobby"
+
+    # Another player's text: on its own line, then the prompt again.
+    await ann.cmd("say hello there")
+    await screen.wait_for(r'^ann says, "hello there"$')
+    lines = screen.lines()
+    assert not any(line.startswith(">") and "ann says" in line for line in lines)
+    rest = [line for line in after(lines, 'ann says, "hello there"') if line]
+    assert rest == [">"]
+
+    # The table at 80 columns, then narrowed to 60 and 40: aligned, never wrapped.
+    screen.type("north")
+    await screen.wait_for(r"^Exits: east, south")
+    screen.type("play craps")
+    await screen.wait_for(r"joins the table")
+    for n, width in enumerate((80, 60, 40), 1):
+        if width != screen.width:
+            screen.resize(width)
+            await until(lambda: app.online["yuri"].width == width)
+        screen.type("table")
+        await screen.wait_for(r"^Commands: ", count=n)
+        shown = after(screen.lines(joined=True), "> table")
+        box = [line for line in shown if BOX.match(line)]
+        assert box[0].startswith("┌") and box[-1].startswith("└"), shown
+        assert {display_width(line) for line in box} == {width}, box
+        assert all(display_width(line) <= width for line in shown), shown
+    await ann.close()

@@ -1,0 +1,69 @@
+"""server.render.width: every line fits, words and glued groups stay whole."""
+from __future__ import annotations
+
+import pytest
+
+from server.render.width import NBSP, boxed, display_width, fit, glue, wrap
+
+
+def test_display_width_ignores_colour_and_counts_wide_characters():
+    assert display_width("\x1b[1;93mabc\x1b[0m") == 3
+    assert display_width("┌──┐") == 4
+    assert display_width("日本") == 4
+    assert display_width("e\u0301") == 1
+
+
+def test_a_line_that_fits_is_untouched():
+    assert fit("  hello there", 13) == ["  hello there"]
+
+
+@pytest.mark.parametrize("width", [40, 60, 80])
+def test_glued_groups_are_never_split_and_lines_fit(width):
+    groups = [glue(f"{i})", f"come{n}", str(10 * i)) for i, n in enumerate((4, 5, 6, 8, 9, 10) * 3, 1)]
+    lines = fit("Your bets: " + "  ".join(groups), width)
+    assert all(display_width(x) <= width for x in lines)
+    assert NBSP not in "".join(lines)
+    text = " ".join(lines)
+    for g in groups:
+        assert g.replace(NBSP, " ") in text
+
+
+def test_continuation_lines_hang_under_the_indent():
+    lines = fit("  Commands: bet roll unbet leave stop sitout autoroll", 20)
+    assert lines[0].startswith("  Commands:")
+    assert all(x.startswith("    ") for x in lines[1:])
+
+
+def test_only_a_word_wider_than_the_screen_is_split():
+    lines = fit("see " + "x" * 50, 20)
+    assert all(display_width(x) <= 20 for x in lines)
+    assert "".join(x.strip() for x in lines[1:]) == "x" * 50
+
+
+def test_colour_codes_are_not_counted_or_cut():
+    line = " ".join("\x1b[32mgreen\x1b[0m" for _ in range(10))
+    lines = fit(line, 20)
+    assert all(display_width(x) <= 20 for x in lines)
+    assert all(x.count("\x1b[32m") == x.count("\x1b[0m") for x in lines)
+
+
+def test_wrap_keeps_paragraphs_and_is_flush():
+    lines = wrap("one two three four five six\n\nseven eight", 12)
+    assert lines == ["one two", "three four", "five six", "", "seven eight"]
+
+
+@pytest.mark.parametrize("unicode", [True, False])
+def test_boxed_rows_are_exactly_the_width(unicode):
+    rows = ["short", None, "a row long enough to wrap inside the box at forty columns wide"]
+    lines = boxed("title", rows, 40, unicode)
+    assert {display_width(x) for x in lines} == {40}
+    assert "wrap inside" in "".join(lines) or "wrap" in "".join(lines)
+
+
+def test_a_quoted_command_stays_whole_but_an_apostrophe_is_just_a_letter():
+    line = "Welcome: bets from 1 to 10000. 'table' shows the layout, 'help craps' the bets."
+    for width in range(40, 80):
+        text = "\n".join(fit(line, width))
+        assert "'help craps'" in text, width
+    lines = fit("you don't pass the dice and don't ride the bet at all today", 20)
+    assert all(display_width(x) <= 20 for x in lines)
