@@ -199,12 +199,12 @@ def help_topic(app, word: str, operator: bool) -> list[str]:
 
 
 @command("quit", help="""quit - leave the casino. Your chips stay in your wallet.
-With live bets at a table you are warned first: leaving forfeits them, as a dropped connection does.""")
+With live bets at a table that forfeits them on a dropped connection you are warned first.""")
 async def quit_(ctx: Context) -> None:
     session = ctx.session
     host = ctx.app.seat_of(session.key)
     live = sum(chips for player, chips in host.stakes.values() if player == session.name) if host else 0
-    if live and not getattr(session, "quit_warned", False):
+    if live and host.entry.drop_forfeits and not getattr(session, "quit_warned", False):
         session.quit_warned = True
         ctx.tell(f"You have {live} chips in live bets at {host.id}; leaving now forfeits them. "
                  "'leave' first, or type 'quit' again to go anyway.")

@@ -187,6 +187,7 @@ class GameEntry:
     aliases: tuple[str, ...] = field(default=())
     odds: Callable[[TableConfig], OddsSheet] | None = None   # `casino odds`; None: no house edge to show
     draws: str = "dice"                       # what `fair` calls the table's fair source: dice, wheel
+    drop_forfeits: bool = True                # a dropped connection loses live bets (`quit` warns first)
     topics: dict[str, str] = field(default_factory=dict)   # help <topic> beyond the words: bet kinds
 
 

@@ -134,7 +134,10 @@ async def test_leaving_and_dropping_let_the_bets_ride_and_the_players_are_told(c
     out = plain(await ann.cmd_expect("leave", "ride on the next spin"))
     assert "You leave the table." in out and "Your 2 bets stay on the layout" in out
     assert "ann left; their 2 bets ride on the next spin." in plain(await bob.expect("ann left"))
-    await cat.close()                                            # drops: the bets ride too
+    await cat.send("quit")                                       # quits: the bets ride too, no warning
+    out = plain(await cat.read_until_closed())
+    assert "Goodbye" in out and "forfeit" not in out
+    await cat.close()
     async with app.presence:
         await app.presence.wait_for(lambda: "cat" not in app.online)
     assert (await app.ledger.balance("cat")).held == {"roulette": 20}

@@ -58,4 +58,5 @@ ROULETTE = GameEntry(
     opening_words=("bet", "spin"),
     odds=odds_sheet,
     draws="wheel",
+    drop_forfeits=False,          # bets ride on the next spin and are paid to the wallet
 )
