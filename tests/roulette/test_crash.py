@@ -79,7 +79,7 @@ async def play(port: int, run: int, rng: random.Random, nets: dict[str, int]) ->
     for _ in range(rng.randint(1, 4)):
         await bob.cmd_expect("play roulette", "Welcome")
         await bob.cmd_expect(f"bet {rng.choice(['red', 'black', 'dozen 2', 'straight 17'])} 10", "Bet accepted")
-        await bob.cmd_expect("leave", "ride on the next spin")          # bob's bet rides
+        await bob.cmd_expect("leave", "on the next spin")          # bob's bet rides
         await ann.cmd_expect(f"bet {rng.choice(['odd', 'even', 'column 1', 'split 0 1'])} 5", "Bet accepted")
         await ann.cmd_expect("bet straight 0 1", "Bet accepted")
         settled = plain(await ann.cmd_expect("spin", "Settlement, spin"))
@@ -90,7 +90,7 @@ async def play(port: int, run: int, rng: random.Random, nets: dict[str, int]) ->
     await ann.cmd_expect(f"bet high {live['ann']}", "Bet accepted")           # durable once shown
     await bob.cmd_expect("play roulette", "Welcome")
     await bob.cmd_expect(f"bet low {live['bob']}", "Bet accepted")
-    await bob.cmd_expect("leave", "ride on the next spin")
+    await bob.cmd_expect("leave", "on the next spin")
     return live
 
 

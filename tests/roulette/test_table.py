@@ -270,3 +270,11 @@ def test_a_spin_that_takes_everything_says_so_without_a_zero_payment():
     out = t.advance(SPIN)
     assert of(out, Settle)[0].pays == (("ann", 0),)
     assert "Settlement, spin 1: lost 15 (red -10, straight 17 -5); net -15." in text(t, out).splitlines()
+
+
+def test_one_bet_riding_is_said_in_the_singular():
+    t = seat(table(), "ann", "bob")
+    bet(t, "ann", "red 10")
+    out = t.leave("ann")
+    assert "Your bet stays on the layout and rides on the next spin" in notes(out, "ann")
+    assert "ann left; their 1 bet rides on the next spin." in text(t, out, "bob")

@@ -110,8 +110,9 @@ class RouletteDealer:
         events = self.wheel.disconnect(player) if how == "gone" else self.wheel.leave(player)
         if events and how != "gone":
             n = len(self.wheel.bets_of(player))
-            events.append(Note((player,), f"Your {n} bet{'s' if n != 1 else ''} stay on the layout and "
-                                          "ride on the next spin; what they return goes to your wallet."))
+            bets = f"Your {n} bets stay on the layout and ride" if n != 1 else \
+                "Your bet stays on the layout and rides"
+            events.append(Note((player,), f"{bets} on the next spin; what they return goes to your wallet."))
         return events
 
     # --- commands -----------------------------------------------------------
