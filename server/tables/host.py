@@ -255,7 +255,7 @@ class TableHost:
             first = line.split()[0] if line else ""
             if first and self.app.registry.find(first, self.app.is_operator(session)) is not None:
                 return False
-            if self.closed or not self.seats(session):
+            if self.closed or not self.is_seated(session):
                 return False
             chips = (await self.app.ledger.balance(session.key)).wallet
             await self.run(lambda: self.apply(self.dealer.act(session.name, [word, *line.split()], chips)))
