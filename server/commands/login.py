@@ -249,7 +249,7 @@ async def enter(app: Any, session: Any, account: Any) -> None:
     if old is not None:
         session.tell("You took over your earlier connection.")
     else:
-        app.broadcast_room(room, f"{account.name} arrives.", exclude=session)
+        app.announce(room, f"{account.name} arrives.", exclude=session)
     for notice in await app.ledger.take_notices(account.key):
         session.tell(f"Notice: {notice}")
     bal = await app.ledger.balance(account.key)
