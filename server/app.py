@@ -115,6 +115,8 @@ class Casino:
         self.login_failures = LoginThrottle(limits.failed_logins_per_minute, limits.login_delay_max)
         self.creations = CreationLimit(limits.accounts_per_ip_per_hour)
         passwords.configure(limits.hash_concurrency, limits.hash_queue)
+        cost = self.config.settings.password_hash
+        passwords.configure_cost(cost.time_cost, cost.memory_kib, cost.parallelism)
         self.operators = {name.lower() for name in config.settings.operators}
         self.ledger: Any = None
         self.accounts: AccountStore | None = None
@@ -213,6 +215,8 @@ class Casino:
         self.login_failures.max_wait = limits.login_delay_max
         self.creations.limit = limits.accounts_per_ip_per_hour
         passwords.configure(limits.hash_concurrency, limits.hash_queue)
+        cost = self.config.settings.password_hash
+        passwords.configure_cost(cost.time_cost, cost.memory_kib, cost.parallelism)
         self.session_clock.configure()
 
     async def reload(self) -> tuple[bool, list[str]]:
