@@ -1,6 +1,6 @@
-"""The crowd bench (bench/bench_crowd.py), run with tiny numbers so it cannot
-rot: a few real telnet clients against both servers, every command of the mix
-answered and recognised."""
+"""The crowd and login-storm benches (bench/bench_crowd.py, bench/bench_logins.py),
+run with tiny numbers so they cannot rot: a few real telnet clients against
+both servers, every command of the mix answered and recognised."""
 from __future__ import annotations
 
 import asyncio
@@ -10,7 +10,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench import bench_crowd  # noqa: E402
+from bench import bench_crowd, bench_logins  # noqa: E402
 
 
 def test_a_small_crowd_gets_every_reply_from_both_servers(capsys):
@@ -28,6 +28,14 @@ def test_a_small_crowd_gets_every_reply_from_both_servers(capsys):
     assert set(run["casino"].sent) == set(bench_crowd.MIX)
     out = capsys.readouterr().out
     assert "ratio casino : bare" in out and "targets (issue #16)" in out
+
+
+def test_a_small_login_storm_logs_everyone_in_while_another_player_looks(capsys):
+    figures = bench_logins.main(["--logins", "6", "--concurrency", "3"])
+    assert figures["ok"] == 6 and figures["errors"] == {}
+    assert figures["seconds"] > 0 and figures["p99"] >= figures["p50"] > 0
+    assert figures["look_idle_p99"] > 0 and figures["look_storm_p99"] > 0
+    assert "target (issue #16)" in capsys.readouterr().out
 
 
 class _Writer:
