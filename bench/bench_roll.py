@@ -1,4 +1,5 @@
-"""A full bank craps table's roll: one Settle per roll against one per wager, in one run.
+"""A full bank craps table's roll: one Settle per roll against one per wager, in one run;
+and the same table's roll told to 200 watchers.
 
 What is measured: the time from the shooter's `roll` to the last "Settlement:"
 line delivered, at a full table (12 players, 20 wagers each, mostly bets one
@@ -17,6 +18,15 @@ driven identically, so both see the same dice, bets and decisions:
 The rolls of the two alternate (which goes first alternates too), so both see
 the same machine load; at the end every player's chips must agree.
 
+With watchers (--watchers W, default 200; 0 leaves them out): a third
+casino, the same seed and the same players and wagers, one Settle per roll,
+and W watchers at the table (stand-in sessions in `app.online`, registered
+with `host.watch`, as the `watch` command does). Its measures: the time from
+`roll` to the last line told to the last watcher (the dice and what they
+decided; watchers are not told the players' settlements), and from `roll` to
+the last settlement line, against the "one" table's (no watchers, the same
+rolls in the same run): what the watchers cost the players.
+
 The bench drives the table host directly (`host.run(host.apply(game.act(...)))`,
 what the `bet` and `roll` commands do once a line is parsed), not telnet: 12
 logins and 240 bets a roll over sockets would time the telnet edge instead of
@@ -26,6 +36,7 @@ was handed to `session.tell` (the socket write is not included).
 
     python -m bench roll                 # 30 rolls, the figures in docs/performance.md
     python -m bench roll --rolls 2       # a CI-sized run
+    python -m bench roll --watchers 1000 # the watchers scenario with more watchers
 """
 from __future__ import annotations
 
@@ -52,6 +63,7 @@ ONE_ROLL = ["field 10", "any7 5", "anycraps 5", "2 1", "3 1", "11 1", "12 1", "h
 STANDING = ["place 6 12", "place 8 12", "hard 6 5", "hard 8 5"]
 WAGERS = ONE_ROLL + STANDING + ["pass 10"]           # 20 a player
 MODES = ("one", "per-wager")
+WATCHERS = 200
 
 
 def per_wager(events: list[Any]) -> list[Any]:
@@ -85,7 +97,8 @@ def per_wager(events: list[Any]) -> list[Any]:
 
 
 class Player:
-    """A stand-in session for one seated player: records when settlement lines arrive."""
+    """A stand-in session for one seated player or watcher: records when
+    settlement lines, and lines of any kind, arrive."""
 
     def __init__(self, name: str) -> None:
         from server.accounts.names import name_key
@@ -95,10 +108,13 @@ class Player:
         self.prefs = Prefs()
         self.closed = False
         self.settled_at: list[float] = []
+        self.told_at: list[float] = []
 
     def tell(self, *lines: str) -> None:
+        now = time.perf_counter()
+        self.told_at.append(now)
         if any(line.startswith("Settlement:") for line in lines):
-            self.settled_at.append(time.perf_counter())
+            self.settled_at.append(now)
 
 
 class Commits:
@@ -118,23 +134,25 @@ class Commits:
 @dataclass
 class Samples:
     seconds: list[float] = field(default_factory=list)     # roll -> last settlement line
+    watched: list[float] = field(default_factory=list)     # roll -> last line told to a watcher
     commits: list[int] = field(default_factory=list)       # ledger transactions per roll
     decided: list[int] = field(default_factory=list)       # wagers the roll decided
 
-    def p(self, q: float) -> float:
+    def p(self, q: float, of: str = "seconds") -> float:
         """The q-quantile in ms (nearest rank: with 30 rolls, p99 is the slowest)."""
-        ms = sorted(s * 1000 for s in self.seconds)
+        ms = sorted(s * 1000 for s in getattr(self, of))
         return ms[max(0, math.ceil(q * len(ms)) - 1)]
 
 
 class Table:
     """One casino with `players` seated at bank craps, driven through its host."""
 
-    def __init__(self, app: Any, players: int, split: bool) -> None:
+    def __init__(self, app: Any, players: int, split: bool, watchers: int = 0) -> None:
         self.app = app
         self.host = app.tables[TABLE]
         self.split = split
         self.seats = [Player(f"Player{i:02d}") for i in range(1, players + 1)]
+        self.watchers = [Player(f"Watcher{i:04d}") for i in range(1, watchers + 1)]
         self.commits = Commits(app.ledger.store)
         self.samples = Samples()
 
@@ -144,6 +162,10 @@ class Table:
             self.app.online[seat.key] = seat
             await self.host.run(lambda s=seat: self.host.sit(s, CHIPS))
             assert seat.name in self.host.seating, f"{seat.name} was not seated"
+        for watcher in self.watchers:
+            self.app.online[watcher.key] = watcher
+            self.host.watch(watcher)
+        assert len(self.host.viewers()) == len(self.seats) + len(self.watchers)
 
     async def rebet(self, wagers: list[str]) -> None:
         """Bring every player back up to the full set of wagers (the untimed part)."""
@@ -173,14 +195,18 @@ class Table:
             decided.append(sum(len(e.stakes) for e in out if isinstance(e, Settle)))
             return per_wager(out) if self.split else out
 
-        for seat in self.seats:
-            seat.settled_at.clear()
+        for who in self.seats + self.watchers:
+            who.settled_at.clear()
+            who.told_at.clear()
         commits = self.commits.n
         start = time.perf_counter()
         await host.run(lambda: host.apply(events()))
         last = max((t for seat in self.seats for t in seat.settled_at), default=None)
         assert last is not None, "the roll settled nothing"
         self.samples.seconds.append(last - start)
+        if self.watchers:
+            assert all(w.told_at for w in self.watchers), "a watcher was told nothing of the roll"
+            self.samples.watched.append(max(t for w in self.watchers for t in w.told_at) - start)
         self.samples.commits.append(self.commits.n - commits)
         self.samples.decided.append(decided[0])
 
@@ -208,18 +234,23 @@ async def _start(path: Path) -> Any:
     return app
 
 
-async def run(rolls: int, players: int = 12) -> dict[str, Samples]:
-    """Play `rolls` rolls at two identical tables, one per mode; their samples by mode.
+async def run(rolls: int, players: int = 12, watchers: int = 0) -> dict[str, Samples]:
+    """Play `rolls` rolls at identical tables, one per mode (and, with
+    watchers, a third "watchers": one Settle a roll, `watchers` watching);
+    their samples by mode.
 
-    Raises AssertionError if the modes end with different chips or a ledger
+    Raises AssertionError if the tables end with different chips or a ledger
     file fails `casino ledger check`.
     """
     from server.ledger import check
 
+    modes = MODES + (("watchers",) if watchers else ())
     with tempfile.TemporaryDirectory() as tmp:
-        apps = [await _start(Path(tmp) / f"{mode}.db") for mode in MODES]
+        apps = [await _start(Path(tmp) / f"{mode}.db") for mode in modes]
         try:
-            tables = [Table(app, players, split=mode == "per-wager") for app, mode in zip(apps, MODES)]
+            tables = [Table(app, players, split=mode == "per-wager",
+                            watchers=watchers if mode == "watchers" else 0)
+                      for app, mode in zip(apps, modes)]
             for t in tables:
                 await t.seat_everyone()
             for k in range(rolls):
@@ -227,24 +258,26 @@ async def run(rolls: int, players: int = 12) -> dict[str, Samples]:
                     await t.rebet(WAGERS)
                 for t in (tables if k % 2 == 0 else tables[::-1]):
                     await t.roll()
-            one, split = [await t.chips() for t in tables]
-            assert one == split, "the two modes moved different chips"
-            assert tables[0].host.dealer.last_dice == tables[1].host.dealer.last_dice
+            chips = [await t.chips() for t in tables]
+            assert all(c == chips[0] for c in chips), "the tables moved different chips"
+            assert all(t.host.dealer.last_dice == tables[0].host.dealer.last_dice for t in tables)
         finally:
             for app in apps:
                 await app.stop()
         for app in apps:
             report = check(app.data_path)
             assert report.ok, report
-    return {mode: t.samples for mode, t in zip(MODES, tables)}
+    return {mode: t.samples for mode, t in zip(modes, tables)}
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench roll", description=__doc__.split("\n")[0])
     parser.add_argument("--rolls", type=int, default=30, help="rolls per mode (default 30)")
     parser.add_argument("--players", type=int, default=12)
+    parser.add_argument("--watchers", type=int, default=WATCHERS,
+                        help=f"watchers at a third table, one Settle a roll (default {WATCHERS}; 0: none)")
     args = parser.parse_args(argv or [])
-    result = asyncio.run(run(args.rolls, args.players))
+    result = asyncio.run(run(args.rolls, args.players, args.watchers))
     one, split = result["one"], result["per-wager"]
     print(f"bank craps, {args.players} players x {len(WAGERS)} wagers, {args.rolls} rolls per mode, "
           "roll -> last settlement line delivered (real SQLite ledger, WAL, synchronous=FULL)")
@@ -254,6 +287,16 @@ def main(argv: list[str] | None = None) -> None:
               f"{statistics.mean(s.decided):>14.1f}")
     print(f"ratio per-wager : one = {split.p(0.5) / one.p(0.5):.1f}x p50, "
           f"{split.p(0.99) / one.p(0.99):.1f}x p99")
+    if "watchers" in result:
+        w = result["watchers"]
+        print(f"\n{args.players} players and {args.watchers} watchers, one Settle a roll, the same rolls "
+              "as the table without watchers (\"one\" above)")
+        print(f"{'measure':<48}{'p50 ms':>9}{'p99 ms':>9}")
+        print(f"{'roll -> last watcher line':<48}{w.p(0.5, 'watched'):>9.2f}{w.p(0.99, 'watched'):>9.2f}")
+        print(f"{f'roll -> last settlement line, {args.watchers} watchers':<48}{w.p(0.5):>9.2f}{w.p(0.99):>9.2f}")
+        print(f"{'roll -> last settlement line, no watchers':<48}{one.p(0.5):>9.2f}{one.p(0.99):>9.2f}")
+        print(f"ratio {args.watchers} watchers : none (last settlement line) = {w.p(0.5) / one.p(0.5):.1f}x p50, "
+              f"{w.p(0.99) / one.p(0.99):.1f}x p99")
 
 
 if __name__ == "__main__":

@@ -26,6 +26,7 @@ from server.net.throttle import ConnectionCounter, CreationLimit, LoginThrottle,
 from server.render.text import clean, sentence
 from server.tables.manager import Manager
 from server.world.rooms import World
+from server.world.roster import Online
 
 log = logging.getLogger("casino")
 
@@ -105,7 +106,7 @@ class Casino:
         self.world = World(config.rooms)
         self.world.on_enter = self.room_info
         self.sessions: set[Session] = set()
-        self.online: dict[str, Session] = {}
+        self.online = Online()               # key -> live session, with a name-ordered roster
         self.leaving: dict[str, Departure] = {}   # accounts whose last session is being closed
         self.in_flight = 0                   # lines being handled right now
         limits = config.settings.limits
@@ -114,6 +115,8 @@ class Casino:
         self.login_failures = LoginThrottle(limits.failed_logins_per_minute, limits.login_delay_max)
         self.creations = CreationLimit(limits.accounts_per_ip_per_hour)
         passwords.configure(limits.hash_concurrency, limits.hash_queue)
+        cost = self.config.settings.password_hash
+        passwords.configure_cost(cost.time_cost, cost.memory_kib, cost.parallelism)
         self.operators = {name.lower() for name in config.settings.operators}
         self.ledger: Any = None
         self.accounts: AccountStore | None = None
@@ -212,6 +215,8 @@ class Casino:
         self.login_failures.max_wait = limits.login_delay_max
         self.creations.limit = limits.accounts_per_ip_per_hour
         passwords.configure(limits.hash_concurrency, limits.hash_queue)
+        cost = self.config.settings.password_hash
+        passwords.configure_cost(cost.time_cost, cost.memory_kib, cost.parallelism)
         self.session_clock.configure()
 
     async def reload(self) -> tuple[bool, list[str]]:
@@ -381,8 +386,8 @@ class Casino:
         departure = self.leaving[key] = Departure()
         try:
             self.world.remove(session)
-            for other in self.world.occupants(session.room) if session.room else ():
-                other.tell(f"{session.name} leaves the casino.")
+            if session.room:
+                self.announce(session.room, f"{session.name} leaves the casino.")
             # Queued at every table now, in one go: anything the player's next
             # session does at a table comes after its own table's `gone`.
             jobs = [host.submit(lambda h=host: h.gone(session))
@@ -400,6 +405,12 @@ class Casino:
         logs.event(log, "logout", name=key, ip=session.ip)
         async with self.presence:
             self.presence.notify_all()
+
+    def announce(self, room: str, text: str, exclude: Session | None = None) -> None:
+        """An arrival or a departure: told to the room unless it is crowded,
+        where one person coming or going is no news to thousands."""
+        if not self.world.crowded(room):
+            self.broadcast_room(room, text, exclude)
 
     def broadcast_room(self, room: str, text: str, exclude: Session | None = None) -> None:
         for other in self.world.occupants(room):

@@ -46,3 +46,11 @@ def test_the_per_wager_switch_rebuilds_the_old_intents_with_the_same_money():
 def test_quantiles_are_nearest_rank():
     s = bench_roll.Samples(seconds=[i / 1000 for i in range(1, 31)])
     assert (s.p(0.5), s.p(0.99)) == (15.0, 30.0)
+
+
+async def test_watchers_see_the_roll_at_a_third_table_with_the_same_dice():
+    result = await bench_roll.run(rolls=2, players=2, watchers=3)   # raises if the tables' chips differ
+    w, one = result["watchers"], result["one"]
+    assert len(w.watched) == len(w.seconds) == 2 and all(s > 0 for s in w.watched)
+    assert w.decided == one.decided and w.commits == [1, 1]
+    assert not one.watched                                           # no watchers there

@@ -69,6 +69,14 @@ class AccountStore:
                 raise NameTaken(name) from None
         return Account(name, pwhash)
 
+    def _set_hash(self, name: str, pwhash: str) -> None:
+        with self._lock:
+            self._db.execute("UPDATE players SET pwhash = ? WHERE name_key = ?", (pwhash, name_key(name)))
+
+    async def set_hash(self, name: str, pwhash: str) -> None:
+        """Replace a player's password hash (an upgrade to today's parameters)."""
+        await asyncio.to_thread(self._set_hash, name, pwhash)
+
     def _save_prefs(self, name: str, prefs: dict[str, object]) -> None:
         with self._lock:
             self._db.execute(

@@ -22,13 +22,35 @@ def describe_room(app, session) -> list[str]:
         if host is not None:
             lines += describe_table(host)
         elif table:
-            lines.append(f"{a_game(entry_for(table).title)} table is here ({table_id}), closed for now.")
-    others = [s.name for s in app.world.others(session)]
-    if others:
-        lines.append("Here: " + ", ".join(others) + ".")
+            lines.append(f"{a_game(entry_for(table).phrase)} table is here ({table_id}), closed for now.")
+    here = people_here(app, session, room)
+    if here:
+        lines.append(here)
     exits = ", ".join(room.exits) if room.exits else "none"
     lines.append(f"Exits: {exits}")
     return lines
+
+
+LOOK_NAMES = 5      # `look` names this many of the others here and counts the rest
+
+
+def people_here(app, session, room) -> str:
+    """`Here: ann, bob and 4,998 others.`: a few names and a count, the same
+    cost in an empty room and a full one. People at a table in this room are
+    shown with the table instead."""
+    seated = {s.key for t in room.tables if t in app.tables for s in app.tables[t].seating.seats}
+    at_tables = sum(1 for key in seated if key != session.key
+                    and getattr(app.online.get(key), "room", None) == room.id)
+    others = app.world.count(room.id) - 1 - at_tables
+    shown = [s.name for s in app.world.sample(session, LOOK_NAMES, seated)]
+    if not shown:
+        return ""
+    rest = others - len(shown)
+    if rest > 0:
+        return f"Here: {', '.join(shown)} and {rest:,} other{'s' if rest != 1 else ''}."
+    if len(shown) == 1:
+        return f"Here: {shown[0]}."
+    return f"Here: {', '.join(shown[:-1])} and {shown[-1]}."
 
 
 def a_game(phrase: str) -> str:
@@ -86,10 +108,29 @@ async def say(ctx: Context) -> None:
     ctx.app.broadcast_room(ctx.session.room, f"{ctx.session.name} says, \"{text}\"", exclude=ctx.session)
 
 
-@command("who", help="""who - everyone connected: the room each is in, and the table where each plays or watches.""")
+WHO_PAGE = 20
+
+
+@command("who", help="""who [page] | who <name prefix> [page] - who is connected, 20 to a page in name order: the room each is in, and the table where each plays or watches.""")
 async def who(ctx: Context) -> None:
-    people = sorted(ctx.app.online.values(), key=lambda s: s.name.lower())
-    ctx.tell(f"{len(people)} {'person' if len(people) == 1 else 'people'} in the casino:")
+    words = list(ctx.argv)
+    number = int(words.pop()) if words and words[-1].isdecimal() and words[-1].isascii() else 1
+    prefix = words[0] if words else ""
+    if len(words) > 1 or number < 1 or number > 100_000:
+        ctx.tell("Usage: who [page], or who <start of a name> [page].")
+        return
+    people, total = ctx.app.online.page(prefix, number, WHO_PAGE)
+    pages = max(1, -(-total // WHO_PAGE))
+    scope = f" whose name starts with '{prefix[:20]}'" if prefix else " in the casino"
+    head = f"{total:,} {'person' if total == 1 else 'people'}{scope}"
+    if total > WHO_PAGE:
+        head += f" (page {min(number, pages)} of {pages}; 'who {prefix + ' ' if prefix else ''}{number + 1}' for more)" \
+            if number < pages else f" (page {number} of {pages})"
+    ctx.tell(head + ":")
+    if not people:
+        if total:
+            ctx.tell(f"  There are only {pages} page{'s' if pages != 1 else ''}.")
+        return
     width = max(len(s.name) for s in people)
     for s in people:
         room = ctx.app.world.rooms.get(s.room)

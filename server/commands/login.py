@@ -18,7 +18,8 @@ from server import logs
 from server.net import mud
 from server.accounts.names import name_key, name_problem
 from server.accounts.create import create_account
-from server.accounts.passwords import HashBusy, password_problem, verify_password
+from server.accounts.passwords import (HashBusy, hash_password, needs_rehash, password_problem,
+                                       verify_password)
 from server.accounts.store import NameTaken
 from server.render.text import clean
 
@@ -208,6 +209,12 @@ async def _connect(app: Any, session: Any, name: str, password: str, now: float)
         session.tell("Wrong name or password.")
         return
     app.login_failures.clear(f"ip:{session.ip}:name:{key}")
+    if needs_rehash(account.pwhash):
+        try:        # made with older parameters: re-made with today's, once
+            await app.accounts.set_hash(account.name, await hash_password(password))
+            logs.event(log, "password_rehashed", name=key)
+        except HashBusy:
+            pass    # next time
     await enter(app, session, account)
 
 
@@ -249,7 +256,7 @@ async def enter(app: Any, session: Any, account: Any) -> None:
     if old is not None:
         session.tell("You took over your earlier connection.")
     else:
-        app.broadcast_room(room, f"{account.name} arrives.", exclude=session)
+        app.announce(room, f"{account.name} arrives.", exclude=session)
     for notice in await app.ledger.take_notices(account.key):
         session.tell(f"Notice: {notice}")
     bal = await app.ledger.balance(account.key)

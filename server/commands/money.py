@@ -1,9 +1,11 @@
 """Chips: `balance` and `statement`, read from the ledger."""
 from __future__ import annotations
 
+import re
+
 from server.commands import REGISTRY
 from server.commands.registry import Context
-from server.render.width import glue
+from server.render.width import NBSP, glue
 
 STATEMENT_DEFAULT, STATEMENT_MAX = 10, 100
 
@@ -40,4 +42,8 @@ def statement_line(row) -> str:
     between those groups on a narrow screen."""
     when = glue(f"{row.time:%Y-%m-%d}", f"{row.time:%H:%M:%S}")
     where = f"{row.table}:" if row.table else ""
-    return f"  {when}  {row.amount:>+7}  " + " ".join(x for x in (where, row.memo) if x)
+    memo = _NUMBER_AFTER_WORD.sub(NBSP, row.memo)     # "paid back 10" never breaks before the 10
+    return f"  {when}  {row.amount:>+7}  " + " ".join(x for x in (where, memo) if x)
+
+
+_NUMBER_AFTER_WORD = re.compile(r"(?<=[a-z]) (?=[+-]?\d)")

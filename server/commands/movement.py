@@ -19,9 +19,9 @@ async def move(ctx: Context, word: str) -> None:
     if target in app.closed_rooms:
         session.tell("That room has been closed by the management.")
         return
-    app.broadcast_room(session.room, f"{session.name} leaves {way}.", exclude=session)
+    app.announce(session.room, f"{session.name} leaves {way}.", exclude=session)
     app.world.place(session, target)
-    app.broadcast_room(target, f"{session.name} arrives from {arrival_from(way)}.", exclude=session)
+    app.announce(target, f"{session.name} arrives from {arrival_from(way)}.", exclude=session)
     session.tell(*describe_room(app, session))
 
 

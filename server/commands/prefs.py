@@ -25,8 +25,9 @@ async def set_(ctx: Context) -> None:
         for key in _SETTINGS:
             value = getattr(prefs, key)
             shown = ("on" if value else "off") if isinstance(value, bool) else str(value)
-            how = "set by you" if key in chosen else "guessed from your client"
+            how = "set by you" if key in chosen else "guessed"
             ctx.tell(f"  {key:<8} {shown:<6} {how}")
+        ctx.tell("Guessed values come from your client until you set them.")
         return
     key = _ALIASES.get(ctx.argv[0].lower(), ctx.argv[0].lower())
     if key not in _SETTINGS or len(ctx.argv) != 2:

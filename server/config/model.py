@@ -34,7 +34,7 @@ class Limits:
     failed_logins_per_minute: int = 5   # free failures per address and per (address, name), then delays
     login_delay_max: int = 300      # seconds: the longest wait after repeated failed logins
     accounts_per_ip_per_hour: int = 5   # new accounts from one address an hour
-    hash_concurrency: int = 2       # password hashes computed at once (64 MiB each)
+    hash_concurrency: int = 2       # password hashes computed at once (password_hash memory each)
     hash_queue: int = 32            # password checks waiting for a turn; beyond it "busy"
 
 
@@ -53,6 +53,17 @@ class Mssp:
 
 
 @dataclass(frozen=True)
+class PasswordHash:
+    """Argon2id's cost for new hashes. The default is OWASP's recommended
+    minimum (Password Storage Cheat Sheet, Argon2id: m=19 MiB, t=2, p=1);
+    RFC 9106's second recommendation is m=65536, t=3, p=4."""
+
+    memory_kib: int = 19456
+    time_cost: int = 2
+    parallelism: int = 1
+
+
+@dataclass(frozen=True)
 class Settings:
     host: str = "127.0.0.1"
     port: int = 4000
@@ -63,6 +74,7 @@ class Settings:
     connect_maxwait: float = 0.5        # seconds to wait for telnet negotiation before the banner
     limits: Limits = field(default_factory=Limits)
     mssp: Mssp = field(default_factory=Mssp)
+    password_hash: PasswordHash = field(default_factory=PasswordHash)
 
 
 @dataclass(frozen=True)

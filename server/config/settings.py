@@ -7,7 +7,7 @@ from typing import Any
 from server.config.errors import Report
 from server.config.fields import (Field, Problem, as_float, as_id, as_int, as_text,
                                   describe, expect_map, read_fields)
-from server.config.model import Limits, Mssp, Settings
+from server.config.model import Limits, Mssp, PasswordHash, Settings
 from server.config.yamlsrc import YList
 
 NAME_RE = re.compile(r"^[A-Za-z0-9_]{3,20}$")   # account names, as COMMANDS.md fixes them
@@ -82,12 +82,20 @@ MSSP_FIELDS += (
 )
 
 
+DEFAULT_HASH = PasswordHash()
+HASH_FIELDS = (
+    Field("memory_kib", as_int, DEFAULT_HASH.memory_kib, 7168, 1_048_576),
+    Field("time_cost", as_int, DEFAULT_HASH.time_cost, 1, 20),
+    Field("parallelism", as_int, DEFAULT_HASH.parallelism, 1, 16),
+)
+
+
 def read_settings(report: Report, value: Any, line: int) -> tuple[Settings, int]:
     """Settings from the `server:` value, and the line to blame for start_room."""
     section = expect_map(report, value, line, "server")
     if section is None:
         return DEFAULT, line
-    values = read_fields(report, section, SERVER_FIELDS, "server", skip=("limits", "mssp"))
+    values = read_fields(report, section, SERVER_FIELDS, "server", skip=("limits", "mssp", "password_hash"))
     limits = DEFAULT_LIMITS
     if "limits" in section:
         sub = expect_map(report, section["limits"], section.key_line["limits"], "server.limits")
@@ -98,5 +106,11 @@ def read_settings(report: Report, value: Any, line: int) -> tuple[Settings, int]
         sub = expect_map(report, section["mssp"], section.key_line["mssp"], "server.mssp")
         if sub is not None:
             mssp = Mssp(**read_fields(report, sub, MSSP_FIELDS, "server.mssp"))
+    cost = DEFAULT_HASH
+    if "password_hash" in section:
+        sub = expect_map(report, section["password_hash"], section.key_line["password_hash"],
+                         "server.password_hash")
+        if sub is not None:
+            cost = PasswordHash(**read_fields(report, sub, HASH_FIELDS, "server.password_hash"))
     start_line = section.key_line.get("start_room", line)
-    return Settings(**values, limits=limits, mssp=mssp), start_line
+    return Settings(**values, limits=limits, mssp=mssp, password_hash=cost), start_line

@@ -12,7 +12,8 @@ Every line the server sends must fit the viewer's width (NAWS, `set width N`,
 Wrapping is at spaces only. Words that must stay together ("7) come9 10",
 "2 pays 2:1") are joined with `glue`, which puts a no-break space (NBSP)
 between them: `fit` never breaks there and sends it as a plain space. A short
-quoted command ('help craps', 'play pig') is kept whole the same way. A single
+quoted command ('help craps', 'play pig') and a number of seconds ("60 s")
+are kept whole the same way. A single
 word wider than the whole screen is the only thing ever split.
 
 Widths are display columns: ANSI colour codes take none, East Asian wide
@@ -32,6 +33,7 @@ _PIECES = re.compile(r"(\x1b\[[0-9;?]*[A-Za-z])")
 _SPACES = re.compile(r"( +)")
 # 'help craps', 'play pig': a quote that opens after a space or "(" and closes
 # before a space, punctuation or the end, at most 30 characters apart.
+_SECONDS = re.compile(r"(?<=\d) (?=s\b)")     # "60 s" stays one group
 _QUOTED = re.compile(r"(?:(?<=^)|(?<=[ (]))'[^' ][^']{0,28}[^' ]'(?=$|[ .,;:)!?])")
 
 
@@ -67,6 +69,7 @@ def fit(line: str, width: int, hang: str | None = None) -> list[str]:
     if display_width(line) <= width:
         return [line.replace(NBSP, " ")]
     line = _QUOTED.sub(lambda m: m.group(0).replace(" ", NBSP), line)
+    line = _SECONDS.sub(NBSP, line)
     width = max(width, 8)
     indent = len(line) - len(line.lstrip(" "))
     indent = min(indent, width // 2)

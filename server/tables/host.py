@@ -154,13 +154,13 @@ class TableHost:
                 channel.last_table = state
                 self._data.append((viewer.session, "Casino.Table", state))
 
-    def _gmcp_facts(self, event: Any) -> None:
+    def _gmcp_facts(self, event: Any, viewers: list[Viewer]) -> None:
         describe = getattr(self.dealer, "event_data", None)
         if describe is None:
             return
         for package, payload, to in describe(event):
             sessions = ([self.session_of(p) for p in to] if to is not None
-                        else [v.session for v in self.viewers()])
+                        else [v.session for v in viewers])
             for session in sessions:
                 if mud.gmcp_of(session) is not None:
                     self._data.append((session, package, {"table": self.id, **payload}))
@@ -270,14 +270,19 @@ class TableHost:
         return f"{self.app.run_id}:{key}"
 
     async def apply(self, events: list[Any]) -> None:
-        """Apply money intents in order, then show every fact to its viewers."""
+        """Apply money intents in order, then show every fact to its viewers.
+
+        The viewers are looked up once for a run of facts (a roll is a couple
+        of hundred), and again only after the seats may have changed."""
         queue = list(events)
+        viewers: list[Viewer] | None = None
         while queue:
             event = queue.pop(0)
             if isinstance(event, (Hold, Settle, Refund, Forfeit)):
                 queue[:0] = await self._money(event)
             elif isinstance(event, SeatRequest):
                 await self.leave(event.player, event.how)
+                viewers = None
             elif isinstance(event, Ask):
                 session = self.session_of(event.player)
                 if session is not None:
@@ -292,7 +297,9 @@ class TableHost:
                     balance = await self.app.ledger.balance(session.key)
                     self._tell(session, f"Wallet: {balance.wallet} chips.")
             else:
-                self._show(event)
+                if viewers is None:
+                    viewers = self.viewers()
+                self._show(event, viewers)
 
     async def _notice(self, notice: Notice) -> None:
         """Tell a connected player now; keep it for the next login of one who is gone."""
@@ -384,7 +391,7 @@ class TableHost:
                     self._tell(session, "The pending settlement has now been recorded.")
         self.pending = still
 
-    def _show(self, event: Any) -> None:
+    def _show(self, event: Any, viewers: list[Viewer]) -> None:
         if isinstance(event, Note) and event.to is not None:
             # Addressed lines reach their players seated or not (a refused `play`).
             for player in event.to:
@@ -392,11 +399,11 @@ class TableHost:
                 if session is not None:
                     self._tell(session, event.text)
             return
-        for viewer in self.viewers():
+        for viewer in viewers:
             lines = self.dealer.render(event, viewer)
             if lines:
                 self._tell(viewer.session, *lines)
-        self._gmcp_facts(event)
+        self._gmcp_facts(event, viewers)
 
     # --- configuration changes ----------------------------------------------
     @property

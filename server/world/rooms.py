@@ -33,25 +33,51 @@ def arrival_from(direction_word: str) -> str:
     return _OPPOSITE.get(direction_word, "somewhere")
 
 
+CROWD = 30      # more people than this in a room: arrivals and departures go unannounced
+
+
 class World:
+    """Rooms and who stands in each. Occupants are kept in arrival order in
+    insertion-ordered dicts, so placing, removing and counting cost the same
+    however full a room is."""
+
     def __init__(self, rooms: dict[str, RoomConfig]) -> None:
         self.rooms = rooms
-        self._occupants: dict[str, set[Any]] = defaultdict(set)
+        self._occupants: dict[str, dict[Any, None]] = defaultdict(dict)
         self.on_enter: Any = None        # callable(session, room_id): the casino's arrival hook (GMCP)
 
     def occupants(self, room_id: str) -> list[Any]:
-        return sorted(self._occupants.get(room_id, ()), key=lambda s: s.name.lower())
+        """Everyone in the room, in arrival order (to tell them all something)."""
+        return list(self._occupants.get(room_id, ()))
+
+    def count(self, room_id: str) -> int:
+        return len(self._occupants.get(room_id, ()))
+
+    def crowded(self, room_id: str) -> bool:
+        """Too full to announce each arrival and departure to everyone."""
+        return self.count(room_id) > CROWD
+
+    def sample(self, session: Any, limit: int, skip: set[str]) -> list[Any]:
+        """Up to `limit` others in the session's room, earliest arrivals first,
+        passing over the keys in `skip`: what `look` names."""
+        found = []
+        for other in self._occupants.get(session.room, ()):
+            if other is not session and other.key not in skip:
+                found.append(other)
+                if len(found) == limit:
+                    break
+        return found
 
     def place(self, session: Any, room_id: str) -> None:
         self.remove(session)
         session.room = room_id
-        self._occupants[room_id].add(session)
+        self._occupants[room_id][session] = None
         if self.on_enter is not None:
             self.on_enter(session, room_id)
 
     def remove(self, session: Any) -> None:
         if session.room is not None:
-            self._occupants[session.room].discard(session)
+            self._occupants[session.room].pop(session, None)
 
     def others(self, session: Any) -> list[Any]:
         return [s for s in self.occupants(session.room) if s is not session] if session.room else []

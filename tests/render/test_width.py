@@ -67,3 +67,8 @@ def test_a_quoted_command_stays_whole_but_an_apostrophe_is_just_a_letter():
         assert "'help craps'" in text, width
     lines = fit("you don't pass the dice and don't ride the bet at all today", 20)
     assert all(display_width(x) <= 20 for x in lines)
+
+
+def test_seconds_stay_with_their_number():
+    for width in range(20, 40):
+        assert "60 s" in "\n".join(fit("Your turn: 'roll' or 'hold'. After 60 s without a move you hold.", width))

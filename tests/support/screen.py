@@ -8,6 +8,7 @@ Waiting polls the screen of a real process; it never waits for game time.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import re
 import shutil
@@ -51,7 +52,13 @@ class Screen:
                               capture_output=True, text=True, check=True).stdout
 
     def close(self) -> None:
+        """Stop this screen's own tmux server and remove its socket file."""
+        path = subprocess.run(["tmux", "-L", self.socket, "display-message", "-p", "#{socket_path}"],
+                              capture_output=True, text=True).stdout.strip()
         subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)
+        if path.startswith("/") and os.path.basename(path) == self.socket:
+            with contextlib.suppress(OSError):
+                os.unlink(path)
 
     # --- typing and reading -------------------------------------------------
     def type(self, text: str) -> None:

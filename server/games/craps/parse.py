@@ -22,8 +22,6 @@ KIND_WORDS: dict[str, Kind] = {
     "horn": Kind.HORN, "hop": Kind.HOP,
     "fire": Kind.FIRE, "small": Kind.SMALL, "tall": Kind.TALL, "all": Kind.ALL,
 }
-KINDS_HELP = ("pass, dontpass (dp), come, dontcome (dc), odds <target>, place N, buy N, lay N, "
-              "hard N, field, any7, anycraps, 2, 3, 11, 12, horn, hop A B, fire, small, tall, all")
 # Odds targets: the line bet the odds back, and whether it needs a number.
 ODDS_TARGETS = {"pass": Kind.PASS, "dontpass": Kind.DONT_PASS, "dp": Kind.DONT_PASS,
                 "come": Kind.COME, "dontcome": Kind.DONT_COME, "dc": Kind.DONT_COME}

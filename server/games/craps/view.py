@@ -3,6 +3,9 @@
 The table is a boxed half-layout, 80 columns: the numbers with the puck and the
 viewer's own wagers on their spots, then the line bets, field, hardways,
 one-roll bets and the Fire and Small/Tall/All trackers with filled numbers.
+Below 80 columns (NAWS or `set width`), or when huge stakes overflow a cell,
+the same facts come as a compact box (server.render.width.boxed) whose rows
+wrap inside it; every line fits the viewer's width.
 Colour and Unicode follow the viewer's `set` choices; the ASCII, colourless
 rendering carries the same information (filled numbers in brackets).
 """

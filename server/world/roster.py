@@ -1,0 +1,50 @@
+"""Who is online, kept in name order as people come and go, so `who` pages
+and filters by prefix without sorting the whole casino on every call.
+
+`Online` is the casino's map of account key -> live session; every way an
+entry is set or removed keeps the sorted roster beside it (an insort and a
+bisect: a memmove, not a sort), so a page of `who` costs the same with 5 or
+5,000 people online.
+"""
+from __future__ import annotations
+
+from bisect import bisect_left, insort
+from typing import Any
+
+
+class Online(dict):
+    """key -> session, plus `names`: (lower-case name, key) in order."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.names: list[tuple[str, str]] = []
+
+    def __setitem__(self, key: str, session: Any) -> None:
+        if key in self:
+            self._forget(key)
+        super().__setitem__(key, session)
+        insort(self.names, (session.name.lower(), key))
+
+    def __delitem__(self, key: str) -> None:
+        self._forget(key)
+        super().__delitem__(key)
+
+    def pop(self, key: str, *default: Any) -> Any:
+        if key in self:
+            self._forget(key)
+        return super().pop(key, *default)
+
+    def _forget(self, key: str) -> None:
+        entry = (self[key].name.lower(), key)
+        i = bisect_left(self.names, entry)
+        if i < len(self.names) and self.names[i] == entry:
+            del self.names[i]
+
+    def page(self, prefix: str, number: int, size: int) -> tuple[list[Any], int]:
+        """Page `number` (from 1) of the sessions whose name starts with
+        `prefix`, in name order, and how many match in all."""
+        prefix = prefix.lower()
+        lo = bisect_left(self.names, (prefix,))
+        hi = bisect_left(self.names, (prefix + "\U0010ffff",)) if prefix else len(self.names)
+        start = lo + (number - 1) * size
+        return [self[key] for _, key in self.names[start:min(start + size, hi)]], hi - lo
