@@ -58,6 +58,7 @@ class TableHost:
         self.id = config.id
         self.seating = Seating()
         self.dice = FairDice(config.id, seed=app.seed)
+        self.installs = -1                        # dealers installed before this one
         self.install(config)
         self.pending: list[PendingIntent] = []    # writes the ledger failed; retried
         self.stakes: dict[str, tuple[str, int]] = {}  # open holds, by game key: (player, chips)
@@ -80,6 +81,10 @@ class TableHost:
         self.entry = entry_for(config)
         self.dealer: Dealer = self.entry.make(config, self.app.manager.tick_hz, self.dice, self.seating)
         self.usher = Usher(self.seating, self.dealer, self.entry.word)
+        # A new dealer counts its keys from 1 again: a new prefix keeps them
+        # from meeting the old dealer's in the ledger (where a repeated key is
+        # a retry that moves nothing). Installs happen only at rest.
+        self.installs += 1
 
     # --- ordered inputs ---------------------------------------------------
     async def _work(self) -> None:
@@ -267,6 +272,10 @@ class TableHost:
 
     # --- money and facts ----------------------------------------------------
     def ledger_key(self, key: str) -> str:
+        """The game's key made unique across restarts (the run id) and across
+        dealers of this run (the install number, after a reload)."""
+        if self.installs:
+            return f"{self.app.run_id}.{self.installs}:{key}"
         return f"{self.app.run_id}:{key}"
 
     async def apply(self, events: list[Any]) -> None:

@@ -207,3 +207,23 @@ async def test_shutdown_countdown_refunds_and_stops(live):
         assert (await ledger.balance("uma")).wallet == 1000
     finally:
         await ledger.close()
+
+
+async def test_a_dealer_installed_by_reload_never_reuses_an_earlier_dealers_ledger_keys(casino, connect):
+    """A new dealer counts its keys from 1 again; the ledger would take a
+    repeated key for a retry and move nothing while the game thought the
+    stake held. The host's install number keeps the keys apart."""
+    from support.telnet import login
+    ann = await connect()
+    await login(ann, "ann")
+    await ann.cmd("north")
+    await ann.cmd("play craps")
+    host = casino.tables["bank_craps"]
+    await ann.cmd("bet field 10")                   # key bank_craps:1, decided by the next roll
+    await ann.cmd("roll")
+    assert host.at_rest
+    before = (await casino.ledger.balance("ann")).wallet
+    host.install(host.dealer.config)               # what reload does once the table is at rest
+    await ann.cmd("bet field 10")                   # the new dealer's key bank_craps:1 again
+    assert (await casino.ledger.balance("ann")).wallet == before - 10
+    assert (await casino.ledger.balance("ann")).held == {"bank_craps": 10}
