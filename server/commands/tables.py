@@ -76,7 +76,8 @@ async def watch(ctx: Context) -> None:
     ctx.tell(host.watch(ctx.session))
 
 
-@command("leave", topic="table", help="""leave - get up from your table (or stop watching). With bets in play you leave once they are decided.""")
+@command("leave", topic="table", help="""leave - get up from your table (or stop watching).
+What happens to bets in play is each game's rule, in 'table rules': at craps you stay seated until they are decided, at roulette they ride and are paid to your wallet, at Pig and alley craps you are out of the game at once.""")
 async def leave(ctx: Context) -> None:
     app, session = ctx.app, ctx.session
     host = app.seat_of(session.key)
@@ -188,7 +189,7 @@ TABLE_WORDS = [
     "watch <game> - watch without playing.",
     "table / table rules - the table and its state / the rules in plain words.",
     "seed <text> - as the shooter, set the client seed; fair [new] - check the dice.",
-    "leave - get up (at craps once your live bets are decided; at Pig and alley craps at once).",
+    "leave - get up, or stop watching; what happens to bets in play is the game's rule ('table rules').",
 ]
 
 

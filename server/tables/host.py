@@ -241,7 +241,7 @@ class TableHost:
         if self.is_seated(session):
             return "You are playing at this table already."
         self.seating.watchers[session.key] = session.name
-        return f"You watch {self.id}. You will see every roll; 'leave' to stop watching."
+        return f"You watch {self.id}. You will see the play; 'leave' to stop watching."
 
     async def leave(self, player: str, how: str = "leave") -> None:
         await self.apply(self.usher.leave(player, how))
