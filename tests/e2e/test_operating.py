@@ -205,3 +205,26 @@ async def test_shutdown_countdown_refunds_and_stops(live):
         assert (await ledger.balance("uma")).wallet == 1000
     finally:
         await ledger.close()
+
+
+async def test_reload_reads_the_files_off_the_event_loop(live, monkeypatch):
+    import threading
+
+    from server.config import load
+    threads = []
+    real = load.load_config
+
+    def spy(*args):
+        threads.append(threading.current_thread())
+        return real(*args)
+    monkeypatch.setattr(load, "load_config", spy)
+    applied, _ = await live.reload()
+    assert applied and threads and threads[0] is not threading.main_thread()
+
+
+async def test_an_alias_bomb_is_refused_at_once_with_its_line(live):
+    op = await operator(live)
+    shutil.copy(BROKEN / "yaml_alias_bomb" / "rooms" / "lobby.yaml", "rooms/lobby.yaml")
+    out = plain(await op.cmd_expect("reload", "Reload", timeout=5))
+    assert "Reload refused: 1 error; nothing changed." in out
+    assert "rooms/lobby.yaml:9: yaml: refused: aliases expand to more than 50000 values" in out
