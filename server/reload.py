@@ -10,6 +10,7 @@ closes, refunding what is left, once its live bets are decided.
 """
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import logging
 from typing import Any
@@ -27,10 +28,12 @@ def _same_table(a: Any, b: Any) -> bool:
 
 async def reload(app: Any) -> tuple[bool, list[str]]:
     """Re-read config/ and rooms/; returns (applied, lines for the operator)."""
-    from server.config.load import ConfigInvalid, load_config
+    from server.config import load
     try:
-        new = load_config(app.config_dir, app.rooms_dir)
-    except ConfigInvalid as err:
+        # Read and checked in a worker thread: the event loop keeps serving
+        # players while YAML is parsed (refused files are bounded: yamlsrc).
+        new = await asyncio.to_thread(load.load_config, app.config_dir, app.rooms_dir)
+    except load.ConfigInvalid as err:
         lines = [str(e) for e in err.errors]
         logs.event(log, "reload_refused", errors=len(lines))
         return False, lines

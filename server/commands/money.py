@@ -23,7 +23,7 @@ async def balance(ctx: Context) -> None:
 async def statement(ctx: Context) -> None:
     n = STATEMENT_DEFAULT
     if ctx.argv:
-        if not ctx.argv[0].isdigit() or not 1 <= int(ctx.argv[0]) <= STATEMENT_MAX:
+        if not (ctx.argv[0].isascii() and ctx.argv[0].isdigit()) or not 1 <= int(ctx.argv[0]) <= STATEMENT_MAX:
             ctx.tell(f"Give a number from 1 to {STATEMENT_MAX}, e.g. statement 20.")
             return
         n = int(ctx.argv[0])

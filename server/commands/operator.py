@@ -25,7 +25,7 @@ async def grant(ctx: Context) -> None:
         ctx.tell("Usage: grant <player> <chips> <reason>")
         return
     who, amount, reason = ctx.argv[0], ctx.argv[1], " ".join(ctx.argv[2:])
-    if not amount.isdigit() or not 1 <= int(amount) <= MAX_GRANT:
+    if not (amount.isascii() and amount.isdigit()) or not 1 <= int(amount) <= MAX_GRANT:
         ctx.tell(f"Chips must be a whole number from 1 to {MAX_GRANT}.")
         return
     account = await ctx.app.accounts.get(who)
@@ -74,7 +74,7 @@ async def ledger(ctx: Context) -> None:
          help="""shutdown [seconds] [reason] - count down, refund every open stake, and stop the server.""")
 async def shutdown(ctx: Context) -> None:
     seconds, words = 0, list(ctx.argv)
-    if words and words[0].isdigit():
+    if words and words[0].isascii() and words[0].isdigit():
         seconds = min(int(words.pop(0)), 3600)
     reason = " ".join(words) or "The casino is closing."
     logs.event(log, "operator_shutdown", operator=ctx.session.key, seconds=seconds, reason=reason)

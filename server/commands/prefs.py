@@ -10,7 +10,7 @@ _SETTINGS = {
     "color": ("on|off", lambda v: _SWITCH.get(v)),
     "unicode": ("on|off", lambda v: _SWITCH.get(v)),
     "dice": ("dark|light", lambda v: v if v in ("dark", "light") else None),
-    "width": (f"{MIN_WIDTH}-{MAX_WIDTH}", lambda v: int(v) if v.isdigit() and MIN_WIDTH <= int(v) <= MAX_WIDTH else None),
+    "width": (f"{MIN_WIDTH}-{MAX_WIDTH}", lambda v: int(v) if v.isascii() and v.isdigit() and MIN_WIDTH <= int(v) <= MAX_WIDTH else None),
 }
 _ALIASES = {"colour": "color", "utf8": "unicode", "cols": "width"}
 

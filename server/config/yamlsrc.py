@@ -4,6 +4,11 @@ PyYAML's plain loader forgets where a value came from; validation needs that
 line for every message. So the composed node tree is turned into YMap/YList,
 ordinary dicts/lists that also remember lines and the raw scalar text (an id
 written `6185` must stay "6185", and `0612` must not become octal 394).
+
+A config file is refused, with its line, rather than allowed to hang or crash
+the server (reload runs while people play): nesting deeper than MAX_DEPTH,
+aliases that expand to more than MAX_VALUES values (a 2 KB "billion laughs"
+file would otherwise take the loader forever) or that contain themselves.
 """
 from __future__ import annotations
 
@@ -11,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+from yaml.composer import ComposerError
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from server.config.errors import ConfigError, Report
@@ -32,14 +38,75 @@ class YList(list):
     raw: list[str | None]
 
 
+MAX_DEPTH = 50          # nested collections in one file
+MAX_VALUES = 50_000     # values in the file once every alias is expanded
+
+
 class _Loader(yaml.SafeLoader):
-    """SafeLoader used only for composing nodes and constructing scalars."""
+    """SafeLoader used only for composing nodes and constructing scalars;
+    composing counts the nesting and refuses it past MAX_DEPTH."""
+
+    _depth = 0
+
+    def compose_node(self, parent: Node | None, index: Any) -> Node | None:
+        self._depth += 1
+        try:
+            if self._depth > MAX_DEPTH:
+                mark = self.peek_event().start_mark
+                raise ComposerError(
+                    None, None, f"refused: nested more than {MAX_DEPTH} levels deep", mark)
+            return super().compose_node(parent, index)
+        finally:
+            self._depth -= 1
 
 
-class _Bad(Exception):
-    def __init__(self, line: int, key: str, problem: str) -> None:
+class _Refused(Exception):
+    def __init__(self, line: int, problem: str) -> None:
         super().__init__(problem)
-        self.line, self.key, self.problem = line, key, problem
+        self.line, self.problem = line, problem
+
+
+def _check_expansion(root: Node) -> None:
+    """Refuse aliases that expand past MAX_VALUES values or MAX_DEPTH levels,
+    or contain themselves, naming the line where it happens. Each node is
+    measured once (aliases share nodes), so this is linear in the file."""
+    size: dict[int, tuple[int, int]] = {}     # id -> (values, levels) once expanded
+    open_: set[int] = set()
+
+    def children(node: Node) -> list[Node]:
+        if isinstance(node, MappingNode):
+            return [n for pair in node.value for n in pair]
+        if isinstance(node, SequenceNode):
+            return list(node.value)
+        return []
+
+    def measure(node: Node) -> tuple[int, int]:
+        key = id(node)
+        if key in size:
+            return size[key]
+        if key in open_:
+            raise _Refused(_line(node), "refused: an alias refers to a collection that contains it")
+        open_.add(key)
+        values, levels = 1, 1
+        for child in children(node):
+            v, lv = measure(child)
+            values, levels = min(values + v, MAX_VALUES + 1), max(levels, lv + 1)
+        open_.discard(key)
+        size[key] = (values, levels)
+        return values, levels
+
+    values, levels = measure(root)
+    node = root
+    if values > MAX_VALUES:
+        while True:                   # down to the collection whose parts add up past the limit
+            bigger = next((c for c in children(node) if size[id(c)][0] > MAX_VALUES), None)
+            if bigger is None:
+                raise _Refused(_line(node), f"refused: aliases expand to more than {MAX_VALUES} values")
+            node = bigger
+    if levels > MAX_DEPTH:
+        for _ in range(MAX_DEPTH):    # follow the deepest path to where it passes the limit
+            node = max(children(node), key=lambda c: size[id(c)][1])
+        raise _Refused(_line(node), f"refused: aliases nest more than {MAX_DEPTH} levels deep")
 
 
 def _line(node: Node) -> int:
@@ -110,6 +177,7 @@ def read_yaml(path: Path, report: Report) -> tuple[Any, bool]:
         node = loader.get_single_node()
         if node is None:
             return None, True
+        _check_expansion(node)
         doc = _convert(loader, node, Report(report.file, found), "")
         for error in found:
             report.error(error.line, error.key, error.problem)
@@ -123,6 +191,12 @@ def read_yaml(path: Path, report: Report) -> tuple[Any, bool]:
         return None, False
     except yaml.YAMLError as exc:
         report.error(1, "yaml", str(exc))
+        return None, False
+    except _Refused as exc:
+        report.error(exc.line, "yaml", exc.problem)
+        return None, False
+    except RecursionError:
+        report.error(1, "yaml", "refused: nested too deeply to read")
         return None, False
     finally:
         loader.dispose()

@@ -1,7 +1,8 @@
 """Text hygiene and styling shared by every renderer.
 
-Player-typed text is cleaned once, when it is read, so no escape sequence a
-player types can reach another player's terminal. Styling is a small palette
+Player-typed text is cleaned once, when it is read, so no escape sequence,
+bidi override or zero-width character a player types can reach another
+player's terminal. Styling is a small palette
 of named ANSI colours that collapses to plain text for clients without colour.
 """
 from __future__ import annotations
@@ -16,11 +17,28 @@ _ESCAPES = re.compile(r"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)?|[@
 _CONTROLS = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
+# Invisible format characters (Unicode category Cf, as of Unicode 14): bidi
+# overrides and isolates that reorder what others see, zero-width spaces and
+# joiners, the BOM, soft hyphens, tag characters; and the line and paragraph
+# separators (Zl, Zp), which some terminals break lines on.
+# tests/net/test_edge_units.py checks this against the running unicodedata.
+_INVISIBLE = re.compile(
+    "[\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891\u08e2\u180e\u200b-\u200f"
+    "\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\U000110bd\U000110cd"
+    "\U00013430-\U00013438\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0001"
+    "\U000e0020-\U000e007f]")
+_SEPARATORS = re.compile("[\u2028\u2029]")
+
+
 def clean(text: str) -> str:
-    """Strip escape sequences and control characters from player text."""
+    """Strip escape sequences, control and invisible format characters from
+    player text (line separators become spaces)."""
     text = text.replace("\t", " ")
     text = _ESCAPES.sub("", text)
-    return _CONTROLS.sub("", text)
+    text = _CONTROLS.sub("", text)
+    if text.isascii():
+        return text
+    return _INVISIBLE.sub("", _SEPARATORS.sub(" ", text))
 
 
 _CODES = {

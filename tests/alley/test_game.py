@@ -254,7 +254,9 @@ def test_a_refused_buy_in_with_two_players_cancels():
 def test_a_refused_rehold_means_that_player_left_with_their_chips():
     t = table(3, [(3, 4)])
     t.act("ann", Bet(20)); t.act("bob", Fade(20)); t.act("ann", Roll())   # ann 120, bob 80
-    t.ledger.refuse.add("a1:g1:stake:5:bob")                  # the re-hold after cy leaves
+    # stakes 1-3 are the buy-ins, 4-6 the re-holds after the decided pass,
+    # 7 and 8 the re-holds when cy leaves: refuse bob's
+    t.ledger.refuse.add("a1:g1:stake:8:bob")
     out = t.leave("cy")
     assert ev.BuyInRefused("bob") in out
     out = t.act("bob", PassDice())
@@ -270,3 +272,16 @@ def test_view_for_the_table_command():
     assert (v.phase, v.shooter, v.action, v.fades, v.waiting_for) == (
         Phase.FADING, "ann", 50, (("bob", 20),), "cy")
     assert v.ticks_left == FADE_T and v.bankrolls == (("ann", 100), ("bob", 100), ("cy", 100))
+
+
+def test_after_every_decided_pass_the_ledger_holds_each_bankroll():
+    """So a crash between passes refunds the bankrolls of the last decided pass."""
+    t = table(3, [(3, 4), (6, 5), (6, 6)])
+    t.act("ann", Bet(20)); t.act("bob", Fade(20)); t.act("ann", Roll())   # 7: ann wins 20
+    held = {}
+    for player, amount in t.ledger.stakes.values():
+        held[player] = held.get(player, 0) + amount
+    assert held == t.game.bankrolls == {"ann": 120, "bob": 80, "cy": 100}
+    before = len(t.ledger.stakes)
+    t.act("ann", Roll())                                                   # roll again: no pass yet
+    assert len(t.ledger.stakes) == before                                  # nothing moved, nothing written

@@ -47,3 +47,14 @@ def test_missing_directories(tmp_path: Path) -> None:
         "config:0: (directory): not found or not a directory",
         "rooms:0: (directory): not found or not a directory",
     ]
+
+
+def test_an_alias_bomb_and_deep_nesting_are_refused_quickly(tmp_path: Path) -> None:
+    broken = ROOT / "tests" / "config" / "broken"
+    for case in ("yaml_alias_bomb", "yaml_nesting_deep"):
+        shutil.copytree(ROOT / "config", tmp_path / case / "cfg")
+        shutil.copytree(broken / case / "rooms", tmp_path / case / "rms")
+        done = subprocess.run([sys.executable, "-c", CASINO, "validate", "--config", "cfg", "--rooms", "rms"],
+                              cwd=tmp_path / case, capture_output=True, text=True, timeout=20)
+        assert done.returncode == 1 and not done.stderr, done.stderr
+        assert all(": yaml: refused: " in line for line in done.stdout.splitlines()), done.stdout

@@ -227,3 +227,26 @@ async def test_a_dealer_installed_by_reload_never_reuses_an_earlier_dealers_ledg
     await ann.cmd("bet field 10")                   # the new dealer's key bank_craps:1 again
     assert (await casino.ledger.balance("ann")).wallet == before - 10
     assert (await casino.ledger.balance("ann")).held == {"bank_craps": 10}
+
+
+async def test_reload_reads_the_files_off_the_event_loop(live, monkeypatch):
+    import threading
+
+    from server.config import load
+    threads = []
+    real = load.load_config
+
+    def spy(*args):
+        threads.append(threading.current_thread())
+        return real(*args)
+    monkeypatch.setattr(load, "load_config", spy)
+    applied, _ = await live.reload()
+    assert applied and threads and threads[0] is not threading.main_thread()
+
+
+async def test_an_alias_bomb_is_refused_at_once_with_its_line(live):
+    op = await operator(live)
+    shutil.copy(BROKEN / "yaml_alias_bomb" / "rooms" / "lobby.yaml", "rooms/lobby.yaml")
+    out = plain(await op.cmd_expect("reload", "Reload", timeout=5))
+    assert "Reload refused: 1 error; nothing changed." in out
+    assert "rooms/lobby.yaml:9: yaml: refused: aliases expand to more than 50000 values" in out

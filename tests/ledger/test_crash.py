@@ -85,3 +85,54 @@ def test_kill_9_loses_nothing_acknowledged(tmp_path, cli):
         assert report["open_holds"] == 0 and report["pending_outcomes"] == 0
         assert report["minted"] == PLAYERS * START == report["balances"]
     assert total_acked > KILLS * 50
+
+
+ALLEY_DRIVER = Path(__file__).with_name("alley_crash_driver.py")
+ALLEY_KILLS = 5
+
+
+def test_kill_9_mid_alley_game_returns_the_bankrolls_of_the_last_decided_pass(tmp_path, cli):
+    """Alley craps results are durable when a pass is decided: after kill -9
+    and start-up recovery each player has what the last decided pass left
+    them, not their buy-in back."""
+    import json
+    db = tmp_path / "alley.db"
+    rng = random.Random(6185)
+    moved = 0
+    for run in range(ALLEY_KILLS):
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        proc = subprocess.Popen([sys.executable, str(ALLEY_DRIVER), str(db), str(run), str(run + 11)],
+                                stdout=subprocess.PIPE, text=True, cwd=ROOT, env=env)
+        try:
+            assert proc.stdout.readline().startswith("ready"), "driver did not start"
+            lines = []
+            wanted = rng.randint(3, 40)
+            while sum(line.startswith("acked") for line in lines) < wanted:
+                line = proc.stdout.readline()
+                assert line, "driver died before it was killed"
+                lines.append(line)
+            proc.send_signal(signal.SIGKILL)
+            lines += proc.stdout.read().splitlines(keepends=True)
+        finally:
+            proc.kill()
+            proc.wait()
+        acked = [json.loads(x.split(" ", 1)[1]) for x in lines if x.startswith("acked")]
+        last = lines[-1].split(" ", 1)
+        allowed = [acked[-1]] + ([json.loads(last[1])] if last[0] == "pending" else [])
+        asyncio.run(recover(db))
+        code, report = cli.check_json(db)
+        assert code == 0 and report["ok"] and report["open_holds"] == 0, report
+        wallets = wallets_of(db, sorted(acked[-1]))
+        assert wallets in allowed, (run, wallets, allowed)
+        moved += any(v != START for v in wallets.values())
+    assert moved >= ALLEY_KILLS - 1        # the bankrolls had moved away from the buy-ins
+
+
+def wallets_of(db: Path, players: list[str]) -> dict[str, int]:
+    async def read() -> dict[str, int]:
+        ledger = await Ledger.open(db)
+        try:
+            return {p: (await ledger.balance(p)).wallet for p in players}
+        finally:
+            await ledger.close()
+    return asyncio.run(read())

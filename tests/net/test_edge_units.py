@@ -109,3 +109,17 @@ def test_an_overlong_line_is_not_kept_while_it_streams_in():
         assert s.feed("z" * 1000) == []
         assert sum(map(len, s._buf)) <= 100      # only its length is kept
     assert s.feed("\r\nok\r\n") == [TooLong(1_000_000), "ok"]
+
+
+def test_clean_strips_every_invisible_format_character():
+    import sys
+    import unicodedata
+    for code in range(0xA0, sys.maxunicode + 1):
+        ch = chr(code)
+        category = unicodedata.category(ch)
+        if category == "Cf":
+            assert clean(f"a{ch}b") == "ab", hex(code)
+        elif category in ("Zl", "Zp"):
+            assert clean(f"a{ch}b") == "a b", hex(code)
+    assert clean("pay\u202eyap\u200b \u2066x\u2069") == "payyap x"
+    assert clean("été ١٢ ²") == "été ١٢ ²"           # letters, digits and marks stay

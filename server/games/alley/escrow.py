@@ -14,6 +14,10 @@ move chips between stakes pass by pass. Instead:
   concerned their bankroll; whoever stays at the table is paid too and held
   again at once for their bankroll (a fresh Hold, new key). Paid equals held,
   so the house nets exactly 0, and each stake ends exactly once.
+* The same "pay out and re-hold" also follows every decided pass, so between
+  passes each player's open stakes hold exactly their bankroll: a crash
+  (kill -9) mid-game refunds each player their bankroll as of the last decided
+  pass, not their buy-in. One Settle plus one Hold per player with chips.
 * This "pay out and re-hold" happens only between passes, never while a pass
   is being faded or rolled, so a refused re-Hold (reported to the game by the
   host) simply means that player has left with their bankroll already in their
@@ -53,6 +57,13 @@ class Escrow:
         key = f"{self._id}:stake:{self._holds}:{player}"
         self._open[key] = (player, amount)
         return Hold(key, player, amount)
+
+    def holds_exactly(self, banks: Mapping[str, int]) -> bool:
+        """Whether the open stakes hold each player's bankroll, no more, no less."""
+        held: dict[str, int] = {}
+        for player, amount in self._open.values():
+            held[player] = held.get(player, 0) + amount
+        return held == {p: a for p, a in banks.items() if a > 0}
 
     def drop(self, key: str) -> tuple[str, int] | None:
         """The ledger refused this Hold: the stake never existed."""

@@ -26,8 +26,11 @@ counter). A refused command is a `Refused` event with a one-line reason and
 changes nothing.
 
 Money (see escrow.py for why): each buy-in is one Hold; bankrolls change only
-inside the game; when chips leave the table one Settle closes every open stake
-and pays them out, re-holding the bankrolls of those who stay. House net 0.
+inside the game; when chips leave the table, and after every decided pass,
+one Settle closes every open stake and pays them out, re-holding the
+bankrolls of those who stay. So between passes the ledger holds exactly each
+bankroll, and a crash refunds the bankrolls of the last decided pass. House
+net 0.
 
 Windows (docs/play-alley-craps.md says it in players' words): `bet_window`
 for the action (timeout passes the bones), `fade_window` for each opponent in
@@ -411,10 +414,13 @@ class AlleyGame:
         return events + self._end(active[0] if active else None), True
 
     def _pay_leavers(self) -> list[Event]:
+        """Between passes: pay leavers, and bring the stakes in line with the
+        bankrolls (a decided pass moved chips) so that the ledger holds them."""
         owed = self._seats.take_unpaid()
-        if not any(owed.values()):
+        banks = self._seats.seated_banks()
+        if not any(owed.values()) and self._escrow.holds_exactly(banks):
             return []
-        return [*self._escrow.pay_out(owed, self._seats.seated_banks()),
+        return [*self._escrow.pay_out(owed, banks),
                 *(ev.PaidOut(q, a) for q, a in owed.items() if a)]
 
     def _end(self, winner: str | None) -> list[Event]:

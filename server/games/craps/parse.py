@@ -82,7 +82,7 @@ def _split(words: list[str]) -> list[str]:
 def _number(kind: Kind, word: str | None) -> int | ParseError:
     allowed = NUMBERS[kind] or ()
     choices = ", ".join(map(str, allowed))
-    if word is None or not word.isdigit() or int(word) not in allowed:
+    if word is None or not (word.isascii() and word.isdigit()) or int(word) not in allowed:
         return ParseError(f"{kind.value} needs a number: {choices}")
     return int(word)
 

@@ -190,14 +190,14 @@ class CrapsState:
         for short, full in (("oddsdp", "oddsdontpass"), ("oddsdc", "oddsdontcome")):
             if key.startswith(short) and not key.startswith(full):
                 key = full + key[len(short):]
-        if key.startswith("dc") and key[2:].isdigit():
+        if key.startswith("dc") and key[2:].isascii() and key[2:].isdigit():
             key = "dontcome" + key[2:]
         mine = self.bets_of(player)
         if key == "all":
             chosen = [w for w in mine if w.bet.kind not in CONTRACTS]
             if not chosen:
                 return [UnbetRefused(player, "you have no bets that can be taken down")]
-        elif key.isdigit():
+        elif key.isascii() and key.isdigit():
             i = int(key)
             if not 1 <= i <= len(mine):
                 return [UnbetRefused(player, f"you have no bet number {i}")]
