@@ -18,7 +18,7 @@ import json
 import random
 import sys
 
-from server.config.model import AlleyOptions
+from server.games.alley.options import AlleyOptions
 from server.games.alley import AlleyGame
 from server.games.alley import events as ev
 from server.games.alley.state import Phase
@@ -59,8 +59,17 @@ def choose(game: AlleyGame, rng: random.Random) -> tuple[str, ev.Action]:
 
 async def write(ledger: Ledger, game: AlleyGame, events: list) -> None:
     for event in events:
-        if isinstance(event, (Hold, Settle, Refund, Forfeit)):
-            await ledger.apply(TABLE, event)
+        if isinstance(event, Hold):
+            await ledger.hold(event.key, event.player, TABLE, event.amount)
+        elif isinstance(event, Settle):
+            pays: dict[str, int] = {}
+            for player, amount in event.pays:
+                pays[player] = pays.get(player, 0) + amount
+            await ledger.settle(event.key, TABLE, list(event.stakes), pays)
+        elif isinstance(event, Refund):
+            await ledger.refund(event.key, TABLE, event.stake)
+        elif isinstance(event, Forfeit):
+            await ledger.forfeit(event.key, TABLE, event.stake)
 
 
 async def main(path: str, run: int, seed: int) -> None:
