@@ -104,8 +104,20 @@ async def say(ctx: Context) -> None:
     if not text:
         ctx.tell("Say what? For example: say hello")
         return
+    if not _heard(ctx):
+        return
     ctx.tell(f"You say, \"{text}\"")
     ctx.app.broadcast_room(ctx.session.room, f"{ctx.session.name} says, \"{text}\"", exclude=ctx.session)
+
+
+def _heard(ctx: Context) -> bool:
+    """Whether the crowd lets this speaker be heard now (World.heard); if not, why."""
+    clock = ctx.app.manager
+    if ctx.app.world.heard(ctx.session.room, clock.ticks / clock.tick_hz):     # the casino's one clock
+        return True
+    ctx.tell(f"The room is too crowded and loud ({ctx.app.world.count(ctx.session.room):,} people) "
+             "to be heard just now; nothing was said. Try again in a moment, or 'tell' someone.")
+    return False
 
 
 WHO_PAGE = 20
@@ -179,6 +191,8 @@ async def emote(ctx: Context) -> None:
     text = ctx.args
     if not text:
         ctx.tell("Emote what? For example: emote grins")
+        return
+    if not _heard(ctx):
         return
     line = f"{ctx.session.name} {text}"
     ctx.tell(line)

@@ -34,6 +34,7 @@ def arrival_from(direction_word: str) -> str:
 
 
 CROWD = 30      # more people than this in a room: arrivals and departures go unannounced
+HEARD_PER_SECOND = 20_000   # lines a crowded room's speech may deliver per second, all speakers together
 
 
 class World:
@@ -44,6 +45,7 @@ class World:
     def __init__(self, rooms: dict[str, RoomConfig]) -> None:
         self.rooms = rooms
         self._occupants: dict[str, dict[Any, None]] = defaultdict(dict)
+        self._noise: dict[str, tuple[float, float]] = {}   # room -> (lines owed, when)
         self.on_enter: Any = None        # callable(session, room_id): the casino's arrival hook (GMCP)
 
     def occupants(self, room_id: str) -> list[Any]:
@@ -56,6 +58,22 @@ class World:
     def crowded(self, room_id: str) -> bool:
         """Too full to announce each arrival and departure to everyone."""
         return self.count(room_id) > CROWD
+
+    def heard(self, room_id: str, now: float) -> bool:
+        """May one more person speak to this room now? Speech reaches everyone
+        present, so in a crowded room one `say` costs thousands of lines: the
+        room shares a budget of HEARD_PER_SECOND delivered lines, refilled
+        continuously. A room that is not crowded is never limited."""
+        listeners = self.count(room_id)
+        if listeners <= CROWD:
+            return True
+        level, then = self._noise.get(room_id, (0.0, now))
+        level = max(0.0, level - (now - then) * HEARD_PER_SECOND)
+        if level + listeners > HEARD_PER_SECOND:
+            self._noise[room_id] = (level, now)
+            return False
+        self._noise[room_id] = (level + listeners, now)
+        return True
 
     def sample(self, session: Any, limit: int, skip: set[str]) -> list[Any]:
         """Up to `limit` others in the session's room, earliest arrivals first,

@@ -80,3 +80,23 @@ async def test_arrivals_and_departures_are_news_only_in_a_room_that_is_not_crowd
     text = await ann.cmd("say hello, everyone")       # saying is still heard by all
     assert 'ann says, "hello, everyone"' in more[-1].heard
     assert "You say" in text
+
+
+async def test_a_crowded_room_shares_a_budget_of_lines_for_speech(casino, connect):
+    """In a room of 5,000 one `say` is 5,000 lines: the room's speech together
+    may deliver HEARD_PER_SECOND lines a second; past it the speaker is told
+    and nothing is sent. A room that is not crowded is never limited."""
+    from server.world.rooms import HEARD_PER_SECOND
+    ann = await connect()
+    await login(ann, "ann")
+    people = crowd(casino, 4999)                     # with ann: 5,000 listeners a say
+    allowed = HEARD_PER_SECOND // 5000
+    for i in range(allowed):
+        assert f'You say, "round {i}"' in await ann.cmd(f"say round {i}")
+    refused = await ann.cmd("say one too many")
+    assert "too crowded and loud (5,000 people) to be heard" in refused
+    assert sum('ann says, "round' in line for line in people[-1].heard) == allowed
+    assert not any("one too many" in line for line in people[-1].heard)
+    assert "too crowded" in await ann.cmd(":waves")          # emote shares the budget
+    casino.manager.tick_elapsed(casino.manager.seconds(1))   # a second later, room for four more
+    assert 'You say, "again"' in await ann.cmd("say again")
