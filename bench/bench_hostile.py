@@ -230,7 +230,7 @@ async def nonreader_phase(port: int, proc: subprocess.Popen) -> None:
                 c.w.write(b"help\r\nlook\r\n" * 5)
         await asyncio.sleep(0.5)
     peak = rss_mib(proc.pid)
-    still = sockets(proc.pid) - before_sockets
+    still = max(0, sockets(proc.pid) - before_sockets)
     print(f"  after {time.perf_counter() - t0:.1f} s: {still} of their sockets open on the server, "
           f"RSS {peak - rss0:+.1f} MiB")
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
@@ -252,6 +252,7 @@ async def signup_phase(port: int, proc: subprocess.Popen) -> None:
     await c.until_prompt()
     t0 = time.perf_counter()
     for i in range(60):
+        await asyncio.sleep(0.06)                # within the command rate: refusals are instant
         writer.write(f"create mint{i} benchpass1\r\n".encode())
         text = b""
         while b"Welcome, " not in text and b"address" not in text:

@@ -237,7 +237,7 @@ async def enter(app: Any, session: Any, account: Any) -> None:
             return
         finally:
             departure.waiting -= 1
-    if session.closed:
+    if session.gone:
         return                  # hung up while checking the password: never enters
     old = app.online.get(account.key)
     room = app.config.settings.start_room
@@ -246,7 +246,8 @@ async def enter(app: Any, session: Any, account: Any) -> None:
         app.online.pop(account.key, None)
         app.world.remove(old)
         old.close("Your account was connected from elsewhere; this connection is closed.")
-    if session.account is None:
+    if session.anonymous:
+        session.anonymous = False
         app.connections.logged_in()
     session.account = account
     session.prompt_text = "> "

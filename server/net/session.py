@@ -50,6 +50,8 @@ class Session:
         self.idle_ticks = 0               # ticks since the last input
         self.age_ticks = 0                # ticks since connecting
         self.closed = False
+        self.hung_up = False              # the connection is gone (the client or we closed it)
+        self.anonymous = True             # counted among the connections not logged in yet
         self.flood_noticed = False        # told once that lines beyond the rate are dropped
         self.stage: Any = None            # login stage object while logging in
         self.bucket: Any = None           # commands-per-second TokenBucket
@@ -173,6 +175,11 @@ class Session:
         self.writer.iac(WONT if on else WILL, ECHO)
         if on:
             self._outbox.insert(0, "")   # the client did not echo the newline
+
+    @property
+    def gone(self) -> bool:
+        """Closed by us or hung up by the client: it can never log in or play."""
+        return self.closed or self.hung_up
 
     def unsent(self) -> int:
         """Bytes still queued for this client (0 once delivered or dropped)."""

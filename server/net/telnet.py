@@ -163,6 +163,8 @@ class CasinoTelnetServer(telnetlib3.TelnetServer):
             return
         transport = self._raw
         gone = transport is None or transport.is_closing()   # the socket itself ended
+        if self.session is not None:
+            self.session.hung_up = True
         super().connection_lost(exc)
         if self._resume_at is not None:
             self._resume_at.cancel()
@@ -181,7 +183,10 @@ class CasinoTelnetServer(telnetlib3.TelnetServer):
         if self._abort_at is not None:
             self._abort_at.cancel()
         session = self.session
-        self.app.connections.release(self.ip, anonymous=session is None or session.account is None)
+        anonymous = session is None or session.anonymous
+        if session is not None:
+            session.anonymous = False       # counted out: a login finishing now changes no count
+        self.app.connections.release(self.ip, anonymous=anonymous)
         self._raw = None
 
     def abort(self) -> None:

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from collections import defaultdict, deque
 
+PRUNE_AT = 10_000      # keys remembered before the expired ones are swept out
+
 
 class TokenBucket:
     """`rate` tokens a second, holding at most `rate` (a one-second burst)."""
@@ -90,6 +92,9 @@ class LoginThrottle:
         return max(0.0, q[-1] + wait - now)
 
     def fail(self, key: str, now: float) -> None:
+        if len(self._failures) >= PRUNE_AT:
+            for old in list(self._failures):
+                self._recent(old, now)
         q = self._recent(key, now)
         if q is None:
             q = self._failures[key] = deque()
@@ -122,6 +127,9 @@ class CreationLimit:
         return 0.0 if len(q) < self.limit else q[0] + self.window - now
 
     def made(self, ip: str, now: float) -> None:
+        if len(self._made) >= PRUNE_AT:
+            for old in list(self._made):
+                self.blocked_for(old, now)
         self._made[ip].append(now)
 
     def cancel(self, ip: str, now: float) -> None:

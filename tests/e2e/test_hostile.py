@@ -312,3 +312,18 @@ async def test_a_clean_stop_refunds_every_stake_with_bets_arriving_to_the_end(ca
     report = check(app.data_path)
     assert report.ok and report.open_holds == 0, report
     assert "has closed" in plain(await clients["late"].read_until_closed())
+
+
+async def test_hanging_up_while_the_password_is_hashed_never_enters(casino_factory):
+    from server.accounts import passwords
+    app = await casino_factory()
+    reader, writer = await raw(app.port)
+    await until(lambda: len(app.sessions) == 1)
+    writer.write(b"create hangup secret123\r\n")
+    await writer.drain()
+    await until(lambda: passwords.load()[0] > 0)          # the hash is running
+    writer.transport.abort()
+    await until(lambda: not app.sessions and app.connections.total == 0)
+    assert await app.accounts.get("hangup") is not None   # made, but never logged in
+    assert "hangup" not in app.online and not app.world.occupants("lobby")
+    assert app.connections.anonymous == 0 and app.connections.total == 0

@@ -123,3 +123,14 @@ def test_clean_strips_every_invisible_format_character():
             assert clean(f"a{ch}b") == "a b", hex(code)
     assert clean("pay\u202eyap\u200b \u2066x\u2069") == "payyap x"
     assert clean("été ١٢ ²") == "été ١٢ ²"           # letters, digits and marks stay
+
+
+def test_throttles_forget_expired_keys_when_they_grow():
+    from server.net import throttle
+    t, c = LoginThrottle(free=1, max_wait=1), CreationLimit(1)
+    for i in range(throttle.PRUNE_AT):
+        t.fail(f"ip:{i}", 0.0)
+        c.made(f"ip:{i}", 0.0)
+    t.fail("ip:new", 4000.0)
+    c.made("ip:new", 4000.0)
+    assert len(t) == 1 and len(c._made) == 1
