@@ -68,6 +68,11 @@ class WebWriter:
         self._wake = asyncio.Event()
         self._closing = False
         self.done = asyncio.Event()          # the pump has stopped
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        """Start sending (one task per connection, ended by close or abort)."""
+        self._task = asyncio.create_task(self._pump())
 
     # --- the Writer seam ------------------------------------------------
     def write(self, text: str) -> None:
@@ -93,6 +98,8 @@ class WebWriter:
         self._closing = True
         if self.transport is not None:
             self.transport.abort()
+        if self._task is not None:
+            self._task.cancel()           # it may be stuck sending to a page that never reads
         self._wake.set()
 
     def close(self) -> None:
@@ -108,7 +115,7 @@ class WebWriter:
         self._queued += len(text)
         self._wake.set()
 
-    async def pump(self) -> None:
+    async def _pump(self) -> None:
         """Send queued frames in order; close the socket once asked and drained."""
         try:
             while True:
@@ -124,6 +131,8 @@ class WebWriter:
         except (ConnectionError, RuntimeError, asyncio.TimeoutError):
             if self.transport is not None:
                 self.transport.abort()
+        except asyncio.CancelledError:
+            pass                          # aborted
         finally:
             self.done.set()
 
@@ -162,7 +171,7 @@ async def _socket(request: web.Request) -> web.StreamResponse:
     limits = app.config.settings.limits
     writer = WebWriter(ws, request.transport)
     session = Session(writer, ip, max_output=limits.max_output)
-    pump = asyncio.create_task(writer.pump())
+    writer.start()
     loop = asyncio.get_running_loop()
     budget = ByteBudget(limits.input_bytes_per_second, limits.input_bytes_per_second, loop.time())
     splitter = LineSplitter(limits.max_line)
@@ -193,7 +202,6 @@ async def _socket(request: web.Request) -> web.StreamResponse:
                 await asyncio.wait_for(writer.done.wait(), CLOSE_GRACE + 1)
             except asyncio.TimeoutError:
                 writer.abort()
-            pump.cancel()
             app.connections.release(ip, anonymous=session.account is None)
     return ws
 

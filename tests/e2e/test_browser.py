@@ -140,6 +140,12 @@ async def test_a_browser_player_plays_craps_while_telnet_watches(casino_factory,
     rolled = await page.type("roll", "Settlement")
     assert "You roll" in rolled and "┌───────┐" in rolled        # the dice, as box art
     assert re.search(r"Settlement: .*net [+-]\d+", rolled)
+    # Won in green, lost in red, as telnet's ANSI colours.
+    outcome = await page.run(lambda: driver.execute_script(
+        "const s = [...document.querySelectorAll('#pane span')]"
+        ".filter(s => /^(won|lost) \\d/.test(s.textContent)).pop();"
+        "return s && [s.textContent.split(' ')[0], s.style.color];"))
+    assert outcome in (["won", "rgb(35, 209, 139)"], ["lost", "rgb(241, 76, 76)"]), outcome  # bright green, red
     await host.idle()
     # The watcher sees the browser player's roll.
     assert "Rosa rolls" in plain(await spy.expect("Rosa rolls"))
@@ -172,3 +178,28 @@ async def test_player_text_is_shown_as_text_never_markup(casino_factory, browser
         " window.pwned === undefined]"))
     assert found == [0, True]
     await mallory.close()
+
+
+async def test_the_page_sends_its_width_on_resize_and_reconnects_when_dropped(casino_factory, browser_on):
+    app = await casino_factory(web=True)
+    page = await browser_on(app)
+    driver = page.driver
+    await page.wait_for("create <name> <password>")
+    await page.type("create Wendy secret123", "The Lobby")
+    wide = app.online["wendy"].width
+    await page.run(driver.set_window_size, 640, 800)
+
+    def narrower(d):
+        return int(d.find_element(By.ID, "pane").get_attribute("data-cols")) < wide
+    await page.run(WebDriverWait(driver, GUARD).until, narrower)
+    cols = int(await page.run(lambda: driver.find_element(By.ID, "pane").get_attribute("data-cols")))
+    await page.type("look", "Exits:")          # the width frame went before this line
+    assert app.online["wendy"].width == cols < wide
+
+    # The server drops the connection: the page says so and comes back by itself.
+    app.online["wendy"].abort()
+    await page.wait_for("Disconnected")
+    pane = await page.wait_for("Reconnecting")
+    await page.wait_for("create <name> <password>", after=len(pane) - 200)
+    back = await page.type("connect Wendy secret123", "Exits:")
+    assert "You have" in back

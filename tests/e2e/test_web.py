@@ -129,3 +129,68 @@ async def test_connections_per_address_count_telnet_and_web_together(casino_fact
     later = await WebClient.open(app.web_port)
     assert "Welcome" in await later.read_until_prompt()
     await later.close()
+
+
+async def test_failed_logins_are_throttled_across_telnet_and_web(web):
+    app, open_web = web
+    tel = await Client.open(app.port)
+    await login(tel, "Dora")
+    await tel.close()
+    limit = app.config.settings.limits.failed_logins_per_minute
+    browser = await open_web()
+    await browser.read_until_prompt()
+    for _ in range(limit):
+        assert "Wrong name or password." in await browser.cmd("connect Dora nottheone")
+    # The same address over telnet now waits too: one throttle for both edges.
+    other = await Client.open(app.port)
+    await other.read_until_prompt()
+    out = await other.cmd("connect Dora secret123")
+    assert "Too many failed logins" in out and "You have" not in out
+    await other.close()
+
+
+async def test_login_deadline_and_shutdown_close_the_page_like_telnet(web):
+    app, open_web = web
+    slow = await open_web()
+    await slow.read_until_prompt()
+    player = await open_web()
+    await player.read_until_prompt()
+    await player.cmd("create Stayer secret123")
+    app.manager.tick_elapsed(app.manager.seconds(app.config.settings.limits.login_timeout))
+    assert "You took too long to log in" in await slow.read_until_closed()
+    await app.stop("Closing time")
+    said = await player.read_until_closed()
+    assert "Closing time. Goodbye." in said
+    assert app.connections.total == 0
+
+
+class StuckSocket:
+    """A WebSocket whose peer never reads: every send waits forever."""
+
+    def __init__(self) -> None:
+        self.sent = 0
+
+    async def send_str(self, text: str) -> None:
+        self.sent += 1
+        await asyncio.Event().wait()
+
+    async def close(self) -> None:
+        pass
+
+
+async def test_a_page_that_stops_reading_is_cut_off_past_max_output():
+    from server.net.session import Session
+    from server.net.web import WebWriter
+    socket = StuckSocket()
+    writer = WebWriter(socket, None)
+    writer.start()
+    session = Session(writer, "127.0.0.1", max_output=70_000)
+    for _ in range(100):
+        session.tell("x" * 1000)
+        session.flush()
+        await asyncio.sleep(0)          # the pump takes a frame and is stuck sending it
+        if session.closed:
+            break
+    assert session.closed and socket.sent == 1
+    assert writer.unsent() == 0         # what was queued is dropped
+    await asyncio.wait_for(writer.done.wait(), 1)
