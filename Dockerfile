@@ -1,6 +1,6 @@
 # The casino server. Data (the SQLite ledger) lives on the /data volume.
 #   docker build -t casino .
-#   docker run -p 4000:4000 -v casino-data:/data casino
+#   docker run -p 4000:4000 -p 4080:4080 -v casino-data:/data casino
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1
@@ -15,7 +15,7 @@ COPY rooms ./rooms
 
 USER casino
 VOLUME ["/data"]
-EXPOSE 4000
+EXPOSE 4000 4080
 HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
   CMD python -c "import socket; socket.create_connection(('127.0.0.1', 4000), 3).close()"
 STOPSIGNAL SIGTERM

@@ -13,20 +13,23 @@ $(STAMP): pyproject.toml
 
 run: $(STAMP)
 	mkdir -p data
-	$(BIN)/casino serve --host 127.0.0.1 --port 4000 --data data/casino.db
+	$(BIN)/casino serve --host 127.0.0.1 --port 4000 --web-port 4080 --data data/casino.db
 
 test: $(STAMP) telnet-client
 	$(BIN)/python -m pytest
 
 # The end-to-end tests drive real clients: inetutils telnet (pexpect, and in
-# tmux) and TinTin++ (in tmux). Debian packages; installed when missing.
-CLIENT_PACKAGES := tmux inetutils-telnet tintin++
+# tmux), TinTin++ (in tmux) and headless Chromium (selenium, the browser
+# page). Debian packages; installed when missing.
+CLIENT_PACKAGES := tmux inetutils-telnet tintin++ chromium chromium-driver
 
 telnet-client:
 	@missing=""; \
 	command -v tmux >/dev/null 2>&1 || missing="$$missing tmux"; \
 	command -v telnet >/dev/null 2>&1 || missing="$$missing inetutils-telnet"; \
 	{ command -v tt++ >/dev/null 2>&1 || [ -x /usr/games/tt++ ]; } || missing="$$missing tintin++"; \
+	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
+	command -v chromedriver >/dev/null 2>&1 || missing="$$missing chromium-driver"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -q >/dev/null && \
 	    DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing >/dev/null; \

@@ -58,7 +58,8 @@ def start(tmp: Path, **limits: int) -> tuple[subprocess.Popen, int]:
     port = free_port()
     config = config_dir(tmp, **limits)
     proc = subprocess.Popen([sys.executable, "-m", "server", "--data", str(tmp / "bench.db"),
-                             "--config", str(config), "--port", str(port)],
+                             "--config", str(config), "--port", str(port),
+                             "--web-port", "0"],
                             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     wait_listening(port, proc)
     return proc, port

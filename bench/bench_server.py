@@ -175,7 +175,8 @@ def main() -> None:
         server_yaml.write_text(server_yaml.read_text().replace(
             "connections_per_ip: 20", f"connections_per_ip: {CLIENTS + 10}"))
         base, base_port = run_server(["-c", BASELINE])
-        casino, casino_port = run_server(["-m", "server", "--data", str(db), "--config", str(config)])
+        casino, casino_port = run_server(["-m", "server", "--data", str(db), "--config", str(config),
+                                          "--web-port", "0"])
         try:
             base_s = asyncio.run(measure(base_port, [], "look"))
             ours = asyncio.run(measure(casino_port, ["connect bench{i} benchpass1"], "look"))

@@ -121,6 +121,8 @@ class Casino:
         self.ledger: Any = None
         self.accounts: AccountStore | None = None
         self._telnet: Any = None
+        self._web: Any = None                # server.net.web.WebServer when serving the page
+        self.host = config.settings.host     # where start() listens
         self._clock_task: asyncio.Task[None] | None = None
         self.stopped = asyncio.Event()
         self.closing = False
@@ -137,7 +139,10 @@ class Casino:
         self.manager.subscribe(self.session_clock)
 
     # --- lifecycle ------------------------------------------------------
-    async def start(self, host: str, port: int, *, run_clock: bool = True) -> None:
+    async def start(self, host: str, port: int, *, web_port: int | None = None,
+                    run_clock: bool = True) -> None:
+        """Listen for telnet on host:port and, when `web_port` is given, serve
+        the browser page on host:web_port (0 for either: any free port)."""
         from server.ledger import Ledger
         from server.net.telnet import start_telnet
         self.data_path.parent.mkdir(parents=True, exist_ok=True)
@@ -146,11 +151,28 @@ class Casino:
             logs.event(log, "recovery", detail=item)
         self.accounts = AccountStore(self.data_path)
         self.open_tables()
+        if web_port is not None:             # first: once telnet answers, so does the page
+            from server.net.web import start_web
+            self._web = await start_web(self, host, web_port)
         self._telnet = await start_telnet(self, host, port)
+        self.host = host
         if run_clock:
             self._clock_task = asyncio.create_task(self.manager.run())
-        logs.event(log, "listening", host=host, port=self.port,
+        logs.event(log, "listening", host=host, port=self.port, web_port=self.web_port or "off",
                    seed=self.seed if self.seed is not None else "none")
+
+    @property
+    def web_port(self) -> int:
+        """The browser page's port (0 when not served)."""
+        return self._web.port if self._web else 0
+
+    @property
+    def addresses(self) -> str:
+        """Where players connect, for the operator: telnet and (when served) web."""
+        text = f"telnet {self.host}:{self.port}"
+        if self.web_port:
+            text += f", web http://{self.host}:{self.web_port}/"
+        return text
 
     @property
     def port(self) -> int:
@@ -291,6 +313,8 @@ class Casino:
             await asyncio.sleep(0.01)
         if self._telnet:
             self._telnet.close()
+        if self._web:
+            await self._web.close()
         if self.ledger:
             await self.ledger.close()
         if self.accounts:

@@ -19,7 +19,7 @@ from server import logs
 
 log = logging.getLogger("casino.reload")
 
-NEEDS_RESTART = ("host", "port", "tick_hz", "connect_maxwait")
+NEEDS_RESTART = ("host", "port", "web_port", "tick_hz", "connect_maxwait")
 
 
 def _same_table(a: Any, b: Any) -> bool:

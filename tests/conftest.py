@@ -38,14 +38,15 @@ async def casino_factory(tmp_path):
     from server.ledger import check
     started = []
 
-    async def start(seed=None, **settings_changes):
+    async def start(seed=None, web=False, **settings_changes):
         # Every test client connects from 127.0.0.1, and many tests sign up more
         # players than one address may per hour; tests of that limit set it.
         limits = settings_changes["limits"] = dict(settings_changes.get("limits", {}))
         limits.setdefault("accounts_per_ip_per_hour", 1000)
         config = shipped_config(**settings_changes)
         app = Casino(config, tmp_path / "casino.db", seed=seed, config_dir=ROOT / "config", rooms_dir=ROOT / "rooms")
-        await app.start("127.0.0.1", 0, run_clock=False)
+        # web=True also serves the browser page, on any free port (app.web_port).
+        await app.start("127.0.0.1", 0, web_port=0 if web else None, run_clock=False)
         started.append(app)
         return app
 

@@ -12,6 +12,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("serve", help="run the casino server")
     p.add_argument("--host", default=None, help="address to listen on (default 127.0.0.1, or config)")
     p.add_argument("--port", type=int, default=None, help="port (default 4000, or config)")
+    p.add_argument("--web-port", type=int, default=None,
+                   help="port of the browser page (default 4080, or config; 0 turns it off)")
     p.add_argument("--config", default="config", help="config directory (default ./config)")
     p.add_argument("--rooms", default="rooms", help="rooms directory (default ./rooms)")
     p.add_argument("--data", default="data/casino.db", help="SQLite file (default ./data/casino.db)")
@@ -34,7 +36,11 @@ async def _serve(config, args: argparse.Namespace) -> int:
     from server.app import Casino
     settings = config.settings
     app = Casino(config, args.data, seed=args.seed, config_dir=args.config, rooms_dir=args.rooms)
-    await app.start(args.host or settings.host, args.port if args.port is not None else settings.port)
+    web_port = args.web_port if args.web_port is not None else settings.web_port
+    await app.start(args.host or settings.host, args.port if args.port is not None else settings.port,
+                    web_port=web_port or None)
+    if not args.log_json:   # JSON logs carry the same in their `listening` event
+        print(f"Listening: {app.addresses}", file=sys.stderr, flush=True)
     if args.seed is not None:
         print(f"Deterministic dice: every table's dice derive from --seed {args.seed}.", file=sys.stderr)
     loop = asyncio.get_running_loop()

@@ -67,6 +67,7 @@ class PasswordHash:
 class Settings:
     host: str = "127.0.0.1"
     port: int = 4000
+    web_port: int = 4080                # the browser page and its WebSocket (0: not served)
     tick_hz: int = 10                   # manager cadence: ticks per second
     starting_chips: int = 1000
     start_room: str = "lobby"

@@ -33,6 +33,7 @@ DEFAULT_LIMITS = Limits()
 SERVER_FIELDS = (
     Field("host", as_text, DEFAULT.host),
     Field("port", as_int, DEFAULT.port, 0, 65535),
+    Field("web_port", as_int, DEFAULT.web_port, 0, 65535),
     Field("tick_hz", as_int, DEFAULT.tick_hz, 1, 100),
     Field("starting_chips", as_int, DEFAULT.starting_chips, 0, 1_000_000_000),
     Field("start_room", as_id, DEFAULT.start_room),

@@ -2,8 +2,10 @@
 
 Output is queued and flushed once per event-loop turn, so a command's reply and
 any messages it caused leave as one block that ends with the prompt and a telnet
-GA (or EOR where the client agreed to it): clients and scripts can always tell
-the server is waiting. A client that stops reading is cut off rather than
+GA (or EOR where the client agreed to it; a prompt frame for the browser):
+clients and scripts can always tell the server is waiting. The connection
+itself is behind a small `Writer` seam, so a telnet socket and a browser's
+WebSocket are the same Session. A client that stops reading is cut off rather than
 allowed to grow our buffers: past `max_output` unsent bytes its connection
 is aborted (a polite close would wait for a flush that never comes), which is
 a disconnect like any other.
@@ -23,9 +25,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from contextlib import contextmanager
-from typing import Any, Callable, Iterator
-
-from telnetlib3.telopt import ECHO, EOR, WILL, WONT
+from typing import Any, Callable, Iterator, Protocol
 
 from server.net.client import clamp_width, guess_prefs
 from server.render.prefs import Prefs
@@ -36,11 +36,38 @@ log = logging.getLogger("casino.net")
 MAX_PENDING_OUTPUT = 1 << 20   # default bytes queued to a client that is not reading
 
 
+class Writer(Protocol):
+    """What a Session writes through: the seam between one player's text and
+    their connection. Telnet (server.net.telnet.TelnetOut) and the browser's
+    WebSocket (server.net.web.WebWriter) each implement it; Session itself
+    knows nothing of either protocol."""
+
+    def write(self, text: str) -> None:
+        """Queue text (lines end in CR LF; the prompt has no line end)."""
+
+    def prompt_end(self) -> None:
+        """Mark that the server now waits for input (telnet: IAC GA or EOR)."""
+
+    def echo(self, on: bool) -> None:
+        """Ask the client to show (on) or hide (off: a password) what is typed."""
+
+    def get_extra_info(self, key: str) -> Any:
+        """What the connection told about the client (TTYPE, LANG, cols...)."""
+
+    def unsent(self) -> int:
+        """Bytes written but not yet delivered."""
+
+    def abort(self) -> None:
+        """Drop the connection now, unsent output and all."""
+
+    def close(self) -> None:
+        """Hang up politely once what is queued has gone."""
+
+
 class Session:
     def __init__(self, writer: Any, ip: str, *, max_output: int = MAX_PENDING_OUTPUT,
                  drop: Callable[[], None] | None = None) -> None:
-        self.writer = writer
-        self.transport = getattr(writer, "transport", None)   # kept past close(), to see it drain
+        self.writer: Writer = writer
         self.ip = ip
         self.max_output = max_output
         self._drop = drop                 # aborts the connection (the telnet protocol's abort)
@@ -147,7 +174,7 @@ class Session:
         lead = "\r\n" if self._at_prompt else ""
         self._write(lead + body + self.prompt_text)
         if not self.closed:
-            self._go_ahead()
+            self.writer.prompt_end()
             self._at_prompt = True
 
     def _render(self, lines: list[str]) -> str:
@@ -161,18 +188,12 @@ class Session:
             return
         self.writer.write(text)
 
-    def _go_ahead(self) -> None:
-        if self.writer.local_option.enabled(EOR):
-            self.writer.send_eor()
-        else:
-            self.writer.send_ga()
-
     def echo(self, on: bool) -> None:
         """Turn the client's local echo on or off (off for passwords)."""
         if on == (not self._echo_off):
             return
         self._echo_off = not on
-        self.writer.iac(WONT if on else WILL, ECHO)
+        self.writer.echo(on)
         if on:
             self._outbox.insert(0, "")   # the client did not echo the newline
 
@@ -183,8 +204,10 @@ class Session:
 
     def unsent(self) -> int:
         """Bytes still queued for this client (0 once delivered or dropped)."""
-        t = self.transport
-        return t.get_write_buffer_size() if t is not None else 0
+        try:
+            return self.writer.unsent()
+        except Exception:   # a closing transport may refuse
+            return 0
 
     def abort(self) -> None:
         """Hang up at once, dropping whatever is still queued (a client that
@@ -195,8 +218,8 @@ class Session:
         self._outbox.clear()
         if self._drop is not None:
             self._drop()
-        elif self.transport is not None:
-            self.transport.abort()
+        else:
+            self.writer.abort()
 
     def close(self, message: str | None = None) -> None:
         """Say a last line and hang up."""

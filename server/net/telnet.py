@@ -45,7 +45,7 @@ from typing import Any
 
 import telnetlib3
 from telnetlib3 import server_base
-from telnetlib3.telopt import BINARY, CHARSET, DO, EOR, GMCP, MSSP, NAWS, WILL
+from telnetlib3.telopt import BINARY, CHARSET, DO, ECHO, EOR, GMCP, MSSP, NAWS, WILL, WONT
 
 from server import logs
 from server.net.lines import LineSplitter
@@ -75,6 +75,42 @@ class _ReaderPause:
 
     def resume_reading(self) -> None:
         self._protocol.resume("buffer")
+
+
+class TelnetOut:
+    """A Session's Writer over telnetlib3's writer: the prompt ends with GA
+    (EOR once agreed), echo is the telnet ECHO option (WILL ECHO hides what a
+    password types). The transport is kept past close(), to see it drain."""
+
+    def __init__(self, writer: Any) -> None:
+        self.raw = writer
+        self.protocol = writer.protocol
+        self.transport = writer.transport
+
+    def write(self, text: str) -> None:
+        self.raw.write(text)
+
+    def prompt_end(self) -> None:
+        if self.raw.local_option.enabled(EOR):
+            self.raw.send_eor()
+        else:
+            self.raw.send_ga()
+
+    def echo(self, on: bool) -> None:
+        self.raw.iac(WONT if on else WILL, ECHO)
+
+    def get_extra_info(self, key: str) -> Any:
+        return self.raw.get_extra_info(key)
+
+    def unsent(self) -> int:
+        t = self.transport
+        return t.get_write_buffer_size() if t is not None else 0
+
+    def abort(self) -> None:
+        self.protocol.abort()
+
+    def close(self) -> None:
+        self.raw.close()
 
 
 class _Release(asyncio.Protocol):
@@ -260,7 +296,7 @@ async def start_telnet(app: Any, host: str, port: int) -> Any:
     async def shell(reader: Any, writer: Any) -> None:
         proto = writer.protocol
         limits = app.config.settings.limits
-        session = Session(writer, proto.ip, max_output=limits.max_output, drop=proto.abort)
+        session = Session(TelnetOut(writer), proto.ip, max_output=limits.max_output, drop=proto.abort)
         proto.session = session
         session.gmcp = proto.gmcp
         loop = asyncio.get_running_loop()

@@ -22,10 +22,12 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 def start_server(db: Path, *extra: str) -> tuple[subprocess.Popen, int]:
-    """`python -m server` on a free port; returns once it accepts connections."""
+    """`python -m server` on a free port (its browser page off unless `extra`
+    names a --web-port); returns once it accepts connections."""
     port = free_port()
+    web = () if "--web-port" in extra else ("--web-port", "0")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "server", "--port", str(port), "--data", str(db), *extra],
+        [sys.executable, "-m", "server", "--port", str(port), "--data", str(db), *web, *extra],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )
     deadline = time.monotonic() + 20
@@ -248,3 +250,14 @@ async def test_sigterm_while_bets_arrive_leaves_no_stake_held(tmp_path):
             task.cancel()
     report = json.loads(ledger_check_json(db))
     assert report["ok"] and report["open_holds"] == 0, report
+
+
+def test_serve_prints_the_telnet_and_web_addresses_and_serves_the_page(tmp_path):
+    import urllib.request
+    web = free_port()
+    with running(tmp_path / "w.db", "--web-port", str(web)) as (proc, port):
+        with urllib.request.urlopen(f"http://127.0.0.1:{web}/", timeout=5) as page:
+            assert page.status == 200 and "casino.js" in page.read().decode()
+        stop_cleanly(proc)
+    out = proc.stdout.read()
+    assert f"Listening: telnet 127.0.0.1:{port}, web http://127.0.0.1:{web}/" in out

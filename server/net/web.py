@@ -1,0 +1,237 @@
+"""The browser edge: one page and a WebSocket, served by aiohttp beside telnet.
+
+A WebSocket connection is a Session like a telnet one: its Writer
+(WebWriter) sends JSON text frames instead of telnet bytes, and its input goes
+through the same app entry points (on_connect, on_input, on_disconnect), so
+accounts, commands, tables, prompts and every limit are the telnet ones.
+
+Frames, server to page (one JSON object each):
+- {"t": "text", "d": "..."}: output, exactly what telnet would get (ANSI
+  colour codes, CR LF line ends, the prompt at the end of a block);
+- {"t": "prompt"}: the block is complete and the server waits (telnet's GA);
+- {"t": "echo", "on": false|true}: mask the command line (a password) or not.
+Page to server:
+- {"t": "line", "d": "..."}: what the player typed (one line or several);
+- {"t": "cols", "n": 96}: the pane's width in characters (telnet's NAWS).
+
+Limits, as telnet has them (docs/operating.md):
+- admission: app.connections counts a WebSocket from its upgrade until its
+  handler ends (its caps are shared with telnet: per address, in all, not
+  logged in); a refused one gets the reason and is closed;
+- input: a frame is at most MAX_FRAME bytes (aiohttp closes the socket past
+  it), lines are cut by the same LineSplitter (`max_line`), and a connection
+  may make us parse `input_bytes_per_second`: past that we stop reading it
+  for a while. Lines then pass app.on_input's command rate; logins pass the
+  same login throttle inside the login commands;
+- output: frames wait in the writer's queue, which counts toward
+  `max_output` together with the socket's buffer; past it Session aborts.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections import deque
+from pathlib import Path
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from server import logs
+from server.net.lines import LineSplitter
+from server.net.session import Session
+from server.net.throttle import ByteBudget
+
+log = logging.getLogger("casino.net")
+
+CASINO = web.AppKey("casino", object)
+STATIC = Path(__file__).resolve().parents[1] / "web" / "static"
+CLOSE_GRACE = 2.0        # seconds a closing WebSocket may take before it is dropped
+HEARTBEAT = 30.0         # seconds between pings: a vanished browser is noticed
+MAX_FRAME = 65536        # bytes in one frame from a page (aiohttp closes the socket past it)
+
+# What the browser page is, in the words telnet negotiation would use: the
+# pane renders ANSI colour and Unicode, like an xterm.
+BROWSER_INFO = {"ttype1": "casino-web", "TERM": "xterm-256color", "LANG": "en_US.UTF-8",
+                "agreed_charset": "UTF-8"}
+
+
+class WebWriter:
+    """A Session's Writer over a WebSocket: frames queue here and one pump
+    task sends them in order, so a slow page backs up into a queue we count."""
+
+    def __init__(self, ws: web.WebSocketResponse, transport: Any) -> None:
+        self.ws = ws
+        self.transport = transport
+        self._frames: deque[str] = deque()
+        self._queued = 0
+        self._wake = asyncio.Event()
+        self._closing = False
+        self.done = asyncio.Event()          # the pump has stopped
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        """Start sending (one task per connection, ended by close or abort)."""
+        self._task = asyncio.create_task(self._pump())
+
+    # --- the Writer seam ------------------------------------------------
+    def write(self, text: str) -> None:
+        self._send({"t": "text", "d": text})
+
+    def prompt_end(self) -> None:
+        self._send({"t": "prompt"})
+
+    def echo(self, on: bool) -> None:
+        self._send({"t": "echo", "on": on})
+
+    def get_extra_info(self, key: str) -> Any:
+        return BROWSER_INFO.get(key)
+
+    def unsent(self) -> int:
+        t = self.transport
+        buffered = t.get_write_buffer_size() if t is not None and not t.is_closing() else 0
+        return self._queued + buffered
+
+    def abort(self) -> None:
+        self._frames.clear()
+        self._queued = 0
+        self._closing = True
+        if self.transport is not None:
+            self.transport.abort()
+        if self._task is not None:
+            self._task.cancel()           # it may be stuck sending to a page that never reads
+        self._wake.set()
+
+    def close(self) -> None:
+        self._closing = True
+        self._wake.set()
+
+    # --- sending --------------------------------------------------------
+    def _send(self, frame: dict[str, Any]) -> None:
+        if self._closing:
+            return
+        text = json.dumps(frame, ensure_ascii=False)
+        self._frames.append(text)
+        self._queued += len(text)
+        self._wake.set()
+
+    async def _pump(self) -> None:
+        """Send queued frames in order; close the socket once asked and drained."""
+        try:
+            while True:
+                await self._wake.wait()
+                self._wake.clear()
+                while self._frames:
+                    text = self._frames.popleft()
+                    self._queued -= len(text)
+                    await self.ws.send_str(text)
+                if self._closing:
+                    break
+            await asyncio.wait_for(self.ws.close(), CLOSE_GRACE)
+        except (ConnectionError, RuntimeError, asyncio.TimeoutError):
+            if self.transport is not None:
+                self.transport.abort()
+        except asyncio.CancelledError:
+            pass                          # aborted
+        finally:
+            self.done.set()
+
+
+def _lines_of(frame: str, session: Session) -> str | None:
+    """The typed text a page's frame carries (None for a resize or junk)."""
+    try:
+        data = json.loads(frame)
+    except ValueError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    if data.get("t") == "line" and isinstance(data.get("d"), str):
+        return data["d"]
+    if data.get("t") == "cols" and isinstance(data.get("n"), int) and not isinstance(data.get("n"), bool):
+        session.on_resize(data["n"])
+    return None
+
+
+async def _page(request: web.Request) -> web.StreamResponse:
+    return web.FileResponse(STATIC / "index.html")
+
+
+async def _socket(request: web.Request) -> web.StreamResponse:
+    app = request.app[CASINO]
+    ip = str(request.remote or "?")
+    ws = web.WebSocketResponse(heartbeat=HEARTBEAT, compress=False, max_msg_size=MAX_FRAME)
+    await ws.prepare(request)
+    why = f"*** {app.stop_reason} ***" if app.closing else app.connections.refusal(ip)
+    if why is not None:
+        logs.event(log, "connection_refused", ip=ip, why=why, via="web")
+        await ws.send_str(json.dumps({"t": "text", "d": why + "\r\n"}))
+        await ws.close()
+        return ws
+    app.connections.admit(ip)
+    limits = app.config.settings.limits
+    writer = WebWriter(ws, request.transport)
+    session = Session(writer, ip, max_output=limits.max_output)
+    writer.start()
+    loop = asyncio.get_running_loop()
+    budget = ByteBudget(limits.input_bytes_per_second, limits.input_bytes_per_second, loop.time())
+    splitter = LineSplitter(limits.max_line)
+    try:
+        await app.on_connect(session)
+        async for msg in ws:
+            if session.closed:
+                break
+            if msg.type != WSMsgType.TEXT:
+                continue
+            wait = budget.spend(len(msg.data), loop.time())
+            text = _lines_of(msg.data, session)
+            if text is not None:
+                await app.on_input(session, splitter.feed(text + "\n"), loop.time())
+            if wait > 0:
+                await asyncio.sleep(wait)    # stop reading this page a while (real time)
+    except ConnectionError:
+        pass
+    except Exception:
+        log.exception("event=web_error ip=%s", ip)
+    finally:
+        try:
+            await app.on_disconnect(session)
+        finally:
+            if not session.closed:
+                session.close()
+            try:
+                await asyncio.wait_for(writer.done.wait(), CLOSE_GRACE + 1)
+            except asyncio.TimeoutError:
+                writer.abort()
+            app.connections.release(ip, anonymous=session.account is None)
+    return ws
+
+
+class WebServer:
+    """The page and the WebSocket on one aiohttp server."""
+
+    def __init__(self, runner: web.AppRunner, site: web.TCPSite) -> None:
+        self.runner = runner
+        self.site = site
+
+    @property
+    def port(self) -> int:
+        server = self.site._server      # aiohttp keeps the asyncio server here
+        sockets = server.sockets if server is not None else None
+        return sockets[0].getsockname()[1] if sockets else 0
+
+    async def close(self) -> None:
+        await self.runner.cleanup()
+
+
+async def start_web(casino: Any, host: str, port: int) -> WebServer:
+    """Serve the page at / and the WebSocket at /ws on host:port (0: any free port)."""
+    app = web.Application()
+    app[CASINO] = casino
+    app.router.add_get("/", _page)
+    app.router.add_get("/ws", _socket)
+    app.router.add_static("/static/", STATIC)
+    runner = web.AppRunner(app, access_log=None, shutdown_timeout=CLOSE_GRACE)
+    await runner.setup()
+    site = web.TCPSite(runner, host, port)
+    await site.start()
+    return WebServer(runner, site)

@@ -1,0 +1,197 @@
+// The casino in a browser: the same lines as telnet over a WebSocket.
+// Frames (server/net/web.py): {"t":"text","d":...} output with ANSI colour,
+// {"t":"prompt"} the server waits, {"t":"echo","on":bool} mask the input.
+// The page sends {"t":"line","d":...} and {"t":"cols","n":...} (like NAWS).
+// Server text only ever becomes DOM text nodes (textContent), never markup.
+"use strict";
+(function () {
+  const pane = document.getElementById("pane");
+  const form = document.getElementById("line");
+  const input = document.getElementById("cmd");
+  const status = document.getElementById("status");
+  const MAX_NODES = 4000;            // output kept in the pane
+  const history = [];
+  let hpos = 0;
+  let draft = "";
+  let masked = false;
+  let ws = null;
+  let retries = 0;
+  let sentCols = 0;
+  let sgr = {};                      // current colour state: fg, bg, bold, dim
+  let carry = "";                    // an escape sequence cut between frames
+  pane.dataset.prompts = "0";
+
+  // --- ANSI colour (the SGR codes server/render/text.py paints) --------
+  const BASE = ["#000000", "#cd3131", "#0dbc79", "#e5e510", "#2472c8", "#bc3fbc", "#11a8cd", "#e5e5e5",
+                "#666666", "#f14c4c", "#23d18b", "#f5f543", "#3b8eea", "#d670d6", "#29b8db", "#ffffff"];
+  function xterm(n) {
+    if (n < 16) return BASE[n];
+    if (n < 232) {
+      n -= 16;
+      const v = (c) => (c === 0 ? 0 : 55 + c * 40);
+      return "rgb(" + v(Math.floor(n / 36)) + "," + v(Math.floor(n / 6) % 6) + "," + v(n % 6) + ")";
+    }
+    const g = 8 + (n - 232) * 10;
+    return "rgb(" + g + "," + g + "," + g + ")";
+  }
+  function applySgr(params) {
+    const codes = params === "" ? [0] : params.split(";").map((c) => parseInt(c, 10) || 0);
+    for (let i = 0; i < codes.length; i++) {
+      const c = codes[i];
+      if (c === 0) sgr = {};
+      else if (c === 1) sgr.bold = true;
+      else if (c === 2) sgr.dim = true;
+      else if (c === 22) { sgr.bold = false; sgr.dim = false; }
+      else if (c >= 30 && c <= 37) sgr.fg = BASE[c - 30];
+      else if (c >= 90 && c <= 97) sgr.fg = BASE[c - 90 + 8];
+      else if (c === 39) delete sgr.fg;
+      else if (c >= 40 && c <= 47) sgr.bg = BASE[c - 40];
+      else if (c >= 100 && c <= 107) sgr.bg = BASE[c - 100 + 8];
+      else if (c === 49) delete sgr.bg;
+      else if ((c === 38 || c === 48) && codes[i + 1] === 5 && i + 2 < codes.length) {
+        sgr[c === 38 ? "fg" : "bg"] = xterm(codes[i + 2] & 255);
+        i += 2;
+      } else if ((c === 38 || c === 48) && codes[i + 1] === 2 && i + 4 < codes.length) {
+        const [r, g, b] = codes.slice(i + 2, i + 5).map((x) => x & 255);
+        sgr[c === 38 ? "fg" : "bg"] = "rgb(" + r + "," + g + "," + b + ")";
+        i += 4;
+      }
+    }
+  }
+  function piece(text) {
+    // Plain text nodes and spans with textContent: nothing here is parsed as HTML.
+    if (!sgr.fg && !sgr.bg && !sgr.bold && !sgr.dim) return document.createTextNode(text);
+    const span = document.createElement("span");
+    span.textContent = text;
+    if (sgr.fg) span.style.color = sgr.fg;
+    if (sgr.bg) span.style.backgroundColor = sgr.bg;
+    if (sgr.bold) span.className = "b";
+    if (sgr.dim) span.className += " d";
+    return span;
+  }
+  // CSI sequences (SGR applied, the rest dropped), other escapes, control characters.
+  const ESC = /\x1b\[([0-9;?]*)([ -\/]*[@-~])|\x1b[^\[]|[\x00-\x08\x0b-\x1f\x7f]/g;
+  function show(text) {
+    text = carry + text;
+    carry = "";
+    const cut = text.lastIndexOf("\x1b");
+    if (cut >= 0 && !/^\x1b(\[[0-9;?]*[ -\/]*[@-~]|[^\[])/.test(text.slice(cut))) {
+      carry = text.slice(cut);       // finish it with the next frame
+      text = text.slice(0, cut);
+    }
+    text = text.replace(/\r\n/g, "\n").replace(/\r/g, "");
+    const stick = pane.scrollHeight - pane.scrollTop - pane.clientHeight < 40;
+    const frag = document.createDocumentFragment();
+    let last = 0;
+    let m;
+    ESC.lastIndex = 0;
+    while ((m = ESC.exec(text)) !== null) {
+      if (m.index > last) frag.appendChild(piece(text.slice(last, m.index)));
+      if (m[2] === "m") applySgr(m[1]);
+      last = ESC.lastIndex;
+    }
+    if (last < text.length) frag.appendChild(piece(text.slice(last)));
+    pane.appendChild(frag);
+    while (pane.childNodes.length > MAX_NODES) pane.removeChild(pane.firstChild);
+    if (stick) pane.scrollTop = pane.scrollHeight;
+  }
+  function note(text) {
+    const span = document.createElement("span");
+    span.className = "note";
+    span.textContent = "\n[" + text + "]\n";
+    pane.appendChild(span);
+    pane.scrollTop = pane.scrollHeight;
+  }
+
+  // --- width: the pane's columns are the player's width (telnet's NAWS) --
+  function columns() {
+    const probe = document.createElement("span");
+    probe.textContent = "M".repeat(100);
+    probe.style.visibility = "hidden";
+    probe.style.position = "absolute";
+    probe.style.whiteSpace = "pre";
+    pane.appendChild(probe);
+    const cw = probe.getBoundingClientRect().width / 100;
+    pane.removeChild(probe);
+    const cs = getComputedStyle(pane);
+    const inner = pane.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+    return Math.max(1, Math.floor(inner / cw));
+  }
+  function sendCols(force) {
+    const n = columns();
+    pane.dataset.cols = String(n);
+    if (ws && ws.readyState === WebSocket.OPEN && (force || n !== sentCols)) {
+      sentCols = n;
+      ws.send(JSON.stringify({ t: "cols", n: n }));
+    }
+  }
+  let resizeTimer = null;
+  window.addEventListener("resize", () => {
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(() => sendCols(false), 150);
+  });
+
+  // --- the connection, reconnected when it drops -------------------------
+  function setMasked(on) {
+    masked = on;
+    input.type = on ? "password" : "text";
+  }
+  function connect() {
+    const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws";
+    ws = new WebSocket(url);
+    status.textContent = "Connecting…";
+    status.className = "";
+    ws.onopen = () => {
+      retries = 0;
+      status.textContent = "Connected";
+      pane.dataset.connected = "1";
+      sgr = {};
+      setMasked(false);
+      sendCols(true);
+    };
+    ws.onmessage = (event) => {
+      let frame;
+      try { frame = JSON.parse(event.data); } catch (e) { return; }
+      if (frame.t === "text" && typeof frame.d === "string") show(frame.d);
+      else if (frame.t === "prompt") pane.dataset.prompts = String(Number(pane.dataset.prompts) + 1);
+      else if (frame.t === "echo") setMasked(!frame.on);
+    };
+    ws.onclose = () => {
+      pane.dataset.connected = "0";
+      const wait = Math.min(10, 2 ** retries);
+      retries += 1;
+      status.textContent = "Reconnecting…";
+      status.className = "down";
+      note("Disconnected. Reconnecting in " + wait + " s.");
+      setTimeout(connect, wait * 1000);
+    };
+  }
+
+  // --- the command line: focus, history, masked passwords -----------------
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const text = input.value;
+    if (!ws || ws.readyState !== WebSocket.OPEN) return;
+    ws.send(JSON.stringify({ t: "line", d: text }));
+    if (!masked) {
+      show(text + "\n");              // the local echo a telnet client gives
+      if (text.trim() && history[history.length - 1] !== text) history.push(text);
+    }
+    hpos = history.length;
+    draft = "";
+    input.value = "";
+    pane.scrollTop = pane.scrollHeight;
+  });
+  input.addEventListener("keydown", (event) => {
+    if (masked || (event.key !== "ArrowUp" && event.key !== "ArrowDown")) return;
+    event.preventDefault();
+    if (hpos === history.length) draft = input.value;
+    hpos = event.key === "ArrowUp" ? Math.max(0, hpos - 1) : Math.min(history.length, hpos + 1);
+    input.value = hpos === history.length ? draft : history[hpos];
+  });
+  pane.addEventListener("mouseup", () => {
+    if (!String(window.getSelection())) input.focus();
+  });
+  input.focus();
+  connect();
+})();

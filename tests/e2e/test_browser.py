@@ -1,0 +1,205 @@
+"""The casino in a real browser (issue 18): headless Chromium, driven by
+selenium, plays bank craps on the page while a telnet player watches.
+
+Chromium and its driver are Debian packages (`chromium`, `chromium-driver`),
+installed by `make test` and .ci/run when run as root; without them (and not
+root) the test is skipped with that reason. Selenium blocks, so every browser
+call runs in a worker thread while the casino serves in the test's loop; the
+browser's waits are selenium's explicit waits, their timeout only a guard.
+The dice are seeded and game time is moved with the manager's clock.
+"""
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from support.telnet import Client, login, plain
+
+CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+GUARD = 10.0          # seconds: a browser wait that takes this long has failed
+SEED = 4242
+
+webdriver = pytest.importorskip("selenium.webdriver")
+if not (os.path.exists(CHROMEDRIVER) and os.path.exists(CHROMIUM)):
+    if os.geteuid() == 0:
+        raise RuntimeError("chromium and chromium-driver are missing: `make test` installs them as root")
+    pytest.skip("needs Debian's chromium and chromium-driver (apt-get install chromium chromium-driver)",
+                allow_module_level=True)
+
+from selenium.common.exceptions import TimeoutException  # noqa: E402
+from selenium.webdriver.common.by import By            # noqa: E402
+from selenium.webdriver.common.keys import Keys        # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+
+class Browser:
+    """A headless Chromium on the casino's page; each call runs off the loop."""
+
+    def __init__(self, driver) -> None:
+        self.driver = driver
+
+    @classmethod
+    async def open(cls, url: str) -> "Browser":
+        os.environ.setdefault("SE_AVOID_STATS", "true")   # selenium must not try the internet
+
+        def start():
+            from selenium.webdriver.chrome.service import Service
+            options = webdriver.ChromeOptions()
+            options.binary_location = CHROMIUM
+            for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
+                        "--disable-gpu", "--window-size=1100,900", "--lang=en-US"):
+                options.add_argument(arg)
+            driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+            driver.get(url)
+            return driver
+
+        return cls(await asyncio.to_thread(start))
+
+    async def run(self, fn, *args):
+        return await asyncio.to_thread(fn, *args)
+
+    def _pane(self) -> str:
+        return self.driver.find_element(By.ID, "pane").text
+
+    async def wait_for(self, text: str, after: int = 0) -> str:
+        """The pane's text once `text` shows in it past character `after`."""
+        def wait():
+            try:
+                WebDriverWait(self.driver, GUARD).until(lambda d: text in self._pane()[after:])
+            except TimeoutException:
+                raise AssertionError(f"{text!r} not shown; the pane ends:\n{self._pane()[-1500:]}") from None
+            return self._pane()
+        return await self.run(wait)
+
+    async def type(self, line: str, expect: str) -> str:
+        """Type a line into the command box and wait for `expect` in what follows."""
+        before = len(await self.run(self._pane))
+        box = await self.run(self.driver.find_element, By.ID, "cmd")
+        await self.run(box.send_keys, line + Keys.ENTER)
+        return (await self.wait_for(expect, before))[before:]
+
+    async def close(self) -> None:
+        await self.run(self.driver.quit)
+
+
+@pytest.fixture
+async def browser_on(casino_factory):
+    opened: list[Browser] = []
+
+    async def start(app) -> Browser:
+        b = await Browser.open(f"http://127.0.0.1:{app.web_port}/")
+        opened.append(b)
+        return b
+
+    yield start
+    for b in opened:
+        await b.close()
+
+
+async def test_a_browser_player_plays_craps_while_telnet_watches(casino_factory, browser_on, tmp_path):
+    app = await casino_factory(seed=SEED, web=True)
+    host = app.tables["bank_craps"]
+    page = await browser_on(app)
+    await page.wait_for("create <name> <password>")
+    driver = page.driver
+    # The command line has focus as the page opens, and the pane's width is the player's.
+    assert await page.run(lambda: driver.switch_to.active_element.get_attribute("id")) == "cmd"
+
+    # A new account, in two steps: the password is typed into a masked box.
+    await page.type("Rosa", "password")
+    assert await page.run(lambda: driver.find_element(By.ID, "cmd").get_attribute("type")) == "password"
+    await page.type("secret123", "again")
+    await page.type("secret123", "The Lobby")
+    assert await page.run(lambda: driver.find_element(By.ID, "cmd").get_attribute("type")) == "text"
+    cols = int(await page.run(lambda: driver.find_element(By.ID, "pane").get_attribute("data-cols")))
+    assert app.online["rosa"].width == cols and cols >= 80
+
+    # A telnet player watches the craps table in 6185.
+    spy = await Client.open(app.port, ttype="dumb")
+    await login(spy, "Tess")
+    await spy.cmd("north")
+    assert "You watch bank_craps" in await spy.cmd("watch craps")
+
+    await page.type("north", "Exits:")
+    seated = await page.type("play craps", "joins the table")
+    assert "You have the dice" in seated
+    # The table is drawn in colour: green cloth spans around the box art.
+    art = await page.type("table", "PASS LINE")
+    assert "┌" in art or "╔" in art
+    greens = await page.run(lambda: driver.execute_script(
+        "return [...document.querySelectorAll('#pane span')]"
+        ".filter(s => /rgb\\(0, 95, 0\\)|rgb\\(13, 188, 121\\)/.test(s.style.backgroundColor + s.style.color))"
+        ".length"))
+    assert greens > 0
+    await page.type("bet field 10", "Your bets")
+    rolled = await page.type("roll", "Settlement")
+    assert "You roll" in rolled and "┌───────┐" in rolled        # the dice, as box art
+    assert re.search(r"Settlement: .*net [+-]\d+", rolled)
+    # Won in green, lost in red, as telnet's ANSI colours.
+    outcome = await page.run(lambda: driver.execute_script(
+        "const s = [...document.querySelectorAll('#pane span')]"
+        ".filter(s => /^(won|lost) \\d/.test(s.textContent)).pop();"
+        "return s && [s.textContent.split(' ')[0], s.style.color];"))
+    assert outcome in (["won", "rgb(35, 209, 139)"], ["lost", "rgb(241, 76, 76)"]), outcome  # bright green, red
+    await host.idle()
+    # The watcher sees the browser player's roll.
+    assert "Rosa rolls" in plain(await spy.expect("Rosa rolls"))
+
+    # History: up brings back the last command.
+    box = await page.run(driver.find_element, By.ID, "cmd")
+    await page.run(box.send_keys, Keys.ARROW_UP)
+    assert await page.run(box.get_attribute, "value") == "roll"
+    await page.run(box.clear)
+
+    shot = Path(os.environ.get("CASINO_SCREENSHOT", tmp_path / "browser.png"))
+    assert await page.run(driver.save_screenshot, str(shot))
+    await spy.close()
+
+
+async def test_player_text_is_shown_as_text_never_markup(casino_factory, browser_on):
+    app = await casino_factory(web=True)
+    page = await browser_on(app)
+    await page.wait_for("create <name> <password>")
+    await page.type("create Viewer secret123", "The Lobby")
+    mallory = await Client.open(app.port)
+    await login(mallory, "Mallory")
+    attack = "<img src=x onerror=alert(1)><script>window.pwned=1</script>"
+    await mallory.cmd(f"say {attack}")
+    said = await page.wait_for("Mallory says")
+    assert attack in said                                  # shown, as text
+    driver = page.driver
+    found = await page.run(lambda: driver.execute_script(
+        "return [document.querySelectorAll('#pane img, #pane script').length,"
+        " window.pwned === undefined]"))
+    assert found == [0, True]
+    await mallory.close()
+
+
+async def test_the_page_sends_its_width_on_resize_and_reconnects_when_dropped(casino_factory, browser_on):
+    app = await casino_factory(web=True)
+    page = await browser_on(app)
+    driver = page.driver
+    await page.wait_for("create <name> <password>")
+    await page.type("create Wendy secret123", "The Lobby")
+    wide = app.online["wendy"].width
+    await page.run(driver.set_window_size, 640, 800)
+
+    def narrower(d):
+        return int(d.find_element(By.ID, "pane").get_attribute("data-cols")) < wide
+    await page.run(WebDriverWait(driver, GUARD).until, narrower)
+    cols = int(await page.run(lambda: driver.find_element(By.ID, "pane").get_attribute("data-cols")))
+    await page.type("look", "Exits:")          # the width frame went before this line
+    assert app.online["wendy"].width == cols < wide
+
+    # The server drops the connection: the page says so and comes back by itself.
+    app.online["wendy"].abort()
+    await page.wait_for("Disconnected")
+    pane = await page.wait_for("Reconnecting")
+    await page.wait_for("create <name> <password>", after=len(pane) - 200)
+    back = await page.type("connect Wendy secret123", "Exits:")
+    assert "You have" in back
