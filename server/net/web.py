@@ -14,6 +14,10 @@ Page to server:
 - {"t": "line", "d": "..."}: what the player typed (one line or several);
 - {"t": "cols", "n": 96}: the pane's width in characters (telnet's NAWS).
 
+Only the casino's own page may open the WebSocket (its Origin must be our
+host), and the page is served with a Content-Security-Policy that runs only
+its own script.
+
 Limits, as telnet has them (docs/operating.md):
 - admission: app.connections counts a WebSocket from its upgrade until its
   handler ends (its caps are shared with telnet: per address, in all, not
@@ -34,6 +38,7 @@ import logging
 from collections import deque
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 
@@ -156,9 +161,36 @@ async def _page(request: web.Request) -> web.StreamResponse:
     return web.FileResponse(STATIC / "index.html")
 
 
+def _foreign(request: web.Request) -> bool:
+    """A page from another site opening our WebSocket (browsers always send
+    Origin; other clients may leave it out)."""
+    origin = request.headers.get("Origin")
+    if origin is None:
+        return False
+    return urlsplit(origin).netloc.lower() != (request.host or "").lower()
+
+
+@web.middleware
+async def _headers(request: web.Request, handler: Any) -> web.StreamResponse:
+    """The page runs only its own script and talks only to its own server:
+    a second wall behind the page's rule of showing server text as text."""
+    response = await handler(request)
+    host = request.host
+    response.headers["Content-Security-Policy"] = (
+        f"default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
+        f"connect-src 'self' ws://{host} wss://{host}; base-uri 'none'; form-action 'none'; "
+        "frame-ancestors 'none'")
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    response.headers["Referrer-Policy"] = "no-referrer"
+    return response
+
+
 async def _socket(request: web.Request) -> web.StreamResponse:
     app = request.app[CASINO]
     ip = str(request.remote or "?")
+    if _foreign(request):
+        logs.event(log, "connection_refused", ip=ip, why="foreign origin", via="web")
+        raise web.HTTPForbidden(text="This WebSocket serves the casino's own page only.")
     ws = web.WebSocketResponse(heartbeat=HEARTBEAT, compress=False, max_msg_size=MAX_FRAME)
     await ws.prepare(request)
     why = f"*** {app.stop_reason} ***" if app.closing else app.connections.refusal(ip)
@@ -225,7 +257,7 @@ class WebServer:
 
 async def start_web(casino: Any, host: str, port: int) -> WebServer:
     """Serve the page at / and the WebSocket at /ws on host:port (0: any free port)."""
-    app = web.Application()
+    app = web.Application(middlewares=[_headers])
     app[CASINO] = casino
     app.router.add_get("/", _page)
     app.router.add_get("/ws", _socket)

@@ -194,3 +194,18 @@ async def test_a_page_that_stops_reading_is_cut_off_past_max_output():
     assert session.closed and socket.sent == 1
     assert writer.unsent() == 0         # what was queued is dropped
     await asyncio.wait_for(writer.done.wait(), 1)
+
+
+async def test_only_the_casinos_own_page_may_open_the_socket(web):
+    app, _ = web
+    url = f"http://127.0.0.1:{app.web_port}"
+    async with aiohttp.ClientSession() as http:
+        with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+            await http.ws_connect(f"{url}/ws", origin="http://evil.example")
+        assert refused.value.status == 403
+        async with http.ws_connect(f"{url}/ws", origin=url) as ws:
+            assert "Welcome" in (await ws.receive_json())["d"]
+        async with http.get(f"{url}/") as page:
+            policy = page.headers["Content-Security-Policy"]
+            assert "script-src 'self'" in policy and "unsafe-inline" not in policy
+            assert page.headers["X-Content-Type-Options"] == "nosniff"
