@@ -3,8 +3,10 @@
 Used by `make bench` (bench_soak, longer) and by tests/e2e/test_soak.py (short).
 
 The server is the real process (`python -m server --seed N`) on a fresh data
-file. Each bot has an account and, until the time is up, connects, walks to
-a game, sits and plays it with that game's words, mixing in bad input (odd
+file. Every table the config seats is found, with the way to its room from
+the start room (game_tables); each bot has an account and, until the time is
+up, connects, walks to a game (bot i visits game i first, so every game is
+played), sits and plays it with that game's words, mixing in bad input (odd
 Unicode, over-long lines, bursts past the rate limit, raw telnet commands,
 invalid UTF-8), and now and then drops its connection (an abort), logs in
 again from a second connection while the first is still open (a takeover),
@@ -36,18 +38,60 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PASSWORD = "soakpass1"
 
-# room exit from the lobby, the way back, and the words of the game there
-GAMES = {
-    "bank craps": ("north", "south", "craps", [
-        "bet pass 5", "bet field 2", "bet come 5", "bet dontpass 5", "odds pass 10", "bet place 6 6",
-        "roll", "roll", "ready", "unbet field", "unbet all", "bets", "table", "press 6 6"]),
-    "simplified craps": ("south", "north", "craps", [
-        "bet pass 5", "bet dontpass 5", "roll", "roll", "press", "ride", "collect", "table"]),
-    "alley craps": ("down", "up", "alley", [
-        "start", "bet 10", "bet 20", "fade 10", "fade", "roll", "roll", "pass", "table"]),
-    "pig": ("west", "east", "pig", [
-        "start", "roll", "roll", "hold", "ready", "table"]),
+# What bots type at each game, by catalogue key. A game not listed here (one
+# added later) is played with its own words from the catalogue, bare and
+# with an amount; every game the config seats is visited (game_tables).
+ACTIONS = {
+    "bank_craps": ["bet pass 5", "bet field 2", "bet come 5", "bet dontpass 5", "odds pass 10",
+                   "bet place 6 6", "roll", "roll", "ready", "unbet field", "unbet all", "bets", "table",
+                   "press 6 6"],
+    "simplified_craps": ["bet pass 5", "bet dontpass 5", "roll", "roll", "press", "ride", "collect", "table"],
+    "alley_craps": ["start", "bet 10", "bet 20", "fade 10", "fade", "roll", "roll", "pass", "table"],
+    "pig": ["start", "roll", "roll", "hold", "ready", "table"],
+    "roulette": ["bet red 5", "bet 17 5", "bet split 17 20 5", "bet black 10", "bets", "unbet red",
+                 "spin", "spin", "table"],
 }
+
+
+@dataclass(frozen=True)
+class GameTable:
+    title: str
+    word: str                  # play <word>
+    there: tuple[str, ...]     # exits from the start room to the table's room
+    back: tuple[str, ...]      # and back
+    actions: tuple[str, ...]
+
+
+def _path(rooms: dict, start: str, goal: str) -> tuple[str, ...]:
+    paths = {start: ()}
+    todo = [start]
+    while todo:
+        here = todo.pop(0)
+        if here == goal:
+            return paths[here]
+        for direction, there in rooms[here].exits.items():
+            if there not in paths:
+                paths[there] = paths[here] + (direction,)
+                todo.append(there)
+    raise LookupError(f"no way from {start} to {goal}")
+
+
+def game_tables(config_dir: Path) -> list[GameTable]:
+    """Every table the config seats, with the way to it and what to type there."""
+    from server.config.load import load_config
+    from server.games.catalogue import entry_for
+    config = load_config(config_dir, ROOT / "rooms")
+    start = config.settings.start_room
+    out = []
+    for room in config.rooms.values():
+        for table_id in room.tables:
+            entry = entry_for(config.tables[table_id])
+            actions = ACTIONS.get(entry.key) or [v for w in entry.words for v in (w, f"{w} 5", f"{w} 10")]
+            out.append(GameTable(entry.title, entry.word, _path(config.rooms, start, room.id),
+                                 _path(config.rooms, room.id, start), tuple(actions)))
+    return out
+
+
 BAD = [
     "statement ²", "bet pass ٣", "bet ¹⁰", "fade １０", "grant x ² y", "say \u202eevil\u200b",
     "unbet ²", "roll \u0301", "e\u0301" * 30, "x" * 700, "", "   ", "help ½", "play ⅻ",
@@ -68,10 +112,13 @@ class SoakReport:
     check: dict = field(default_factory=dict)
     wallets: dict = field(default_factory=dict)       # player -> (wallet, sum of statement)
     log_errors: list = field(default_factory=list)
+    visits: dict = field(default_factory=dict)        # game title -> visits by bots
+
+    games: tuple = ()                                  # every game the config seats
 
     @property
     def ok(self) -> bool:
-        return (self.stop_exit == 0 and self.kill_recovered > 0 and self.went_wrong == 0 and not self.log_errors
+        return (set(self.games) <= set(self.visits) and self.stop_exit == 0 and self.kill_recovered > 0 and self.went_wrong == 0 and not self.log_errors
                 and self.check.get("ok") and self.check.get("open_holds") == 0
                 and all(w == s for w, s in self.wallets.values()) and bool(self.wallets))
 
@@ -100,6 +147,7 @@ class Server:
         self.work, self.seed = work, seed
         self.port = free_port()
         self.config = soak_config(work)
+        self.games = game_tables(self.config)
         self.proc: subprocess.Popen | None = None
         self.logs: list[Path] = []
 
@@ -135,8 +183,10 @@ class Server:
 
 
 class Bot:
-    def __init__(self, name: str, rng: random.Random, server: Server, report: SoakReport) -> None:
+    def __init__(self, name: str, rng: random.Random, server: Server, report: SoakReport,
+                 first: int = 0) -> None:
         self.name, self.rng, self.server, self.report = name, rng, server, report
+        self.next_game: int | None = first      # the first visit goes here: bots cover every game
 
     async def connect(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter, asyncio.Task]:
         reader, writer = await asyncio.open_connection("127.0.0.1", self.server.port)
@@ -172,16 +222,19 @@ class Bot:
         try:
             await asyncio.sleep(0.6)           # the banner comes after connect_maxwait
             await self.login(writer)
-            game = rng.choice(list(GAMES))
-            there, back, word, actions = GAMES[game]
-            await self.send(writer, there)
-            await self.send(writer, f"play {word}")
+            games = self.server.games
+            game = games[self.next_game % len(games)] if self.next_game is not None else rng.choice(games)
+            self.next_game = None
+            for step in game.there:
+                await self.send(writer, step)
+            await self.send(writer, f"play {game.word}")
+            self.report.visits[game.title] = self.report.visits.get(game.title, 0) + 1
             for _ in range(rng.randint(5, 40)):
                 if time.monotonic() > until:
                     break
                 roll = rng.random()
                 if roll < 0.75:
-                    await self.send(writer, rng.choice(actions))
+                    await self.send(writer, rng.choice(game.actions))
                 elif roll < 0.85:
                     await self.send(writer, rng.choice(BAD))
                 elif roll < 0.88:
@@ -191,7 +244,7 @@ class Bot:
                 elif roll < 0.93:
                     await self.takeover(until)
                 else:
-                    await self.send(writer, rng.choice(["leave", back, "look", "balance", "who"]))
+                    await self.send(writer, rng.choice(["leave", "look", "balance", "who", *game.back]))
             ending = rng.random()
             if ending < 0.4:
                 writer.transport.abort()           # a dropped connection, bets live
@@ -283,7 +336,8 @@ def run_soak(work: Path, *, bots: int, before_kill: float, after_kill: float, se
     report = SoakReport()
     rng = random.Random(seed)
     server = Server(work, seed)
-    players = [Bot(f"soak{i}", random.Random(rng.random()), server, report) for i in range(bots)]
+    report.games = tuple(g.title for g in server.games)
+    players = [Bot(f"soak{i}", random.Random(rng.random()), server, report, first=i) for i in range(bots)]
     server.start()
     try:
         async def until_kill() -> bool:
@@ -315,6 +369,7 @@ def run_soak(work: Path, *, bots: int, before_kill: float, after_kill: float, se
 def describe(report: SoakReport) -> list[str]:
     matched = sum(w == s for w, s in report.wallets.values())
     return [
+        "games visited: " + ", ".join(f"{title} {n}" for title, n in sorted(report.visits.items())),
         f"connections {report.connections}, lines sent {report.lines}, aborted connections {report.aborts}, "
         f"takeovers {report.takeovers}, bets accepted {report.bets_accepted}",
         f"kill -9 then restart (a live bet pinned first: {report.live_at_kill}): "

@@ -17,8 +17,9 @@ from bench.soak import describe, run_soak  # noqa: E402
 
 
 def test_short_soak_with_a_kill_9(tmp_path):
-    report = run_soak(tmp_path, bots=6, before_kill=3.5, after_kill=3.0, seed=3)
+    report = run_soak(tmp_path, bots=8, before_kill=3.5, after_kill=3.0, seed=3)
     summary = "\n".join(describe(report) + report.log_errors[:10])
+    assert report.games and set(report.games) <= set(report.visits), summary     # every game played
     assert report.live_at_kill and report.kill_recovered > 0, summary
     assert report.stop_exit == 0, summary
     assert report.check["ok"] and report.check["open_holds"] == 0, summary
