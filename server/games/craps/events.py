@@ -7,6 +7,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from server.games.wagers import (BetAccepted, BetCancelled, BetRefused, BetRemoved,  # noqa: F401
+                                 UnbetRefused)
+
 from .bets import Bet
 
 
@@ -19,39 +22,6 @@ class Wager:
     bet: Bet
     name: str                 # what `unbet` and the summary call it: pass, come6, oddscome6
     base: str | None = None   # odds: the handle of the line bet they back
-
-
-@dataclass(frozen=True)
-class BetAccepted:
-    wager: Wager
-    note: str | None = None   # e.g. "0.36 returned, your wager is 10"
-
-
-@dataclass(frozen=True)
-class BetRefused:
-    player: str
-    reason: str
-
-
-@dataclass(frozen=True)
-class BetRemoved:
-    """Taken down by the player (`unbet`) or with its base; the stake is refunded."""
-
-    wager: Wager
-
-
-@dataclass(frozen=True)
-class UnbetRefused:
-    player: str
-    reason: str
-
-
-@dataclass(frozen=True)
-class BetCancelled:
-    """The host could not hold the stake: the wager never existed."""
-
-    wager: Wager
-    reason: str = ""          # why, in the player's words ("your wallet has 990 chips")
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,9 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from server.games.wagers import (BetAccepted, BetCancelled, BetRefused, BetRemoved,  # noqa: F401
+                                 UnbetRefused)
+
 from server.games.intents import MoneyIntent
 
 from .bets import Bet
@@ -23,39 +26,6 @@ class Wager:
     player: str
     bet: Bet
     name: str                  # canonical form: `split 17 20`, `red`; `unbet <name>` matches it
-
-
-@dataclass(frozen=True)
-class BetAccepted:
-    wager: Wager
-    note: str | None = None    # cents returned: "0.50 returned, your wager is 10"
-
-
-@dataclass(frozen=True)
-class BetRefused:
-    player: str
-    reason: str
-
-
-@dataclass(frozen=True)
-class BetRemoved:
-    """Taken down with `unbet`; its stake was refunded (the Refund comes first)."""
-
-    wager: Wager
-
-
-@dataclass(frozen=True)
-class UnbetRefused:
-    player: str
-    reason: str
-
-
-@dataclass(frozen=True)
-class BetCancelled:
-    """The host's ledger refused the Hold: the wager never was (no money moves)."""
-
-    wager: Wager
-    reason: str
 
 
 @dataclass(frozen=True)
