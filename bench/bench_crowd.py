@@ -17,12 +17,12 @@ Two servers under the same load, one after the other, each started fresh:
   one line and a GA (bench_server.BASELINE, TELNET.md's floor);
 - casino: `python -m server` with the shipped config copied to a temporary
   directory and its limits raised so N clients from one address are admitted
-  (connections_per_ip, commands_per_second, login_timeout; `--set KEY=VALUE`
-  raises any other limit), on a temporary SQLite file. Its accounts are made
-  before anything is timed, with an Argon2id hash of the lowest cost (t=1,
-  1 MiB): the server verifies it as any other hash, so 5,000 logins take
-  seconds instead of minutes. The login storm (bench_logins) measures logins
-  at the real cost.
+  (connections_per_ip, max_connections, commands_per_second, login_timeout;
+  `--set KEY=VALUE` raises any other limit), on a temporary SQLite file. Its accounts are made
+  before anything is timed, all with one Argon2id hash made at the server's
+  own cost (config's `server.password_hash`), so no login re-hashes; the
+  hash queue is raised to N so that logging N in is never told "busy". The
+  login storm (bench_logins) measures logins themselves.
 
 A reply is the block up to the server's IAC GA that carries the command's
 answer (SIGNATURES: `look` ends with "Exits:", `balance` says "Wallet:", ...):
@@ -33,7 +33,9 @@ server closes is an error too. Replies are counted only up to TIMEOUT.
 Reported for each server: replies, p50 and p99 of the reply time (nearest
 rank, over all replies within TIMEOUT), timeouts, closed connections, memory
 per connection (the server's VmRSS once all N are connected, logged in and the
-server has gone quiet, minus its VmRSS before the first connection, / N),
+server has gone quiet, minus its VmRSS before the first of them, / N; each
+server first serves WARM clients, so the casino's password-hash pool is
+already resident then: a fixed cost, see _warm_up),
 the server's CPU seconds per second during the timed part, and the client's
 send lag p99 (how late the client processes sent against the schedule: when
 it is large, the clients, not the server, were short of CPU). Then the ratios
@@ -100,13 +102,16 @@ SIGNATURES: dict[str, tuple[bytes, ...]] = {
     "balance": (b"Wallet:",),
     "table": (b"no table here", b"Seated:"),
     "who": (b"in the casino",),
-    "say": (b'You say, "',),
+    "say": (b'You say, "', b"too crowded and loud"),
     "login": (b"Exits:",),
     "walk": (b"Exits:",),
     "banner": (b"",),            # the first block, whatever it says
     "bare": (b"ok: ",),          # the bare server answers every line so
 }
-REFUSED = (b"Wrong name or password", b"Too many", b"Slow down", b"Log in first")
+# Replies that answer the command without doing it: counted apart in the
+# report ("say (declined)"), as a player hears them at once.
+DECLINED = {"say": b"too crowded and loud"}
+REFUSED = (b"Wrong name or password", b"Too many", b"is full", b"Slow down", b"Log in first", b"busy checking")
 
 IAC, DONT, DO, WONT, WILL, SB, SE, GA, EOR = 255, 254, 253, 252, 251, 250, 240, 249, 239
 IAC_B = bytes([IAC])
@@ -127,8 +132,25 @@ def raise_nofile(want: int) -> int:
     return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
 
 
-def _raise_nofile_fully() -> None:          # preexec_fn of the servers
-    raise_nofile(1 << 20)
+def cpu_split(pin: bool) -> tuple[set[int] | None, set[int] | None]:
+    """(the server's CPUs, the clients' CPUs): with two or more CPUs and
+    `pin`, the server has the first to itself and the client processes share
+    the rest, for both servers alike. On a shared 2-core machine that keeps
+    the load generator's own bursts off the server's core: without it the
+    tails measure which process the kernel ran first more than the server
+    (p99 varied 5-18 ms between identical runs here). None: no pinning."""
+    cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
+    if not pin or len(cpus) < 2:
+        return None, None
+    return {cpus[0]}, set(cpus[1:])
+
+
+def _server_preexec(cpus: set[int] | None) -> Any:
+    def preexec() -> None:                  # in the server's process, before exec
+        raise_nofile(1 << 20)
+        if cpus:
+            os.sched_setaffinity(0, cpus)
+    return preexec
 
 
 def free_port() -> int:
@@ -167,7 +189,7 @@ class Server:
     """A server in its own process on 127.0.0.1; always stopped by `stop()`
     (SIGTERM, then SIGKILL), its stderr kept for a failure message."""
 
-    def __init__(self, kind: str, args: list[str], tmp: Path) -> None:
+    def __init__(self, kind: str, args: list[str], tmp: Path, cpus: set[int] | None = None) -> None:
         self.kind = kind
         self.port = free_port()
         self.log = tmp / f"{kind}-{self.port}.log"
@@ -175,7 +197,7 @@ class Server:
                 else [sys.executable, *args, "--port", str(self.port)])
         with open(self.log, "wb") as err:
             self.proc = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=err,
-                                         preexec_fn=_raise_nofile_fully)
+                                         preexec_fn=_server_preexec(cpus))
         try:
             self._wait_listening()
         except BaseException:
@@ -213,14 +235,14 @@ class Server:
                 self.proc.wait()
 
 
-def bare_server(tmp: Path) -> Server:
+def bare_server(tmp: Path, cpus: set[int] | None = None) -> Server:
     from bench.bench_server import BASELINE
-    return Server("bare", ["-c", BASELINE], tmp)
+    return Server("bare", ["-c", BASELINE], tmp, cpus)
 
 
-def casino_server(tmp: Path, db: Path, config: Path) -> Server:
+def casino_server(tmp: Path, db: Path, config: Path, cpus: set[int] | None = None) -> Server:
     return Server("casino", ["-m", "server", "--data", str(db), "--config", str(config),
-                             "--rooms", str(ROOT / "rooms")], tmp)
+                             "--rooms", str(ROOT / "rooms")], tmp, cpus)
 
 
 def casino_config(tmp: Path, clients: int, extra: dict[str, int] | None = None) -> Path:
@@ -234,28 +256,38 @@ def casino_config(tmp: Path, clients: int, extra: dict[str, int] | None = None) 
     limits = data.setdefault("server", {}).setdefault("limits", {}) or {}
     data["server"]["limits"] = limits
     limits.update({"connections_per_ip": min(10000, clients + 100),
+                   "max_connections": max(1000, clients + 100),
                    "commands_per_second": 1000,     # pipelined lines after a stall come in bursts
-                   "login_timeout": 3600})
+                   "login_timeout": 3600,
+                   "hash_queue": max(32, clients)})
     limits.update(extra or {})
     path.write_text(yaml.safe_dump(data, sort_keys=False))
     return config
+
+
+def shipped_hash(password: str) -> str:
+    """`password` hashed as the shipped config says new hashes are made."""
+    import argon2
+
+    from server.config.load import load_config
+    cost = load_config(ROOT / "config", ROOT / "rooms").settings.password_hash
+    return argon2.PasswordHasher(time_cost=cost.time_cost, memory_cost=cost.memory_kib,
+                                 parallelism=cost.parallelism).hash(password)
 
 
 def make_accounts(db: Path, n: int, *, name: str = NAME, password: str = PASSWORD,
                   pwhash: str | None = None, chips: int = 1000) -> None:
     """`n` accounts name.format(i=0..n-1) with starting chips, in the server's file.
 
-    Without `pwhash`, one Argon2id hash of the lowest cost is shared by all
-    (verifying it takes about a millisecond); pass one from the server's own
-    hash_password to log in at the real cost.
+    Without `pwhash`, one Argon2id hash made at the shipped config's cost is
+    shared by all: each login verifies it at the real cost (about 20 ms here)
+    and none re-hashes it.
     """
-    import argon2
-
     from server.accounts.store import AccountStore
     from server.ledger import Ledger
 
     if pwhash is None:
-        pwhash = argon2.PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1).hash(password)
+        pwhash = shipped_hash(password)
 
     async def go() -> None:
         ledger = await Ledger.open(db)
@@ -377,7 +409,9 @@ class Client:
                 if not head.future.done():
                     head.future.set_result(now - head.sent)
             else:
-                self.done.append((head.name, now - head.sent))
+                declined = DECLINED.get(head.name)
+                name = f"{head.name} (declined)" if declined and declined in block else head.name
+                self.done.append((name, now - head.sent))
 
     def send(self, name: str, line: str, ok: tuple[bytes, ...]) -> None:
         """Send a line whose reply is timed into `done`."""
@@ -418,6 +452,7 @@ class Spec:
     at_table: float
     interval: float = INTERVAL
     timeout: float = TIMEOUT
+    cpus: tuple[int, ...] = ()    # the client processes' CPUs (empty: wherever the kernel likes)
 
 
 def walks_north(spec: Spec, g: int) -> bool:
@@ -505,6 +540,8 @@ def _client_process(spec: Spec, start: int, stop: int, pipe: Any) -> None:
     """Entry point of one client process (spawned)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)        # the parent stops us
     raise_nofile(stop - start + 64)
+    if spec.cpus:
+        os.sched_setaffinity(0, spec.cpus)
     try:
         asyncio.run(_client_side(spec, range(start, stop), pipe))
     except (EOFError, BrokenPipeError):
@@ -565,10 +602,42 @@ def _recv(pipe: Any, proc: Any, seconds: float) -> Any:
     return pipe.recv()
 
 
+WARM = 4                       # connections (logins at the casino) made before the memory baseline
+WARM_NAME = "warm{i}"
+
+
+async def _warm_up(spec: Spec) -> None:
+    """WARM clients at once, each logged in (casino) or answered (bare), then gone.
+
+    The casino's first logins leave its password-hash pool's memory resident
+    (glibc keeps each hashing thread's Argon2 buffer, `memory_kib`, for the next
+    hash: at most `hash_concurrency` of them, 38 MiB as shipped), a fixed cost
+    that is not any connection's. Both servers are warmed alike before their
+    memory baseline is read, so memory per connection is what each one more
+    connection costs."""
+    done: list[tuple[str, float]] = []
+    clients: list[Client] = []
+
+    async def one(i: int) -> None:
+        c = await Client.open(spec.port, done)
+        clients.append(c)
+        await c.ask(None, SIGNATURES["banner"], 60)     # asked at once: the banner is the next block
+        if spec.kind == "casino":
+            await c.ask(f"connect {WARM_NAME.format(i=i)} {PASSWORD}", SIGNATURES["login"], 120)
+        else:
+            await c.ask("hello", SIGNATURES["bare"], 60)
+    try:
+        await asyncio.gather(*(one(i) for i in range(WARM)))
+    finally:
+        for c in clients:
+            c.close()
+
+
 def load(server: Server, n: int, spec: Spec, procs: int) -> Result:
     """Connect n clients over `procs` processes, then the timed part."""
     ctx = multiprocessing.get_context("spawn")
-    time.sleep(0.5)
+    asyncio.run(_warm_up(spec))
+    settle(server.pid)
     rss0 = rss_kib(server.pid)
     bounds = [n * i // procs for i in range(procs + 1)]
     workers, pipes = [], []
@@ -629,15 +698,17 @@ def load(server: Server, n: int, spec: Spec, procs: int) -> Result:
 
 
 def run_size(tmp: Path, db: Path, n: int, seconds: float, mix: dict[str, int], at_table: float,
-             procs: int, extra: dict[str, int], order: tuple[str, ...] = ("bare", "casino")
-             ) -> dict[str, Result]:
+             procs: int, extra: dict[str, int], order: tuple[str, ...] = ("bare", "casino"),
+             pin: bool = True) -> dict[str, Result]:
     """One run at one size: each server fresh, the same load, one after the other."""
     config = casino_config(tmp, n, extra)
+    server_cpus, client_cpus = cpu_split(pin)
     out: dict[str, Result] = {}
     for kind in order:
-        server = bare_server(tmp) if kind == "bare" else casino_server(tmp, db, config)
+        server = (bare_server(tmp, server_cpus) if kind == "bare"
+                  else casino_server(tmp, db, config, server_cpus))
         try:
-            spec = Spec(kind, server.port, n, seconds, mix, at_table)
+            spec = Spec(kind, server.port, n, seconds, mix, at_table, cpus=tuple(sorted(client_cpus or ())))
             out[kind] = load(server, n, spec, procs)
         except BaseException:
             print(f"[{kind} server log]\n{server.tail()}", file=sys.stderr)
@@ -756,16 +827,23 @@ def main(argv: list[str] | None = None) -> dict[int, dict[str, Any]]:
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                         help="another server.limits value for the casino, e.g. --set login_timeout=600")
     parser.add_argument("--only", choices=("bare", "casino"), default=None, help="one server only")
+    parser.add_argument("--no-pin", action="store_true",
+                        help="let the kernel place the servers and clients (default: the server on "
+                             "the first CPU, the clients on the others; see cpu_split)")
     args = parser.parse_args(argv or [])
     sizes = [int(x) for x in args.clients.split(",") if x]
     mix = parse_mix(args.mix) if args.mix else dict(MIX)
     extra = parse_set(args.set)
     nofile = raise_nofile(max(sizes) + 256)
     results: dict[int, dict[str, Any]] = {}
+    server_cpus, client_cpus = cpu_split(not args.no_pin)
+    print(f"each server on CPU {sorted(server_cpus)}, the client processes on CPUs {sorted(client_cpus)}"
+          if server_cpus else "no CPU pinning: the kernel places the servers and the clients")
     with tempfile.TemporaryDirectory(prefix="bench-crowd-") as tmp_name:
         tmp = Path(tmp_name)
         db = tmp / "casino.db"
         make_accounts(db, max(sizes))
+        make_accounts(db, WARM, name=WARM_NAME)
         for n in sizes:
             procs = args.procs or default_procs(n)
             runs = []
@@ -773,7 +851,8 @@ def main(argv: list[str] | None = None) -> dict[int, dict[str, Any]]:
                 order = ("bare", "casino") if i % 2 == 0 else ("casino", "bare")
                 if args.only:
                     order = (args.only,)
-                runs.append(run_size(tmp, db, n, args.seconds, mix, args.at_table, procs, extra, order))
+                runs.append(run_size(tmp, db, n, args.seconds, mix, args.at_table, procs, extra, order,
+                                     pin=not args.no_pin))
             results[n] = report(n, runs, args.seconds, mix, args.at_table, procs, nofile)
             results[n]["runs"] = runs
     return results

@@ -25,6 +25,7 @@ from server.net.session import Session
 from server.net.throttle import ConnectionCounter, CreationLimit, LoginThrottle, TokenBucket
 from server.render.text import clean, sentence
 from server.tables.manager import Manager
+from server.world.crier import Crier
 from server.world.rooms import World
 from server.world.roster import Online
 
@@ -104,6 +105,7 @@ class Casino:
         self.registry = registry or REGISTRY
         self.manager = Manager(config.settings.tick_hz)
         self.world = World(config.rooms)
+        self.crier = Crier()            # room-wide lines, a slice at a time
         self.world.on_enter = self.room_info
         self.sessions: set[Session] = set()
         self.online = Online()               # key -> live session, with a name-ordered roster
@@ -437,6 +439,4 @@ class Casino:
             self.broadcast_room(room, text, exclude)
 
     def broadcast_room(self, room: str, text: str, exclude: Session | None = None) -> None:
-        for other in self.world.occupants(room):
-            if other is not exclude:
-                other.tell(text)
+        self.crier.cry(text, [other for other in self.world.occupants(room) if other is not exclude])

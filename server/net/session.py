@@ -45,8 +45,9 @@ class Writer(Protocol):
     def write(self, text: str) -> None:
         """Queue text (lines end in CR LF; the prompt has no line end)."""
 
-    def prompt_end(self) -> None:
-        """Mark that the server now waits for input (telnet: IAC GA or EOR)."""
+    def write_prompt(self, text: str) -> None:
+        """Queue text that ends with the prompt, and mark that the server now
+        waits for input (telnet: IAC GA or EOR, in the same write)."""
 
     def echo(self, on: bool) -> None:
         """Ask the client to show (on) or hide (off: a password) what is typed."""
@@ -91,6 +92,7 @@ class Session:
         self._replying = False
         self._at_prompt = False   # the client's cursor sits after our last prompt
         self.gmcp: Any = None     # server.net.mud.Gmcp: data for client scripts, when agreed
+        self._prefs: tuple[Any, Prefs] | None = None   # (what they were made from, prefs)
 
     # --- identity and preferences -------------------------------------
     @property
@@ -103,13 +105,24 @@ class Session:
 
     @property
     def prefs(self) -> Prefs:
+        """The client's guessed preferences with the player's own `set` choices
+        over them. Read for every block written and every fact a table shows,
+        so once logged in (negotiation long over) they are made once and made
+        again only when the window is resized or a choice changes."""
+        if self.account is None:
+            return self._guess()
+        made_from = (self.naws_cols, tuple(self.account.prefs.items()))
+        if self._prefs is None or self._prefs[0] != made_from:
+            self._prefs = (made_from, self._guess().with_overrides(self.account.prefs))
+        return self._prefs[1]
+
+    def _guess(self) -> Prefs:
         extra = {k: self._extra(k) for k in
                  ("ttype1", "ttype2", "ttype3", "ttype4", "TERM", "LANG", "cols")}
         extra["charset"] = self._extra("agreed_charset")
         if self.naws_cols:
             extra["cols"] = self.naws_cols
-        guessed = guess_prefs(extra)
-        return guessed.with_overrides(self.account.prefs if self.account else {})
+        return guess_prefs(extra)
 
     def _extra(self, key: str) -> Any:
         try:
@@ -123,15 +136,7 @@ class Session:
     @property
     def width(self) -> int:
         """Columns every line must fit: `set width`, else NAWS, else 80."""
-        chosen = self.account.prefs.get("width") if self.account else None
-        if chosen:
-            return int(chosen)
-        if self.naws_cols:
-            return self.naws_cols
-        try:
-            return clamp_width(int(self._extra("cols") or 80))
-        except (TypeError, ValueError):
-            return 80
+        return self.prefs.width
 
     def ask(self, prompt: str, answer: Any) -> None:
         """A table asks something: `prompt` until the next line, which goes
@@ -172,21 +177,23 @@ class Session:
         self._outbox.clear()
         # Unasked-for text would start on the prompt's line: break it first.
         lead = "\r\n" if self._at_prompt else ""
-        self._write(lead + body + self.prompt_text)
+        self._write(lead + body + self.prompt_text, prompt=True)
         if not self.closed:
-            self.writer.prompt_end()
             self._at_prompt = True
 
     def _render(self, lines: list[str]) -> str:
         width = self.width
         return "".join(part + "\r\n" for line in lines for part in fit(line, width))
 
-    def _write(self, text: str) -> None:
+    def _write(self, text: str, prompt: bool = False) -> None:
         if self.unsent() + len(text) > self.max_output:
             log.info("event=drop_slow_client ip=%s name=%s unsent=%d", self.ip, self.key, self.unsent())
             self.abort()
             return
-        self.writer.write(text)
+        if prompt:
+            self.writer.write_prompt(text)
+        else:
+            self.writer.write(text)
 
     def echo(self, on: bool) -> None:
         """Turn the client's local echo on or off (off for passwords)."""

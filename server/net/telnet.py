@@ -45,7 +45,8 @@ from typing import Any
 
 import telnetlib3
 from telnetlib3 import server_base
-from telnetlib3.telopt import BINARY, CHARSET, DO, ECHO, EOR, GMCP, MSSP, NAWS, WILL, WONT
+from telnetlib3.telopt import (BINARY, CHARSET, CMD_EOR, DO, ECHO, EOR, GA, GMCP, IAC, MSSP, NAWS, SGA,
+                                WILL, WONT)
 
 from server import logs
 from server.net.lines import LineSplitter
@@ -59,6 +60,7 @@ READ_SIZE = 8192          # bytes taken from a socket in one read (bounds one pa
 HEAVY = 32                # cost weight of bytes that telnetlib3 parses one by one
 READER_LIMIT = 32768      # telnetlib3's reader pauses the socket at twice this
 SEND_BUFFER = 65536       # kernel send buffer per socket (Linux doubles it)
+IAC_BYTE, IAC_GA, IAC_EOR = IAC, IAC + GA, IAC + CMD_EOR
 CLOSE_GRACE = 2.0         # seconds a closing socket may take to flush before it is aborted
 READ_ALL = 1 << 30        # TelnetReaderUnicode.read(n) is quadratic when n < its buffer
 
@@ -90,11 +92,24 @@ class TelnetOut:
     def write(self, text: str) -> None:
         self.raw.write(text)
 
-    def prompt_end(self) -> None:
-        if self.raw.local_option.enabled(EOR):
-            self.raw.send_eor()
+    def write_prompt(self, text: str) -> None:
+        # One socket write for the block and its GA (or EOR), not telnetlib3's
+        # two (write, then send_ga): in a crowd the writes are most of the
+        # server's work (docs/performance.md). Escaping IAC and choosing the
+        # mark are what those two calls do.
+        raw = self.raw
+        if raw.connection_closed or raw.is_closing():
+            return
+        if raw.local_option.enabled(EOR):
+            mark = IAC_EOR
+        elif raw.local_option.enabled(SGA):
+            mark = b""          # GA is not sent once the client asked to suppress it
         else:
-            self.raw.send_ga()
+            mark = IAC_GA
+        data = raw.encode(text).replace(IAC_BYTE, IAC_BYTE * 2) + mark
+        self.transport.write(data)
+        if hasattr(self.protocol, "_tx_bytes"):      # telnetlib3's byte count, as its writes keep it
+            self.protocol._tx_bytes += len(data)
 
     def echo(self, on: bool) -> None:
         self.raw.iac(WONT if on else WILL, ECHO)

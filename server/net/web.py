@@ -83,7 +83,8 @@ class WebWriter:
     def write(self, text: str) -> None:
         self._send({"t": "text", "d": text})
 
-    def prompt_end(self) -> None:
+    def write_prompt(self, text: str) -> None:
+        self.write(text)
         self._send({"t": "prompt"})
 
     def echo(self, on: bool) -> None:

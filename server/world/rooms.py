@@ -34,7 +34,9 @@ def arrival_from(direction_word: str) -> str:
 
 
 CROWD = 30      # more people than this in a room: arrivals and departures go unannounced
-HEARD_PER_SECOND = 20_000   # lines a crowded room's speech may deliver per second, all speakers together
+# Lines a crowded room's speech may deliver a second, all speakers together:
+# a lobby of 1,000 hears about five people a second, more than anyone reads.
+HEARD_PER_SECOND = 2_000
 
 
 class World:
@@ -69,7 +71,7 @@ class World:
             return True
         level, then = self._noise.get(room_id, (0.0, now))
         level = max(0.0, level - (now - then) * HEARD_PER_SECOND)
-        if level + listeners > HEARD_PER_SECOND:
+        if level > 0 and level + listeners > HEARD_PER_SECOND:   # a full budget lets anyone speak
             self._noise[room_id] = (level, now)
             return False
         self._noise[room_id] = (level + listeners, now)

@@ -1,0 +1,68 @@
+"""Telling a line to a crowd a slice at a time.
+
+One `say` in a lobby of 5,000 is 5,000 lines, each a socket write. Told in one
+go that holds the event loop for tens of milliseconds, and every command that
+arrives meanwhile waits behind it: the crowd's slowest replies were speech
+(docs/performance.md, "The crowd"). The crier tells SLICE listeners, then
+lets the loop serve everyone else before the next slice. Lines are told in
+the order they were cried, so every listener hears a room's speech in the
+order it was spoken; a line for a small room, with nothing waiting, is told
+at once, as before.
+"""
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from typing import Any
+
+SLICE = 100     # listeners told in one turn of the event loop (about a millisecond here)
+
+
+class Crier:
+    def __init__(self) -> None:
+        self._queue: deque[list[Any]] = deque()     # [text, listeners, next index]
+        self._scheduled = False
+        self._idle = asyncio.Event()
+        self._idle.set()
+
+    def cry(self, text: str, listeners: list[Any]) -> None:
+        """Tell `text` to each of `listeners` (Sessions), now or soon."""
+        if not self._queue and len(listeners) <= SLICE:
+            for listener in listeners:
+                listener.tell(text)
+            return
+        self._queue.append([text, listeners, 0])
+        self._idle.clear()
+        self._schedule()
+
+    def _schedule(self) -> None:
+        if not self._scheduled:
+            self._scheduled = True
+            asyncio.get_running_loop().call_soon(self._tell_slice)
+
+    def _tell_slice(self) -> None:
+        self._scheduled = False
+        left = SLICE
+        while self._queue and left:
+            item = self._queue[0]
+            text, listeners, start = item
+            end = min(len(listeners), start + left)
+            for listener in listeners[start:end]:
+                listener.tell(text)
+            left -= end - start
+            if end == len(listeners):
+                self._queue.popleft()
+            else:
+                item[2] = end
+        if self._queue:
+            self._schedule()
+        else:
+            self._idle.set()
+
+    @property
+    def busy(self) -> bool:
+        return bool(self._queue)
+
+    async def idle(self) -> None:
+        """Until every line cried so far has been told."""
+        await self._idle.wait()
