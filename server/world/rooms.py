@@ -35,7 +35,7 @@ def arrival_from(direction_word: str) -> str:
 
 CROWD = 30      # more people than this in a room: arrivals and departures go unannounced
 # Lines a crowded room's speech may deliver a second, all speakers together:
-# a lobby of 1,000 hears about five people a second, more than anyone reads.
+# a lobby of 1,000 hears about two people a second, as fast as anyone reads.
 HEARD_PER_SECOND = 2_000
 
 
