@@ -1,14 +1,14 @@
 """The login storm: L logins at the real hashing cost, and what they do to everyone else's commands.
 
 What is measured: L accounts (default 1,000) are made before anything is
-timed, all with one hash from the server's own `hash_password` (so whatever
-parameters the server hashes with today are what it verifies here). Then, from
-one client process, K clients at a time (default 32) each open a telnet
-connection to the casino (its own process, 127.0.0.1, the shipped config
-with connections_per_ip and commands_per_second raised: the storm comes from
-one address), wait for the banner and send `connect stormN <password>`, as
-fast as the server takes them, and stay connected (a full house coming back
-after a restart). One login is timed from opening the connection to the reply
+timed, all with one hash made at the shipped config's cost
+(`server.password_hash`: what the server verifies, and re-makes nothing).
+Then, from one client process, K clients at a time (default 32) each open a
+telnet connection to the casino (its own process on 127.0.0.1, the shipped
+config with a crowd's limits raised: bench_crowd.casino_config), each from its
+own loopback address as a crowd's players are (bench_crowd.address), wait for
+the banner and send `connect stormN <password>`, as fast as the server takes
+them, and stay connected (a full house coming back after a restart). One login is timed from opening the connection to the reply
 that shows the room; the storm from the first connection to the last login.
 
 Meanwhile another player, logged in before the storm and standing alone in
@@ -40,10 +40,10 @@ from pathlib import Path
 from typing import Any
 
 from bench.bench_crowd import (
-    ROOT,
     SIGNATURES,
     Client,
     Refused,
+    address,
     casino_config,
     casino_server,
     make_accounts,
@@ -91,7 +91,7 @@ async def _storm(port: int, logins: int, concurrency: int, pipe: Any) -> None:
             start = time.monotonic()
             c: Client | None = None
             try:
-                c = await asyncio.wait_for(Client.open(port, done), LOGIN_TIMEOUT)
+                c = await asyncio.wait_for(Client.open(port, done, address(i)), LOGIN_TIMEOUT)
                 clients.append(c)
                 await c.ask(None, SIGNATURES["banner"], LOGIN_TIMEOUT)
                 await c.ask(f"connect {NAME.format(i=i)} {PASSWORD}", SIGNATURES["login"],
@@ -172,10 +172,7 @@ def run(logins: int, concurrency: int, extra: dict[str, int] | None = None) -> d
         make_accounts(db, logins, name=NAME, password=PASSWORD, pwhash=pwhash)
         make_accounts(db, 1, name=OBSERVER, password=PASSWORD, pwhash=pwhash)
         wall, cpu = verify_cost(pwhash, PASSWORD)
-        # The storm meets the hash queue as shipped (the crowd bench raises it).
-        from server.config.load import load_config
-        shipped = load_config(ROOT / "config", ROOT / "rooms").settings.limits.hash_queue
-        config = casino_config(tmp, logins, {"hash_queue": shipped, **(extra or {})})
+        config = casino_config(tmp, logins, extra)
         server = casino_server(tmp, db, config)
         ctx = multiprocessing.get_context("spawn")
         mine, theirs = ctx.Pipe()

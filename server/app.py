@@ -116,7 +116,7 @@ class Casino:
                                              limits.max_login_connections)
         self.login_failures = LoginThrottle(limits.failed_logins_per_minute, limits.login_delay_max)
         self.creations = CreationLimit(limits.accounts_per_ip_per_hour)
-        passwords.configure(limits.hash_concurrency, limits.hash_queue)
+        passwords.configure(limits.hash_concurrency, limits.hash_queue, limits.hashes_per_ip)
         cost = self.config.settings.password_hash
         passwords.configure_cost(cost.time_cost, cost.memory_kib, cost.parallelism)
         self.operators = {name.lower() for name in config.settings.operators}
@@ -238,7 +238,7 @@ class Casino:
         self.login_failures.free = limits.failed_logins_per_minute
         self.login_failures.max_wait = limits.login_delay_max
         self.creations.limit = limits.accounts_per_ip_per_hour
-        passwords.configure(limits.hash_concurrency, limits.hash_queue)
+        passwords.configure(limits.hash_concurrency, limits.hash_queue, limits.hashes_per_ip)
         cost = self.config.settings.password_hash
         passwords.configure_cost(cost.time_cost, cost.memory_kib, cost.parallelism)
         self.session_clock.configure()

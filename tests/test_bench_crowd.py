@@ -45,11 +45,14 @@ class _Writer:
     def write(self, data: bytes) -> None:
         self.sent += data
 
+    def close(self) -> None:
+        pass
+
 
 async def test_the_client_refuses_options_and_matches_replies_across_split_chunks():
-    reader = asyncio.StreamReader()
     done: list[tuple[str, float]] = []
-    c = bench_crowd.Client(reader, _Writer(), done)
+    c = bench_crowd.Client(done)
+    c.connection_made(_Writer())
     try:
         c.send("look", "look", bench_crowd.SIGNATURES["look"])
         IAC, GA = 255, 249

@@ -12,9 +12,10 @@ from server.accounts.store import Account, AccountStore
 
 
 async def create_account(accounts: AccountStore, ledger: Any, name: str, password: str,
-                         starting_chips: int) -> Account:
-    """Raises NameTaken if the name is in use (ignoring case)."""
-    account = await accounts.create(name, await hash_password(password))
+                         starting_chips: int, owner: str | None = None) -> Account:
+    """Raises NameTaken if the name is in use (ignoring case); `owner` is the
+    address asking, held to its share of the password-hash pool."""
+    account = await accounts.create(name, await hash_password(password, owner))
     if starting_chips:
         await ledger.mint(f"start:{account.key}", account.key, starting_chips, "starting chips")
     return account

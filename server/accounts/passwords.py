@@ -12,7 +12,9 @@ still verifies and is re-made with the current ones at that login
 Hashes run on a pool of `hash_concurrency` threads, so logins can take at most
 that many times the configured memory however many arrive at once; at most `hash_queue` more
 may wait for a turn, beyond which `HashBusy` is raised and the player told the
-casino is busy (`configure` sets both from the server's limits).
+casino is busy. One address may have at most `hashes_per_ip` of those running or
+waiting, so a login flood from one address is told "busy" itself and cannot fill
+the queue for everyone else (`configure` sets all three from the server's limits).
 """
 from __future__ import annotations
 
@@ -58,10 +60,11 @@ class HashBusy(Exception):
 
 
 class _Pool:
-    def __init__(self, workers: int, queue: int) -> None:
-        self.workers, self.queue = workers, queue
+    def __init__(self, workers: int, queue: int, per_owner: int) -> None:
+        self.workers, self.queue, self.per_owner = workers, queue, per_owner
         self.executor = ThreadPoolExecutor(workers, thread_name_prefix="casino-argon2")
         self.pending = 0        # running or waiting
+        self.owners: dict[str, int] = {}    # running or waiting, by who asked (an address)
         self.running = 0        # hashing right now (counted in the worker threads)
         self.peak = 0
         self.lock = threading.Lock()
@@ -77,17 +80,19 @@ class _Pool:
                 self.running -= 1
 
 
-_pool = _Pool(2, 32)
+_pool = _Pool(2, 32, 4)
 
 
-def configure(workers: int, queue: int) -> None:
-    """Hashes computed at once, and how many more may wait."""
+def configure(workers: int, queue: int, per_owner: int = 4) -> None:
+    """Hashes computed at once, how many more may wait, and how many of
+    those (running or waiting) one address may have."""
     if workers != _pool.workers:
         old = _pool.executor
         _pool.executor = ThreadPoolExecutor(workers, thread_name_prefix="casino-argon2")
         _pool.workers = workers
         old.shutdown(wait=False)
     _pool.queue = queue
+    _pool.per_owner = per_owner
 
 
 def load() -> tuple[int, int]:
@@ -95,18 +100,27 @@ def load() -> tuple[int, int]:
     return _pool.pending, _pool.peak
 
 
-async def _run(fn: Callable[..., Any], *args: Any) -> Any:
+async def _run(owner: str | None, fn: Callable[..., Any], *args: Any) -> Any:
     if _pool.pending >= _pool.workers + _pool.queue:
         raise HashBusy()
+    if owner is not None and _pool.owners.get(owner, 0) >= _pool.per_owner:
+        raise HashBusy()
     _pool.pending += 1
+    if owner is not None:
+        _pool.owners[owner] = _pool.owners.get(owner, 0) + 1
     try:
         return await asyncio.get_running_loop().run_in_executor(_pool.executor, _pool.call, fn, *args)
     finally:
         _pool.pending -= 1
+        if owner is not None:
+            left = _pool.owners.pop(owner) - 1
+            if left:
+                _pool.owners[owner] = left
 
 
-async def hash_password(password: str) -> str:
-    return await _run(_hasher.hash, password)
+async def hash_password(password: str, owner: str | None = None) -> str:
+    """A new hash at today's cost; `owner` (an address) is held to its share."""
+    return await _run(owner, _hasher.hash, password)
 
 
 def _verify(stored: str, password: str) -> bool:
@@ -116,5 +130,6 @@ def _verify(stored: str, password: str) -> bool:
         return False
 
 
-async def verify_password(stored: str, password: str) -> bool:
-    return await _run(_verify, stored, password)
+async def verify_password(stored: str, password: str, owner: str | None = None) -> bool:
+    """Whether `password` matches; `owner` (an address) is held to its share."""
+    return await _run(owner, _verify, stored, password)

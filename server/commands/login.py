@@ -174,7 +174,7 @@ async def _create(app: Any, session: Any, name: str, password: str, now: float) 
     app.creations.made(session.ip, now)     # taken now: sign-ups racing from one address count
     chips = app.config.settings.starting_chips
     try:
-        account = await create_account(app.accounts, app.ledger, name, password, chips)
+        account = await create_account(app.accounts, app.ledger, name, password, chips, session.ip)
     except NameTaken:
         app.creations.cancel(session.ip, now)
         session.tell(f"The name {name} is taken. Pick another, or connect if it is yours.")
@@ -198,7 +198,7 @@ async def _connect(app: Any, session: Any, name: str, password: str, now: float)
         return
     account = await app.accounts.get(name) if not name_problem(name) else None
     try:
-        right = account is not None and await verify_password(account.pwhash, password)
+        right = account is not None and await verify_password(account.pwhash, password, session.ip)
     except HashBusy:
         _busy(session)
         return
@@ -211,7 +211,7 @@ async def _connect(app: Any, session: Any, name: str, password: str, now: float)
     app.login_failures.clear(f"ip:{session.ip}:name:{key}")
     if needs_rehash(account.pwhash):
         try:        # made with older parameters: re-made with today's, once
-            await app.accounts.set_hash(account.name, await hash_password(password))
+            await app.accounts.set_hash(account.name, await hash_password(password, session.ip))
             logs.event(log, "password_rehashed", name=key)
         except HashBusy:
             pass    # next time

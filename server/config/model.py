@@ -36,6 +36,7 @@ class Limits:
     accounts_per_ip_per_hour: int = 5   # new accounts from one address an hour
     hash_concurrency: int = 2       # password hashes computed at once (password_hash memory each)
     hash_queue: int = 32            # password checks waiting for a turn; beyond it "busy"
+    hashes_per_ip: int = 4          # of those (running or waiting), from one address; beyond it "busy"
 
 
 @dataclass(frozen=True)

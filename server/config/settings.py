@@ -56,6 +56,7 @@ LIMIT_FIELDS = (
     Field("accounts_per_ip_per_hour", as_int, DEFAULT_LIMITS.accounts_per_ip_per_hour, 1, 100000),
     Field("hash_concurrency", as_int, DEFAULT_LIMITS.hash_concurrency, 1, 64),
     Field("hash_queue", as_int, DEFAULT_LIMITS.hash_queue, 1, 100000),
+    Field("hashes_per_ip", as_int, DEFAULT_LIMITS.hashes_per_ip, 1, 100000),
 )
 
 

@@ -269,6 +269,49 @@ async def test_password_hashing_runs_a_bounded_number_at_once(casino_factory):
         await c.close()
 
 
+async def test_a_login_flood_from_one_address_is_told_busy_and_others_still_log_in(casino_factory,
+                                                                                  monkeypatch):
+    """One address may have `hashes_per_ip` password checks running or waiting:
+    its further logins are told "busy" at once, while another address's login
+    is still checked, and a logged-in player's commands are answered meanwhile.
+    The checks are held open (a gate in the hashing thread) so what is pending
+    is known exactly, not raced."""
+    import threading
+
+    from server.accounts import passwords
+    app = await casino_factory(limits={"hash_concurrency": 1, "hash_queue": 16, "hashes_per_ip": 2})
+    player = await Client.open(app.port)
+    await login(player, "player")
+    owner = await Client.open(app.port)
+    await login(owner, "owner")
+    await owner.send("quit")
+    await owner.read_until_closed()
+    gate = threading.Event()
+    verify = passwords._verify
+    monkeypatch.setattr(passwords, "_verify", lambda stored, pw: gate.wait(10) and verify(stored, pw))
+    flood = [await Client.open(app.port, source="127.0.0.7") for _ in range(6)]
+    for c in flood:
+        await c.read_until_prompt()
+    for c in flood:
+        await c.send("connect owner wrongpass")
+    await until(lambda: passwords.load()[0] == 2)            # two of the flood's checks pending
+    busy = [plain(await c.read_until_prompt()) for c in flood[2:]]
+    assert all("busy checking passwords" in b for b in busy)
+    back = await Client.open(app.port, source="127.0.0.8")
+    await back.read_until_prompt()
+    await back.send("connect owner secret123")
+    await until(lambda: passwords.load()[0] == 3)            # another address: not busy, it waits its turn
+    await player.send("balance")                              # the loop answers everyone meanwhile
+    assert "Wallet: 1000" in plain(await player.expect("Wallet:"))
+    gate.set()
+    assert "You have 1000 chips" in plain(await back.read_until_prompt())
+    for c in flood[:2]:
+        assert "Wrong name or password" in plain(await c.read_until_prompt())
+    assert passwords.load()[0] == 0
+    for c in [player, back, *flood]:
+        await c.close()
+
+
 async def test_a_clean_stop_refunds_every_stake_with_bets_arriving_to_the_end(casino_factory):
     """Bettors keep betting while the casino stops; one bet is in flight (its
     wallet read held open) until the tables have begun closing."""
