@@ -250,7 +250,7 @@ def bare_server(tmp: Path, cpus: set[int] | None = None) -> Server:
 
 def casino_server(tmp: Path, db: Path, config: Path, cpus: set[int] | None = None) -> Server:
     return Server("casino", ["-m", "server", "--data", str(db), "--config", str(config),
-                             "--rooms", str(ROOT / "rooms")], tmp, cpus)
+                             "--rooms", str(ROOT / "rooms"), "--web-port", "0"], tmp, cpus)
 
 
 def casino_config(tmp: Path, clients: int, extra: dict[str, int] | None = None) -> Path:
