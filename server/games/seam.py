@@ -14,7 +14,7 @@ player's last live bet is decided (asking `live`), then tells the dealer with
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, is_dataclass
 from fractions import Fraction
 from typing import Any, Callable, Protocol
 
@@ -25,7 +25,8 @@ from server.render.prefs import Prefs
 
 @dataclass(frozen=True)
 class Viewer:
-    """Someone who sees a table's facts: their key, display preferences, role."""
+    """Someone who sees a table's facts: their name (as facts name players),
+    display preferences, and whether they are seated (else they watch)."""
 
     key: str
     prefs: Prefs
@@ -105,6 +106,13 @@ class Dealer(Protocol):
     def close(self, why: str) -> list[Any]: ...
     # what people see
     def render(self, event: Any, viewer: Viewer) -> list[str]: ...
+    # `render` may tell one watcher (a viewer not seated) from another only by
+    # their prefs and by comparing viewer.key with a name the fact carries
+    # (names_in: any field, at any depth) or with a seated player's name (no
+    # watcher is seated); everything else it reads is the same for every
+    # viewer. The host relies on it: it renders a fact once for each group
+    # of watchers with equal Prefs, and alone for each watcher the fact names.
+    # Seated viewers are always rendered one by one (their bets, their turn).
     def view(self, viewer: Viewer) -> list[str]: ...
     def rules(self) -> list[str]: ...
     def phase(self) -> str: ...
@@ -198,3 +206,27 @@ def render_note(event: Any, viewer: Viewer) -> list[str] | None:
     if event.to is None or viewer.key in event.to:
         return [event.text]
     return []
+
+
+def names_in(fact: Any) -> set[str]:
+    """Every string `fact` carries, in any field at any depth (dataclasses,
+    tuples, lists, sets, dicts): all the names it can address a viewer by.
+
+    Gathered from the data rather than listed per game, so a new fact or
+    field that names someone is covered without anyone remembering to say
+    so; a string that is not a name only costs one more render.
+    """
+    found: set[str] = set()
+    todo = [fact]
+    while todo:
+        value = todo.pop()
+        if isinstance(value, str):
+            found.add(value)
+        elif isinstance(value, (tuple, list, set, frozenset)):
+            todo.extend(value)
+        elif isinstance(value, dict):
+            todo.extend(value.keys())
+            todo.extend(value.values())
+        elif is_dataclass(value) and not isinstance(value, type):
+            todo.extend(getattr(value, f.name) for f in fields(value))
+    return found

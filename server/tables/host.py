@@ -18,6 +18,12 @@ What one input makes people see leaves as one block: lines for each session
 are gathered while the input is handled (its ledger writes await in between)
 and told together when it is done, so a roll and its settlement reach every
 viewer under one prompt, whoever or whatever rolled.
+
+A fact is rendered for each seated player, but only once for each group of
+watchers with the same display preferences (and alone for a watcher it
+names): what a fact says to a watcher depends on nothing else (the rule in
+server.games.seam.Dealer), so a crowd of watchers costs a few renders, not
+one each.
 """
 from __future__ import annotations
 
@@ -33,8 +39,10 @@ from server.config.model import TableConfig
 from server.dice.fair import FairDice
 from server.games.catalogue import entry_for
 from server.games.intents import Forfeit, Hold, Refund, Settle
-from server.games.seam import Ask, Dealer, HandResult, Note, Notice, SeatRequest, Viewer, WalletReport
+from server.games.seam import (Ask, Dealer, HandResult, Note, Notice, SeatRequest, Viewer, WalletReport,
+                               names_in)
 from server.games.seating import Seating
+from server.render.prefs import Prefs
 from server.tables.usher import Usher
 
 log = logging.getLogger("casino.tables")
@@ -46,6 +54,19 @@ RETRY_SECONDS = 2          # how often a settlement the ledger could not write i
 class PendingIntent:
     intent: Any
     players: tuple[str, ...]
+
+
+@dataclass
+class Audience:
+    """Who sees a run of facts, as the host renders for them: each seated
+    player alone, the watchers a group per Prefs (seam.Dealer says why that
+    is enough), and the watchers by the name_key of the name renderers
+    compare (Viewer.key), to single out one a fact names."""
+
+    everyone: list[Viewer]
+    seated: list[Viewer]
+    groups: list[list[Viewer]]
+    watchers: dict[str, Viewer]
 
 
 class TableClosed(Exception):
@@ -121,8 +142,11 @@ class TableHost:
 
     def _tell(self, session: Any, *lines: str) -> None:
         """Lines for one person, sent with the rest of this input's output."""
-        entry = self._outbox.setdefault(id(session), (session, []))
-        entry[1].extend(lines)
+        entry = self._outbox.get(id(session))
+        if entry is None:
+            self._outbox[id(session)] = (session, list(lines))
+        else:
+            entry[1].extend(lines)
 
     def _deliver(self) -> None:
         """This input is done: each person gets its lines as one block, then
@@ -166,9 +190,10 @@ class TableHost:
         for package, payload, to in describe(event):
             sessions = ([self.session_of(p) for p in to] if to is not None
                         else [v.session for v in viewers])
+            data = {"table": self.id, **payload}      # one dict for all: it is only read
             for session in sessions:
                 if mud.gmcp_of(session) is not None:
-                    self._data.append((session, package, {"table": self.id, **payload}))
+                    self._data.append((session, package, data))
 
     async def _status_updates(self) -> None:
         """Char.Status for each player whose chips this input moved."""
@@ -231,6 +256,20 @@ class TableHost:
                 seen[key] = Viewer(session.name, session.prefs, seated=False, session=session)
         return list(seen.values())
 
+    def audience(self) -> Audience:
+        """The viewers, sorted for rendering: see Audience."""
+        everyone = self.viewers()
+        seated: list[Viewer] = []
+        groups: dict[Prefs, list[Viewer]] = {}
+        watchers: dict[str, Viewer] = {}
+        for viewer in everyone:
+            if viewer.seated:
+                seated.append(viewer)
+            else:
+                groups.setdefault(viewer.prefs, []).append(viewer)
+                watchers[name_key(viewer.key)] = viewer
+        return Audience(everyone, seated, list(groups.values()), watchers)
+
     def viewer(self, session: Any) -> Viewer:
         return Viewer(session.name, session.prefs, seated=self.is_seated(session), session=session)
 
@@ -284,14 +323,14 @@ class TableHost:
         The viewers are looked up once for a run of facts (a roll is a couple
         of hundred), and again only after the seats may have changed."""
         queue = list(events)
-        viewers: list[Viewer] | None = None
+        audience: Audience | None = None
         while queue:
             event = queue.pop(0)
             if isinstance(event, (Hold, Settle, Refund, Forfeit)):
                 queue[:0] = await self._money(event)
             elif isinstance(event, SeatRequest):
                 await self.leave(event.player, event.how)
-                viewers = None
+                audience = None
             elif isinstance(event, Ask):
                 session = self.session_of(event.player)
                 if session is not None:
@@ -306,9 +345,9 @@ class TableHost:
                     balance = await self.app.ledger.balance(session.key)
                     self._tell(session, f"Wallet: {balance.wallet} chips.")
             else:
-                if viewers is None:
-                    viewers = self.viewers()
-                self._show(event, viewers)
+                if audience is None:
+                    audience = self.audience()
+                self._show(event, audience)
 
     async def _notice(self, notice: Notice) -> None:
         """Tell a connected player now; keep it for the next login of one who is gone."""
@@ -400,7 +439,7 @@ class TableHost:
                     self._tell(session, "The pending settlement has now been recorded.")
         self.pending = still
 
-    def _show(self, event: Any, viewers: list[Viewer]) -> None:
+    def _show(self, event: Any, audience: Audience) -> None:
         if isinstance(event, Note) and event.to is not None:
             # Addressed lines reach their players seated or not (a refused `play`).
             for player in event.to:
@@ -408,11 +447,25 @@ class TableHost:
                 if session is not None:
                     self._tell(session, event.text)
             return
-        for viewer in viewers:
-            lines = self.dealer.render(event, viewer)
-            if lines:
-                self._tell(viewer.session, *lines)
-        self._gmcp_facts(event, viewers)
+        for viewer in audience.seated:
+            self._render(event, viewer, [viewer])
+        if audience.watchers:
+            named = {key for key in map(name_key, names_in(event)) if key in audience.watchers}
+            for group in audience.groups:
+                rest = [v for v in group if name_key(v.key) not in named] if named else group
+                if rest:
+                    self._render(event, rest[0], rest)
+            for key in named:
+                viewer = audience.watchers[key]
+                self._render(event, viewer, [viewer])
+        self._gmcp_facts(event, audience.everyone)
+
+    def _render(self, event: Any, viewer: Viewer, told: list[Viewer]) -> None:
+        """`event` as `viewer` sees it, told to each of `told` (who see it the same)."""
+        lines = self.dealer.render(event, viewer)
+        if lines:
+            for other in told:
+                self._tell(other.session, *lines)
 
     # --- configuration changes ----------------------------------------------
     @property
