@@ -1,6 +1,8 @@
 """Looking around and talking: look, say, who, help, quit."""
 from __future__ import annotations
 
+from functools import lru_cache
+
 from server.commands import REGISTRY
 from server.commands.registry import Context
 from server.games.catalogue import entry_for
@@ -15,7 +17,7 @@ def describe_room(app, session) -> list[str]:
     room = app.world.rooms[session.room]
     prefs = session.prefs
     lines = [paint(room.name, "bold", "bright_cyan", color=prefs.color)]
-    lines += wrap(room.description, prefs.width)
+    lines += _described(room.description, prefs.width)
     for table_id in room.tables:
         host = app.tables.get(table_id)
         table = app.config.tables.get(table_id)
@@ -29,6 +31,13 @@ def describe_room(app, session) -> list[str]:
     exits = ", ".join(room.exits) if room.exits else "none"
     lines.append(f"Exits: {exits}")
     return lines
+
+
+@lru_cache(maxsize=1024)
+def _described(description: str, width: int) -> tuple[str, ...]:
+    """A room's description wrapped to a width: the same for everyone who
+    looks at that width, so wrapped once."""
+    return tuple(wrap(description, width))
 
 
 LOOK_NAMES = 5      # `look` names this many of the others here and counts the rest

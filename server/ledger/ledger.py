@@ -32,6 +32,8 @@ class Ledger:
         self._submit = self._writer.submit
         self._reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="casino-ledger-reader")
         self._closed = False
+        self._asking: dict[str, list[asyncio.Future[Balance]]] = {}   # balances for the next read
+        self._reading = False                                        # a balance read is on the reader
 
     @classmethod
     async def open(cls, path: str | Path, *, recent_keys: int = RECENT_KEYS) -> Ledger:
@@ -84,7 +86,47 @@ class Ledger:
         return await asyncio.get_running_loop().run_in_executor(self._reader, fn, *args)
 
     async def balance(self, player: str) -> Balance:
-        return await self._read(self.store.balance, player)
+        """The player's wallet and open holds, as committed when asked.
+
+        Balances asked for while a read is on the reader thread are read
+        together in the next one (one snapshot, one thread hop): a crowd's
+        `balance` commands cost a read per batch, not a read each. A balance
+        asked for after a write has returned always sees that write, since
+        its read starts after it was asked."""
+        if self._closed:
+            raise LedgerClosed("the ledger is closed")
+        future: asyncio.Future[Balance] = asyncio.get_running_loop().create_future()
+        self._asking.setdefault(player, []).append(future)
+        if not self._reading:
+            self._read_balances()
+        return await future
+
+    def _read_balances(self) -> None:
+        asking, self._asking = self._asking, {}
+        self._reading = True
+        loop = asyncio.get_running_loop()
+
+        def done(read: asyncio.Future[dict[str, Balance]]) -> None:
+            self._reading = False
+            error = LedgerClosed("the ledger is closed") if read.cancelled() else read.exception()
+            for player, waiting in asking.items():
+                for future in waiting:
+                    if future.done():
+                        continue            # its command was cancelled (a closing table)
+                    if error is not None:
+                        future.set_exception(error)
+                    else:
+                        future.set_result(read.result()[player])
+            if self._asking and not self._closed:
+                self._read_balances()
+            elif self._asking:
+                for waiting in self._asking.values():
+                    for future in waiting:
+                        if not future.done():
+                            future.set_exception(LedgerClosed("the ledger is closed"))
+                self._asking = {}
+
+        loop.run_in_executor(self._reader, self.store.balances, list(asking)).add_done_callback(done)
 
     async def statement(self, player: str, n: int = 10) -> list[Movement]:
         return await self._read(self.store.statement, player, n)

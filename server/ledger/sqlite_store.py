@@ -264,6 +264,9 @@ class SQLiteStore:
     def balance(self, player: str) -> Balance:
         return reads.balance(self._r, player)
 
+    def balances(self, players: list[str]) -> dict[str, Balance]:
+        return reads.balances(self._r, players)
+
     def statement(self, player: str, n: int) -> list[Movement]:
         return reads.statement(self._r, player, n)
 

@@ -35,6 +35,9 @@ class Store(Protocol):
 
     def balance(self, player: str) -> Balance: ...
 
+    def balances(self, players: list[str]) -> dict[str, Balance]:
+        """Each player's balance, from one snapshot."""
+
     def statement(self, player: str, n: int) -> list[Movement]: ...
 
     def fail_next_commits(self, n: int) -> None:

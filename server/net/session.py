@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from contextlib import contextmanager
+from functools import lru_cache
 from typing import Any, Callable, Iterator, Protocol
 
 from server.net.client import clamp_width, guess_prefs
@@ -34,6 +35,14 @@ from server.render.width import fit
 log = logging.getLogger("casino.net")
 
 MAX_PENDING_OUTPUT = 1 << 20   # default bytes queued to a client that is not reading
+
+
+@lru_cache(maxsize=4096)
+def _fitted(line: str, width: int) -> str:
+    """`line` fitted to `width`, as sent. The same lines go to many people (a
+    room's description, a table's layout, a `say` heard by a lobby), so each
+    is fitted once per width rather than once per reader."""
+    return "".join(part + "\r\n" for part in fit(line, width))
 
 
 class Writer(Protocol):
@@ -183,7 +192,7 @@ class Session:
 
     def _render(self, lines: list[str]) -> str:
         width = self.width
-        return "".join(part + "\r\n" for line in lines for part in fit(line, width))
+        return "".join([_fitted(line, width) for line in lines])
 
     def _write(self, text: str, prompt: bool = False) -> None:
         if self.unsent() + len(text) > self.max_output:
