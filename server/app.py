@@ -20,6 +20,7 @@ from server.commands import login
 from server.commands.dispatch import dispatch
 from server.commands.registry import Registry
 from server.config.model import CasinoConfig
+from server.heap import Heap
 from server.net.lines import TooLong
 from server.net.session import Session
 from server.net.throttle import ConnectionCounter, CreationLimit, LoginThrottle, TokenBucket
@@ -159,6 +160,11 @@ class Casino:
         self._telnet = await start_telnet(self, host, port)
         self.host = host
         if run_clock:
+            # The real server (tests drive the clock themselves and keep their
+            # heap as it is): full collections kept off the replies (server.heap).
+            heap = Heap(self.manager.tick_hz, lambda: len(self.online))
+            heap.refreeze()
+            self.manager.subscribe(heap)
             self._clock_task = asyncio.create_task(self.manager.run())
         logs.event(log, "listening", host=host, port=self.port, web_port=self.web_port or "off",
                    seed=self.seed if self.seed is not None else "none")
