@@ -87,18 +87,21 @@ def describe_table(host) -> list[str]:
     return lines
 
 
-def where_at_table(app, session) -> str:
-    """`who`'s table column: where this player plays or watches, and their role."""
-    host = app.seat_of(session.key)
-    if host is not None:
-        seat = host.seating.seat_by_key(session.key)
-        role = "sitting out" if seat.sitting_out else "has the dice" if host.dealer.shooter() == seat.player \
-            else "playing"
-        return f"{host.entry.phrase} ({host.id}), {role}"
-    for h in app.tables.values():
-        if session.key in h.seating.watchers:
-            return f"watching {h.id}"
-    return ""
+def places_at_tables(app) -> dict[str, str]:
+    """`who`'s table column for everyone at a table, by account key: where each
+    plays (and their role) or watches. Made once per `who` from the hosts'
+    seating (a few dozen seats), not asked of every host for each name shown."""
+    places: dict[str, str] = {}
+    for host in app.tables.values():
+        for key in host.seating.watchers:
+            places.setdefault(key, f"watching {host.id}")
+    for host in app.tables.values():
+        shooter = host.dealer.shooter() if host.seating.seats else None
+        for seat in host.seating.seats:
+            role = "sitting out" if seat.sitting_out else "has the dice" if shooter == seat.player \
+                else "playing"
+            places[seat.key] = f"{host.entry.phrase} ({host.id}), {role}"
+    return places
 
 
 @command("look", aliases=("l",), help="""look - describe the room: who and what is here, and the exits.
@@ -153,10 +156,11 @@ async def who(ctx: Context) -> None:
             ctx.tell(f"  There are only {pages} page{'s' if pages != 1 else ''}.")
         return
     width = max(len(s.name) for s in people)
+    places = places_at_tables(ctx.app)
     for s in people:
         room = ctx.app.world.rooms.get(s.room)
         place = room.name if room else "?"
-        table = where_at_table(ctx.app, s)
+        table = places.get(s.key, "")
         ctx.tell(f"  {s.name:<{width}}  " + glue(*place.split()) + (f": {table}" if table else ""))
 
 
