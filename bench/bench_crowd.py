@@ -136,10 +136,11 @@ def raise_nofile(want: int) -> int:
 def cpu_split(pin: bool) -> tuple[set[int] | None, set[int] | None]:
     """(the server's CPUs, the clients' CPUs): with two or more CPUs and
     `pin`, the server has the first to itself and the client processes share
-    the rest, for both servers alike. On a shared 2-core machine that keeps
-    the load generator's own bursts off the server's core: without it the
-    tails measure which process the kernel ran first more than the server
-    (p99 varied 5-18 ms between identical runs here). None: no pinning."""
+    the rest, for both servers alike. Not the default: measured here, it
+    favours the single-threaded bare server (its p99 at 1,000 fell from ~0.8
+    to ~0.4 ms) and hurts the casino, whose ledger threads and sockets then
+    share one core with its event loop (`look` alone at 1,000: p99 2.9-29 ms
+    pinned, 1.1-1.7 ms unpinned, 2026-11-30). None: no pinning."""
     cpus = sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else []
     if not pin or len(cpus) < 2:
         return None, None
@@ -717,7 +718,7 @@ def load(server: Server, n: int, spec: Spec, procs: int) -> Result:
 
 def run_size(tmp: Path, db: Path, n: int, seconds: float, mix: dict[str, int], at_table: float,
              procs: int, extra: dict[str, int], order: tuple[str, ...] = ("bare", "casino"),
-             pin: bool = True) -> dict[str, Result]:
+             pin: bool = False) -> dict[str, Result]:
     """One run at one size: each server fresh, the same load, one after the other."""
     config = casino_config(tmp, n, extra)
     server_cpus, client_cpus = cpu_split(pin)
@@ -845,16 +846,16 @@ def main(argv: list[str] | None = None) -> dict[int, dict[str, Any]]:
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                         help="another server.limits value for the casino, e.g. --set login_timeout=600")
     parser.add_argument("--only", choices=("bare", "casino"), default=None, help="one server only")
-    parser.add_argument("--no-pin", action="store_true",
-                        help="let the kernel place the servers and clients (default: the server on "
-                             "the first CPU, the clients on the others; see cpu_split)")
+    parser.add_argument("--pin", action="store_true",
+                        help="the server alone on the first CPU, the clients on the others "
+                             "(default: the kernel places them; see cpu_split)")
     args = parser.parse_args(argv or [])
     sizes = [int(x) for x in args.clients.split(",") if x]
     mix = parse_mix(args.mix) if args.mix else dict(MIX)
     extra = parse_set(args.set)
     nofile = raise_nofile(max(sizes) + 256)
     results: dict[int, dict[str, Any]] = {}
-    server_cpus, client_cpus = cpu_split(not args.no_pin)
+    server_cpus, client_cpus = cpu_split(args.pin)
     print(f"each server on CPU {sorted(server_cpus)}, the client processes on CPUs {sorted(client_cpus)}"
           if server_cpus else "no CPU pinning: the kernel places the servers and the clients")
     with tempfile.TemporaryDirectory(prefix="bench-crowd-") as tmp_name:
@@ -870,7 +871,7 @@ def main(argv: list[str] | None = None) -> dict[int, dict[str, Any]]:
                 if args.only:
                     order = (args.only,)
                 runs.append(run_size(tmp, db, n, args.seconds, mix, args.at_table, procs, extra, order,
-                                     pin=not args.no_pin))
+                                     pin=args.pin))
             results[n] = report(n, runs, args.seconds, mix, args.at_table, procs, nofile)
             results[n]["runs"] = runs
     return results
