@@ -78,6 +78,8 @@ from typing import Any
 
 import yaml
 
+from bench.bench_server import wait_listening
+
 ROOT = Path(__file__).resolve().parents[1]
 TIMEOUT = 10.0                 # a reply later than this is a timeout
 INTERVAL = 1.0                 # seconds between one client's commands
@@ -208,7 +210,7 @@ class Server:
             self.proc = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=err,
                                          preexec_fn=_server_preexec(cpus))
         try:
-            self._wait_listening()
+            wait_listening(self.port, self.proc, 60, self.tail)
         except BaseException:
             self.stop()
             raise
@@ -216,17 +218,6 @@ class Server:
     @property
     def pid(self) -> int:
         return self.proc.pid
-
-    def _wait_listening(self) -> None:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
-                return
-            except OSError:
-                if self.proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"the {self.kind} server did not start:\n{self.tail()}")
-                time.sleep(0.05)
 
     def tail(self, n: int = 20) -> str:
         try:

@@ -21,6 +21,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Callable
 
 CLIENTS = 100
 INTERVAL = 0.5
@@ -54,15 +55,18 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def wait_listening(port: int, proc: subprocess.Popen) -> None:
-    deadline = time.monotonic() + 30
+def wait_listening(port: int, proc: subprocess.Popen, seconds: float = 30,
+                   why: Callable[[], str] = lambda: "") -> None:
+    """Until a server started as `proc` accepts on 127.0.0.1:port; raises if it
+    exits or `seconds` pass first, with `why()` (its log's tail) in the message."""
+    deadline = time.monotonic() + seconds
     while True:
         try:
             socket.create_connection(("127.0.0.1", port), timeout=1).close()
             return
         except OSError:
             if proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError("server did not start")
+                raise RuntimeError("server did not start:\n" + why())
             time.sleep(0.05)
 
 

@@ -35,6 +35,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bench.bench_server import wait_listening
+
 ROOT = Path(__file__).resolve().parents[1]
 PASSWORD = "soakpass1"
 
@@ -158,15 +160,7 @@ class Server:
             [sys.executable, "-m", "server", "--port", str(self.port), "--data", str(self.work / "soak.db"),
              "--config", str(self.config), "--seed", str(self.seed)],
             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=log.open("w"))
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
-                return
-            except OSError:
-                if self.proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError("server did not start: " + log.read_text()[-2000:])
-                time.sleep(0.05)
+        wait_listening(self.port, self.proc, 30, lambda: log.read_text()[-2000:])
 
     def kill(self) -> None:
         self.proc.send_signal(signal.SIGKILL)

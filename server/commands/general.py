@@ -110,7 +110,8 @@ async def look(ctx: Context) -> None:
     ctx.tell(*describe_room(ctx.app, ctx.session))
 
 
-@command("say", help="""say <text> - speak to everyone in the room. Shortcut: 'text (and :text for emote)""")
+@command("say", help="""say <text> - speak to everyone in the room. Shortcut: 'text (and :text for emote)
+In a room of more than 30 people, speech is rationed: if the room is too loud you are told so and nothing is said ('tell' always works).""")
 async def say(ctx: Context) -> None:
     text = ctx.args
     if not text:

@@ -27,7 +27,7 @@ async def test_many_balances_at_once_are_one_read_and_each_is_right(ledger, db_p
     assert check(db_path).ok
 
 
-async def test_a_balance_asked_after_a_write_sees_it_even_while_a_read_is_running(ledger):
+async def test_a_balance_asked_after_a_write_sees_it_even_while_a_read_is_running(ledger, db_path):
     await ledger.mint("start:ann", "ann", 500, "starting chips")
     first = asyncio.ensure_future(ledger.balance("ann"))    # a read on the reader thread
     await asyncio.sleep(0)
@@ -35,6 +35,7 @@ async def test_a_balance_asked_after_a_write_sees_it_even_while_a_read_is_runnin
     after = await ledger.balance("ann")
     assert (await first).wallet in (500, 300)
     assert after.wallet == 300 and after.held == {"roulette": 200}
+    assert check(db_path).ok
 
 
 async def test_a_balance_after_close_is_refused(db_path):
