@@ -124,9 +124,9 @@ class Commits:
         self.n = 0
         real = store.apply_batch
 
-        def counting(items: Any, before_commit: Any) -> Any:
+        def counting(items: Any, before_commit: Any, moved: Any = None) -> Any:
             self.n += 1
-            return real(items, before_commit)
+            return real(items, before_commit, moved)
 
         store.apply_batch = counting     # the writer thread looks it up on every batch
 

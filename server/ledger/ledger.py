@@ -5,6 +5,13 @@ Each money call returns only once its operation is durable (or raises: a
 and the outcome is pending recovery). Writes go through the group-commit
 writer thread; reads run on a separate reader thread. Nothing here blocks the
 event loop.
+
+Balances are answered on the loop itself once known: a trip to the reader
+thread and back costs the asker a wake-up of another thread and the GIL
+twice, the slowest reply in a crowd (docs/performance.md). The writer hands
+back, with each batch's results, the new balance of every player the batch
+changed (it knows them from its mirror, which equals the committed file), and
+the first read of any other player fills in the rest.
 """
 from __future__ import annotations
 
@@ -27,7 +34,11 @@ class Ledger:
     def __init__(self, store: Store, recovered: list[Recovered]) -> None:
         self.store = store
         self.recovered = recovered
-        self._writer = GroupCommitWriter(store)
+        # Committed balances known on the loop: every player a batch changed since
+        # start and every player read since. Never evicted (one per active player),
+        # so a read that raced a write only fills in a player no batch has told of.
+        self._known: dict[str, Balance] = {}
+        self._writer = GroupCommitWriter(store, self._known.update)
         # each call awaits the writer's future directly: no coroutine in between
         self._submit = self._writer.submit
         self._reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="casino-ledger-reader")
@@ -88,13 +99,16 @@ class Ledger:
     async def balance(self, player: str) -> Balance:
         """The player's wallet and open holds, as committed when asked.
 
-        Balances asked for while a read is on the reader thread are read
-        together in the next one (one snapshot, one thread hop): a crowd's
-        `balance` commands cost a read per batch, not a read each. A balance
-        asked for after a write has returned always sees that write, since
-        its read starts after it was asked."""
+        Known on the loop for anyone a write changed or a read found since
+        start; a balance asked for after a write has returned always sees that
+        write (its batch's balances reached the loop before its result did).
+        Balances not known yet, asked for while a read is on the reader thread,
+        are read together in the next one (one snapshot, one thread hop)."""
         if self._closed:
             raise LedgerClosed("the ledger is closed")
+        known = self._known.get(player)
+        if known is not None:
+            return Balance(known.wallet, dict(known.held))
         future: asyncio.Future[Balance] = asyncio.get_running_loop().create_future()
         self._asking.setdefault(player, []).append(future)
         if not self._reading:
@@ -117,6 +131,9 @@ class Ledger:
                         future.set_exception(error)
                     else:
                         future.set_result(read.result()[player])
+            if error is None:
+                for player, balance in read.result().items():
+                    self._known.setdefault(player, balance)
             if self._asking and not self._closed:
                 self._read_balances()
             elif self._asking:

@@ -39,7 +39,7 @@ from server.ledger.errors import (
     UnknownPlayer,
     UnknownStake,
 )
-from server.ledger.ops import CLOSING, Kind, Op
+from server.ledger.ops import CLOSING, Balance, Kind, Op
 
 MINT_ACCOUNT = 1
 HOUSE_ACCOUNT = 2
@@ -76,6 +76,11 @@ class Mirror:
         self.holds: dict[Key, OpenHold] = {
             (t, h): (i, p, a) for i, t, h, p, a in
             q("SELECT id, table_id, handle, player, amount FROM holds WHERE closed_by IS NULL")}
+        # by player, what a balance reports: the wallet's owner, and chips held per table
+        self.owners: dict[int, str] = {i: o for (kind, o), i in self.ids.items() if kind == "wallet"}
+        self.held: dict[str, dict[str, int]] = {}
+        for (table, _), (_, player, amount) in self.holds.items():
+            self._held(player, table, amount)
         newest_first = q("SELECT scope, key, kind, args FROM operations ORDER BY id DESC LIMIT ?",
                          (recent_keys,)).fetchall()
         newest_first.reverse()
@@ -88,6 +93,22 @@ class Mirror:
         self.next_op = q("SELECT COALESCE(MAX(id), 0) FROM operations").fetchone()[0] + 1
         self.next_transfer = q("SELECT COALESCE(MAX(transfer), 0) FROM entries").fetchone()[0] + 1
         self.next_account = q("SELECT COALESCE(MAX(id), 0) FROM accounts").fetchone()[0] + 1
+
+    def _held(self, player: str, table: str, amount: int) -> None:
+        tables = self.held.setdefault(player, {})
+        left = tables.get(table, 0) + amount
+        if left:
+            tables[table] = left
+        else:
+            del tables[table]
+            if not tables:
+                del self.held[player]
+
+    def balance(self, player: str) -> Balance:
+        """The player's committed balance (what reads.balances finds in the file)."""
+        wallet = self.ids.get(("wallet", player))
+        return Balance(wallet=self.wallets.get(wallet, 0) if wallet else 0,
+                       held=dict(self.held.get(player, ())))
 
     def remember(self, keys: Iterable[tuple[Key, Sig]]) -> None:
         """Hold applied keys again (looked up in the file), as the newest."""
@@ -108,7 +129,7 @@ class Mirror:
     def snapshot(self) -> tuple:
         """Everything the mirror holds, for tests comparing it with a fresh load."""
         return (self.ids, self.wallets, self.holds, self.ops, self.pending,
-                self.next_op, self.next_transfer, self.next_account)
+                self.next_op, self.next_transfer, self.next_account, self.owners, self.held)
 
 
 class Batch:
@@ -286,22 +307,36 @@ class Batch:
         live = {**self.m.holds, **self.opened}
         return sorted(((k, h) for k, h in live.items() if k not in self.closed), key=lambda kh: kh[1][0])
 
-    def merge(self) -> None:
-        """The batch is durable: make the mirror equal the file again."""
+    def merge(self, moved: dict[str, Balance] | None = None) -> None:
+        """The batch is durable: make the mirror equal the file again. `moved`,
+        when given, gets the new balance of every player the batch changed."""
         m = self.m
         m.ops.update(self.ops)
         m.order.extend(self.ops)
         m.trim()
         m.ids.update(self.accounts)
-        wallets = m.wallets
+        wallets, owners, holds = m.wallets, m.owners, m.holds
         for account in self.new_wallets:
             wallets[account] = 0
+        for (kind, owner), account in self.accounts.items():
+            if kind == "wallet":
+                owners[account] = owner
+        changed: set[str] = set()
         for account, delta in self.deltas.items():
             if account in wallets:
                 wallets[account] += delta
-        m.holds.update(self.opened)
+                changed.add(owners[account])
+        for hk, hold in self.opened.items():
+            holds[hk] = hold
+            m._held(hold[1], hk[0], hold[2])
+            changed.add(hold[1])
         for hk in self.closed:
-            del m.holds[hk]
+            _, player, amount = holds.pop(hk)
+            m._held(player, hk[0], -amount)
+            changed.add(player)
         for k in self.pending_done:
             m.pending.pop(k, None)
         m.next_op, m.next_transfer, m.next_account = self.next_op, self.next_transfer, self.next_account
+        if moved is not None:
+            for player in changed:
+                moved[player] = m.balance(player)

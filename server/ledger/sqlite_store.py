@@ -179,7 +179,8 @@ class SQLiteStore:
         return batch, out
 
     def apply_batch(self, items: Sequence[Item],
-                    before_commit: Callable[[], None] | None = None) -> list[object]:
+                    before_commit: Callable[[], None] | None = None,
+                    moved: dict[str, Balance] | None = None) -> list[object]:
         def judge(batch: Batch) -> list[object]:
             results: list[object] = []
             apply = batch.apply
@@ -200,7 +201,7 @@ class SQLiteStore:
             return results
 
         batch, results = self._transaction(judge, before_commit)
-        batch.merge()
+        batch.merge(moved)
         return results
 
     def _take_notices(self, player: str) -> list[str]:

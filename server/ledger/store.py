@@ -16,7 +16,8 @@ from server.ledger.ops import Balance, Item, Movement, Op, Recovered
 
 class Store(Protocol):
     def apply_batch(self, items: Sequence[Item],
-                    before_commit: Callable[[], None] | None = None) -> list[object]:
+                    before_commit: Callable[[], None] | None = None,
+                    moved: dict[str, Balance] | None = None) -> list[object]:
         """Apply every item in ONE durable transaction, each isolated from the others.
 
         Returns one result per item: a value, or the `Refused`/`KeyConflict`
@@ -25,6 +26,8 @@ class Store(Protocol):
         `before_commit`, when given, is called once the batch is written, just
         before COMMIT (the writer hands back the previous batch's results
         there, so the event loop works while this commit is on the disk).
+        `moved`, when given, gets the committed balance of every player the
+        batch changed (the ledger answers `balance` from these on the loop).
         """
 
     def record_outcomes(self, ops: Sequence[Op]) -> None:

@@ -17,6 +17,11 @@ results are handed back at once. When many callers wait and nothing is in
 flight (a burst, or the start), the writer takes half of them, so that two
 groups alternate from then on.
 
+With each batch's results go the new balances of the players it changed
+(`moved`, from the store), given to `on_moved` on the event loop just before
+the batch's futures resolve: the ledger's view of balances on the loop is
+never behind a write its caller has heard returned.
+
 If the commit fails, every caller in the batch gets `LedgerUnavailable`, and
 the closing operations among them are recorded as pending outcomes in a second
 transaction (if that too fails, recovery will refund instead of complete).
@@ -30,7 +35,7 @@ import threading
 from collections.abc import Callable, Sequence
 
 from server.ledger.errors import LedgerClosed, LedgerUnavailable
-from server.ledger.ops import CLOSING, Item, Op
+from server.ledger.ops import CLOSING, Balance, Item, Op
 from server.ledger.store import Store
 
 log = logging.getLogger("casino.ledger")
@@ -40,10 +45,14 @@ MAX_BATCH = 2048
 SPLIT_AT = 32        # this many waiting and nothing in flight: take half, start two groups
 
 Request = tuple[Item, asyncio.Future, asyncio.AbstractEventLoop]
-Done = tuple[list[Request], list[object]]     # a committed batch and its results
+Moved = dict[str, Balance]
+Done = tuple[list[Request], list[object], Moved]  # a committed batch, its results, balances it changed
 
 
-def _resolve(pairs: list[tuple[asyncio.Future, object]]) -> None:
+def _resolve(pairs: list[tuple[asyncio.Future, object]], moved: Moved,
+             on_moved: Callable[[Moved], None] | None) -> None:
+    if moved and on_moved is not None:
+        on_moved(moved)
     for fut, result in pairs:
         if fut.done():                       # the caller was cancelled; the write stands
             continue
@@ -53,22 +62,24 @@ def _resolve(pairs: list[tuple[asyncio.Future, object]]) -> None:
             fut.set_result(result)
 
 
-def _hand_back(done: Done) -> None:
-    """Resolve a committed batch's futures: one call_soon_threadsafe per event loop."""
-    batch, results = done
+def _hand_back(done: Done, on_moved: Callable[[Moved], None] | None) -> None:
+    """Resolve a committed batch's futures: one call_soon_threadsafe per event loop
+    (`on_moved` is told on each of them; a ledger is used from one)."""
+    batch, results, moved = done
     by_loop: dict[asyncio.AbstractEventLoop, list] = {}
     for (_, fut, loop), result in zip(batch, results):
         by_loop.setdefault(loop, []).append((fut, result))
     for loop, pairs in by_loop.items():
         try:
-            loop.call_soon_threadsafe(_resolve, pairs)
+            loop.call_soon_threadsafe(_resolve, pairs, moved, on_moved)
         except RuntimeError:         # that loop is closed; nobody is waiting
             log.warning("ledger results dropped: event loop closed count=%d", len(pairs))
 
 
 class GroupCommitWriter:
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, on_moved: Callable[[Moved], None] | None = None) -> None:
         self._store = store
+        self._on_moved = on_moved
         self._queue: queue.SimpleQueue = queue.SimpleQueue()
         self._closed = False
         self._thread = threading.Thread(target=self._run, name="casino-ledger-writer", daemon=True)
@@ -104,7 +115,7 @@ class GroupCommitWriter:
                 try:
                     first = self._queue.get_nowait()
                 except queue.Empty:       # nobody to overlap with: hand back now, then wait
-                    _hand_back(held)
+                    _hand_back(held, self._on_moved)
                     held = None
                     continue
                 limit = MAX_BATCH
@@ -125,18 +136,20 @@ class GroupCommitWriter:
             def hand_back_earlier() -> None:
                 nonlocal earlier
                 if earlier is not None:
-                    _hand_back(earlier)
+                    _hand_back(earlier, self._on_moved)
                     earlier = None
 
-            results = self._commit([item for item, _, _ in batch], hand_back_earlier)
+            moved: Moved = {}
+            results = self._commit([item for item, _, _ in batch], hand_back_earlier, moved)
             hand_back_earlier()            # the store failed before its COMMIT: hand back now
-            held = (batch, results)
+            held = (batch, results, moved)
         if held is not None:
-            _hand_back(held)
+            _hand_back(held, self._on_moved)
 
-    def _commit(self, items: Sequence[Item], before_commit: Callable[[], None]) -> list[object]:
+    def _commit(self, items: Sequence[Item], before_commit: Callable[[], None],
+                moved: Moved) -> list[object]:
         try:
-            return self._store.apply_batch(items, before_commit)
+            return self._store.apply_batch(items, before_commit, moved)
         except Exception as exc:  # noqa: BLE001 - any failure: the writer must live on
             log.error("ledger commit failed batch=%d error=%r", len(items), exc)
             closing = [i for i in items if isinstance(i, Op) and i.kind in CLOSING]

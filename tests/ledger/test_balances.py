@@ -1,45 +1,104 @@
-"""Balances asked for together are read together: one snapshot, one trip to
-the reader thread, each player's own answer, and never older than a write that
-returned before it was asked (issue 16: a crowd's `balance` commands)."""
+"""Balances are answered on the event loop once known, and never older than a
+write that returned before they were asked (issue 16: a crowd's `balance`
+commands). A write hands the loop the new balance of every player it changed;
+players no write has told of since start are read from the file, those asked
+together in one snapshot and one trip to the reader thread."""
 from __future__ import annotations
 
 import asyncio
+import threading
 
 import pytest
 
-from server.ledger import check
+from server.ledger import Ledger, check, reads
 from server.ledger.errors import LedgerClosed
 
 
-async def test_many_balances_at_once_are_one_read_and_each_is_right(ledger, db_path):
-    players = [f"p{i}" for i in range(40)]
-    for i, p in enumerate(players):
-        await ledger.mint(f"start:{p}", p, 100 + i, "starting chips")
-    await ledger.hold("h1", "p3", "craps", 30)
-    reads = []
-    balances = ledger.store.balances
-    ledger.store.balances = lambda who: reads.append(list(who)) or balances(who)
-    answers = await asyncio.gather(*(ledger.balance(p) for p in players + ["p3", "nobody"]))
-    assert len(reads) <= 2                                  # the first alone, the rest together
-    assert [a.wallet for a in answers[:40]] == [100 + i - (30 if i == 3 else 0) for i in range(40)]
-    assert answers[3].held == {"craps": 30} and answers[40] == answers[3]
-    assert answers[41].wallet == 0 and answers[41].held == {}
+def counting_reads(ledger: Ledger) -> list[list[str]]:
+    """The players of each balance read the ledger sends to its reader thread."""
+    seen: list[list[str]] = []
+    real = ledger.store.balances
+    ledger.store.balances = lambda who: seen.append(list(who)) or real(who)
+    return seen
+
+
+def file_balances(db_path, players: list[str]):
+    import sqlite3
+    conn = sqlite3.connect(db_path, isolation_level=None)
+    try:
+        return reads.balances(conn, players)
+    finally:
+        conn.close()
+
+
+async def test_a_write_tells_the_loop_the_balances_it_changed(ledger, db_path):
+    await ledger.mint("start:ann", "ann", 500, "starting chips")
+    await ledger.mint("start:bob", "bob", 300, "starting chips")
+    await ledger.hold("h1", "ann", "craps", 30)
+    await ledger.hold("h2", "ann", "craps", 20)
+    await ledger.hold("h3", "ann", "pig", 5)
+    await ledger.hold("h4", "bob", "craps", 100)
+    await ledger.settle("s1", "craps", ["h1", "h4"], {"ann": 60})     # bob's 100 lost, ann paid 60
+    seen = counting_reads(ledger)
+    ann, bob = await ledger.balance("ann"), await ledger.balance("bob")
+    assert seen == []                                          # no trip to the reader thread
+    assert (ann.wallet, ann.held) == (500 - 55 + 60, {"craps": 20, "pig": 5})
+    assert (bob.wallet, bob.held) == (200, {})
+    assert file_balances(db_path, ["ann", "bob"]) == {"ann": ann, "bob": bob}
+    ann.held["craps"] = 0                                      # an answer is the asker's own copy
+    assert (await ledger.balance("ann")).held == {"craps": 20, "pig": 5}
     assert check(db_path).ok
 
 
-async def test_a_balance_asked_after_a_write_sees_it_even_while_a_read_is_running(ledger, db_path):
+async def test_unknown_balances_asked_at_once_are_one_read_and_then_known(ledger, db_path):
+    players = [f"p{i}" for i in range(40)]
+    for i, p in enumerate(players):
+        await ledger.mint(f"start:{p}", p, 100 + i, "starting chips")
+    await ledger.close()
+    fresh = await Ledger.open(db_path)                         # knows nobody yet
+    try:
+        seen = counting_reads(fresh)
+        answers = await asyncio.gather(*(fresh.balance(p) for p in players + ["p3", "nobody"]))
+        assert len(seen) <= 2                                  # the first alone, the rest together
+        assert [a.wallet for a in answers[:40]] == [100 + i for i in range(40)]
+        assert answers[3].held == {} and answers[40] == answers[3]
+        assert answers[41].wallet == 0 and answers[41].held == {}
+        before = len(seen)
+        again = await asyncio.gather(*(fresh.balance(p) for p in players))
+        assert len(seen) == before and again == answers[:40]   # known now: no read
+    finally:
+        await fresh.close()
+    assert check(db_path).ok
+
+
+async def test_a_read_that_raced_a_write_does_not_hide_it(ledger, db_path):
     await ledger.mint("start:ann", "ann", 500, "starting chips")
-    first = asyncio.ensure_future(ledger.balance("ann"))    # a read on the reader thread
-    await asyncio.sleep(0)
-    await ledger.hold("h1", "ann", "roulette", 200)          # durable before the next is asked
-    after = await ledger.balance("ann")
-    assert (await first).wallet in (500, 300)
-    assert after.wallet == 300 and after.held == {"roulette": 200}
+    await ledger.close()
+    led = await Ledger.open(db_path)
+    try:
+        read_done, release = threading.Event(), threading.Event()
+        real = led.store.balances
+
+        def slow(who):                   # reads the file before the wager, answers after it
+            out = real(who)
+            read_done.set()
+            release.wait(10)
+            return out
+
+        led.store.balances = slow
+        first = asyncio.ensure_future(led.balance("ann"))
+        await asyncio.to_thread(read_done.wait, 10)
+        await led.hold("h1", "ann", "roulette", 200)           # durable while the old read is out
+        release.set()
+        assert (await first).wallet == 500                     # what the file said when it was read
+        after = await led.balance("ann")
+        assert after.wallet == 300 and after.held == {"roulette": 200}
+    finally:
+        await led.close()
     assert check(db_path).ok
 
 
 async def test_a_balance_after_close_is_refused(db_path):
-    from server.ledger import Ledger
     led = await Ledger.open(db_path)
     await led.close()
     with pytest.raises(LedgerClosed):

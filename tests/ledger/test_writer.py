@@ -24,9 +24,9 @@ class WatchedStore(SQLiteStore):
         self.durable: set[tuple[str, str]] = set()
         self.sizes: list[int] = []
 
-    def apply_batch(self, items, before_commit=None):
+    def apply_batch(self, items, before_commit=None, moved=None):
         self.sizes.append(len(items))
-        results = super().apply_batch(items, before_commit)
+        results = super().apply_batch(items, before_commit, moved)
         self.durable.update((op.scope, op.key) for op in items)    # COMMIT has returned
         return results
 
