@@ -250,6 +250,7 @@ async def enter(app: Any, session: Any, account: Any) -> None:
         session.anonymous = False
         app.connections.logged_in()
     session.account = account
+    app.session_clock.place(session)       # from now on it times out when idle
     session.prompt_text = "> "
     app.online[account.key] = session
     app.world.place(session, room)

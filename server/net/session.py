@@ -84,8 +84,9 @@ class Session:
         self.account: Any = None          # server.accounts.store.Account once logged in
         self.room: str | None = None
         self.prompt_text = "Name: "
-        self.idle_ticks = 0               # ticks since the last input
-        self.age_ticks = 0                # ticks since connecting
+        self.connected_tick = 0           # the manager's tick count when it connected,
+        self.input_tick = 0               # ... at its last input,
+        self.due_tick: int | None = None  # ... when its login or idle deadline falls (app.SessionClock)
         self.closed = False
         self.hung_up = False              # the connection is gone (the client or we closed it)
         self.anonymous = True             # counted among the connections not logged in yet

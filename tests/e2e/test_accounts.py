@@ -84,3 +84,21 @@ async def test_idle_timeout_counts_ticks(casino, connect):
     await login(a, "hank")
     casino.manager.tick_elapsed(casino.manager.seconds(casino.config.settings.limits.idle_timeout))
     assert "idle too long" in await a.read_until_closed()
+
+async def test_input_moves_the_idle_deadline_and_the_login_deadline_ends_at_login(casino, connect):
+    clock = casino.manager
+    login_ticks = clock.seconds(casino.config.settings.limits.login_timeout)
+    idle_ticks = clock.seconds(casino.config.settings.limits.idle_timeout)
+    a = await connect()
+    await a.read_until_prompt()
+    clock.tick_elapsed(login_ticks - 1)
+    assert "Welcome, iris!" in plain(await a.cmd("create iris secret123"))
+    clock.tick_elapsed(1)                      # the login deadline has passed: logged in, she stays
+    assert "Exits:" in plain(await a.cmd("look"))
+    clock.tick_elapsed(idle_ticks - 1)
+    assert "Exits:" in plain(await a.cmd("look"))      # input: the idle timeout starts again
+    clock.tick_elapsed(idle_ticks - 1)
+    assert "Exits:" in plain(await a.cmd("look"))
+    clock.tick_elapsed(idle_ticks)
+    assert "idle too long" in await a.read_until_closed()
+    assert casino.session_clock._due == {}     # nobody left waiting for a deadline
