@@ -53,6 +53,7 @@ allows; the output says so if that is short of N.
     python -m bench crowd --clients 1000 --runs 3          # medians of 3 runs
     python -m bench crowd --clients 20 --seconds 2         # what CI runs
     python -m bench crowd --mix look=1                     # one command only
+    python -m bench crowd --only casino --profile /tmp/p   # py-spy of the timed part
 """
 from __future__ import annotations
 
@@ -643,8 +644,22 @@ async def _warm_up(spec: Spec) -> None:
             c.close()
 
 
-def load(server: Server, n: int, spec: Spec, procs: int) -> Result:
-    """Connect n clients over `procs` processes, then the timed part."""
+def profile(server: Server, seconds: float, out: Path) -> subprocess.Popen | None:
+    """py-spy recording `server` for `seconds` into `out` (raw, collapsed stacks:
+    one line per stack and its count), if py-spy is installed; it is not one of
+    the project's dependencies (`pip install py-spy` into the venv)."""
+    spy = shutil.which("py-spy") or shutil.which("py-spy", path=str(Path(sys.executable).parent))
+    if spy is None:
+        print("--profile: py-spy is not installed; no profile taken", file=sys.stderr)
+        return None
+    return subprocess.Popen([spy, "record", "-p", str(server.pid), "-d", str(max(1, int(seconds))),
+                             "-r", "200", "-f", "raw", "-o", str(out), "--nonblocking"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def load(server: Server, n: int, spec: Spec, procs: int, profile_to: Path | None = None) -> Result:
+    """Connect n clients over `procs` processes, then the timed part (recorded
+    by py-spy into `profile_to`, when given)."""
     ctx = multiprocessing.get_context("spawn")
     asyncio.run(_warm_up(spec))
     settle(server.pid)
@@ -671,9 +686,15 @@ def load(server: Server, n: int, spec: Spec, procs: int) -> Result:
         t0 = time.monotonic() + 1.0
         for pipe in pipes:
             pipe.send(("go", t0))
+        spy = None
+        if profile_to is not None:
+            time.sleep(max(0.0, t0 + 1.0 - time.monotonic()))
+            spy = profile(server, spec.seconds - 2.0, profile_to)
         done = [_recv(pipe, p, spec.seconds + spec.timeout + 120) for pipe, p in zip(pipes, workers)]
         cpu1 = cpu_seconds(server.pid)
         elapsed = time.monotonic() - t0
+        if spy is not None:
+            spy.wait()
     finally:
         for pipe in pipes:
             try:
@@ -709,7 +730,7 @@ def load(server: Server, n: int, spec: Spec, procs: int) -> Result:
 
 def run_size(tmp: Path, db: Path, n: int, seconds: float, mix: dict[str, int], at_table: float,
              procs: int, extra: dict[str, int], order: tuple[str, ...] = ("bare", "casino"),
-             pin: bool = False) -> dict[str, Result]:
+             pin: bool = False, profile_dir: Path | None = None) -> dict[str, Result]:
     """One run at one size: each server fresh, the same load, one after the other."""
     config = casino_config(tmp, n, extra)
     server_cpus, client_cpus = cpu_split(pin)
@@ -719,7 +740,8 @@ def run_size(tmp: Path, db: Path, n: int, seconds: float, mix: dict[str, int], a
                   else casino_server(tmp, db, config, server_cpus))
         try:
             spec = Spec(kind, server.port, n, seconds, mix, at_table, cpus=tuple(sorted(client_cpus or ())))
-            out[kind] = load(server, n, spec, procs)
+            out[kind] = load(server, n, spec, procs,
+                             profile_dir / f"{kind}-{n}.raw" if profile_dir is not None else None)
         except BaseException:
             print(f"[{kind} server log]\n{server.tail()}", file=sys.stderr)
             raise
@@ -840,7 +862,11 @@ def main(argv: list[str] | None = None) -> dict[int, dict[str, Any]]:
     parser.add_argument("--pin", action="store_true",
                         help="the server alone on the first CPU, the clients on the others "
                              "(default: the kernel places them; see cpu_split)")
+    parser.add_argument("--profile", type=Path, default=None, metavar="DIR",
+                        help="record each server's timed part with py-spy into DIR/<server>-<N>.raw")
     args = parser.parse_args(argv or [])
+    if args.profile is not None:
+        args.profile.mkdir(parents=True, exist_ok=True)
     sizes = [int(x) for x in args.clients.split(",") if x]
     mix = parse_mix(args.mix) if args.mix else dict(MIX)
     extra = parse_set(args.set)
@@ -862,7 +888,7 @@ def main(argv: list[str] | None = None) -> dict[int, dict[str, Any]]:
                 if args.only:
                     order = (args.only,)
                 runs.append(run_size(tmp, db, n, args.seconds, mix, args.at_table, procs, extra, order,
-                                     pin=args.pin))
+                                     pin=args.pin, profile_dir=args.profile))
             results[n] = report(n, runs, args.seconds, mix, args.at_table, procs, nofile)
             results[n]["runs"] = runs
     return results
