@@ -24,9 +24,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from contextlib import contextmanager
 from functools import lru_cache
-from typing import Any, Callable, Iterator, Protocol
+from typing import Any, Callable, Protocol
 
 from server.net.client import clamp_width, guess_prefs
 from server.render.prefs import Prefs
@@ -72,6 +71,23 @@ class Writer(Protocol):
 
     def close(self) -> None:
         """Hang up politely once what is queued has gone."""
+
+
+class _Reply:
+    """`with session.reply():` for every command, without contextlib's
+    generator (a microsecond a command in a crowd)."""
+
+    __slots__ = ("session",)
+
+    def __init__(self, session: "Session") -> None:
+        self.session = session
+
+    def __enter__(self) -> None:
+        self.session._replying = True
+
+    def __exit__(self, *exc: object) -> None:
+        self.session._replying = False
+        self.session.flush()
 
 
 class Session:
@@ -168,16 +184,10 @@ class Session:
             self._flush_scheduled = True
             asyncio.get_running_loop().call_soon(self.flush)
 
-    @contextmanager
-    def reply(self) -> Iterator[None]:
+    def reply(self) -> "_Reply":
         """Hold output while a command runs, so its whole reply leaves as one
         block under one prompt, however many awaits the command makes."""
-        self._replying = True
-        try:
-            yield
-        finally:
-            self._replying = False
-            self.flush()
+        return _Reply(self)
 
     def flush(self) -> None:
         self._flush_scheduled = False

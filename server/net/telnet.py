@@ -263,7 +263,15 @@ class CasinoTelnetServer(telnetlib3.TelnetServer):
         if not self._counted or self._closing:
             return
         heavy = self.writer.is_oob or 255 in data
-        super().data_received(data)
+        session = self.session
+        if heavy or session is None or session.account is None or self._mccp3_decompressor is not None:
+            super().data_received(data)
+        else:
+            # A logged-in player's line with no telnet command in it: all that
+            # telnetlib3's data_received would do with it, less its per-read
+            # bookkeeping (a timeout it does not use here, a clock, a trace).
+            self._rx_bytes += len(data)
+            self.reader.feed_data(data)
         loop = asyncio.get_running_loop()
         wait = self._budget.spend(len(data) * (HEAVY if heavy else 1), loop.time())
         if wait > 0 and "budget" not in self._pauses:

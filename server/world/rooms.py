@@ -36,7 +36,7 @@ def arrival_from(direction_word: str) -> str:
 CROWD = 30      # more people than this in a room: arrivals and departures go unannounced
 # Lines a crowded room's speech may deliver a second, all speakers together:
 # a lobby of 1,000 hears about two people a second, as fast as anyone reads.
-HEARD_PER_SECOND = 2_000
+HEARD_PER_SECOND = 1_000
 
 
 class World:
