@@ -497,4 +497,4 @@ class Casino:
             self.broadcast_room(room, text, exclude)
 
     def broadcast_room(self, room: str, text: str, exclude: Session | None = None) -> None:
-        self.crier.cry(text, [other for other in self.world.occupants(room) if other is not exclude])
+        self.crier.cry(room, text, [other for other in self.world.occupants(room) if other is not exclude])

@@ -7,37 +7,45 @@ arrives meanwhile waits behind it: the crowd's slowest replies were speech
 leaves the loop to everyone else for PACE seconds before the next slice, so
 a command arriving during a crowd's speech waits for at most one slice, and
 the output leaves as a steady trickle rather than a burst of thousands of
-packets at once (the last of 1,000 listeners hears a line ~0.15 s after
-the first). A slice is small because each line told is a socket write that
-also wakes its reader (~0.1 ms each in a full house here): 50 a slice held
-the loop for 3-5 ms at a time, which showed in every command's p99. Lines are told in the order they were cried, so every listener hears
-a room's speech in the order it was spoken; a line for a small room, with
-nothing waiting, is told at once, as before.
+packets at once. A slice is small because each line told is a socket write
+that also wakes its reader (~0.1 ms each in a full house here): 50 a slice
+held the loop for 3-5 ms at a time, which showed in every command's p99. The
+pace is the crowded rooms' speech budget (rooms.HEARD_PER_SECOND), spread
+evenly, so the queue never grows past about a second's worth of lines (the
+last of 1,000 listeners hears a line about a second after the first). Lines are told in the order they were cried, so every listener hears
+a room's speech in the order it was spoken; a line for a room that is not
+crowded, with nothing of its own waiting, is told at once, as before.
 """
 from __future__ import annotations
 
 import asyncio
-from collections import deque
+from collections import Counter, deque
 from typing import Any
 
-SLICE = 2       # listeners told in one turn of the event loop
-PACE = 0.002   # seconds between slices: 2,000 lines a second, a crowded room's whole budget
+from server.world.rooms import CROWD, HEARD_PER_SECOND
+
+SLICE = 2                          # listeners told in one turn of the event loop
+PACE = SLICE / HEARD_PER_SECOND    # seconds between slices: the crowded rooms' whole budget, evenly
 
 
 class Crier:
     def __init__(self) -> None:
-        self._queue: deque[list[Any]] = deque()     # [text, listeners, next index]
+        self._queue: deque[list[Any]] = deque()     # [room, text, listeners, next index]
+        self._waiting: Counter[str] = Counter()      # lines queued, by room
         self._scheduled = False
         self._idle = asyncio.Event()
         self._idle.set()
 
-    def cry(self, text: str, listeners: list[Any]) -> None:
-        """Tell `text` to each of `listeners` (Sessions), now or soon."""
-        if not self._queue and len(listeners) <= SLICE:
+    def cry(self, room: str, text: str, listeners: list[Any]) -> None:
+        """Tell `text` to each of `listeners` (Sessions, the room's people), now
+        or soon: at once to a room that is not crowded and has nothing queued,
+        so a table's parlour never waits behind the lobby's speech."""
+        if len(listeners) <= CROWD and not self._waiting[room]:
             for listener in listeners:
                 listener.tell(text)
             return
-        self._queue.append([text, listeners, 0])
+        self._queue.append([room, text, listeners, 0])
+        self._waiting[room] += 1
         self._idle.clear()
         self._schedule(at_once=True)
 
@@ -55,15 +63,18 @@ class Crier:
         left = SLICE
         while self._queue and left:
             item = self._queue[0]
-            text, listeners, start = item
+            room, text, listeners, start = item
             end = min(len(listeners), start + left)
             for listener in listeners[start:end]:
                 listener.tell(text)
             left -= end - start
             if end == len(listeners):
                 self._queue.popleft()
+                self._waiting[room] -= 1
+                if not self._waiting[room]:
+                    del self._waiting[room]
             else:
-                item[2] = end
+                item[3] = end
         if self._queue:
             self._schedule()
         else:

@@ -34,8 +34,11 @@ def arrival_from(direction_word: str) -> str:
 
 
 CROWD = 30      # more people than this in a room: arrivals and departures go unannounced
-# Lines a crowded room's speech may deliver a second, all speakers together:
-# a lobby of 1,000 hears about two people a second, as fast as anyone reads.
+# Lines the crowded rooms' speech may deliver a second, all speakers in all of
+# them together: a lobby of 1,000 hears about one person a second, as fast as
+# anyone reads a crowd. Each line is a socket write that wakes its reader: at
+# 2,000 a second a full house's replies were twice as slow at the 99th
+# percentile (docs/performance.md).
 HEARD_PER_SECOND = 1_000
 
 
@@ -47,7 +50,7 @@ class World:
     def __init__(self, rooms: dict[str, RoomConfig]) -> None:
         self.rooms = rooms
         self._occupants: dict[str, dict[Any, None]] = defaultdict(dict)
-        self._noise: dict[str, tuple[float, float]] = {}   # room -> (lines owed, when)
+        self._noise: tuple[float, float] = (0.0, 0.0)   # crowded rooms' (lines owed, when)
         self.on_enter: Any = None        # callable(session, room_id): the casino's arrival hook (GMCP)
 
     def occupants(self, room_id: str) -> list[Any]:
@@ -64,17 +67,19 @@ class World:
     def heard(self, room_id: str, now: float) -> bool:
         """May one more person speak to this room now? Speech reaches everyone
         present, so in a crowded room one `say` costs thousands of lines: the
-        room shares a budget of HEARD_PER_SECOND delivered lines, refilled
-        continuously. A room that is not crowded is never limited."""
+        crowded rooms share one budget of HEARD_PER_SECOND delivered lines,
+        refilled continuously (one budget for all of them, because the server
+        that writes the lines is one). A room that is not crowded is never
+        limited."""
         listeners = self.count(room_id)
         if listeners <= CROWD:
             return True
-        level, then = self._noise.get(room_id, (0.0, now))
+        level, then = self._noise
         level = max(0.0, level - (now - then) * HEARD_PER_SECOND)
         if level > 0 and level + listeners > HEARD_PER_SECOND:   # a full budget lets anyone speak
-            self._noise[room_id] = (level, now)
+            self._noise = (level, now)
             return False
-        self._noise[room_id] = (level + listeners, now)
+        self._noise = (level + listeners, now)
         return True
 
     def sample(self, session: Any, limit: int, skip: set[str]) -> list[Any]:
