@@ -12,8 +12,9 @@ that also wakes its reader (~0.1 ms each in a full house here): 50 a slice
 held the loop for 3-5 ms at a time, which showed in every command's p99. The
 pace is the crowded rooms' speech budget (rooms.HEARD_PER_SECOND), spread
 evenly, so the queue never grows past about a second's worth of lines (the
-last of 1,000 listeners hears a line about a second after the first). Lines are told in the order they were cried, so every listener hears
-a room's speech in the order it was spoken; a line for a room that is not
+last of 1,000 listeners hears a line about a second after the first).
+Lines are told in the order they were cried, so every listener hears a
+room's speech in the order it was spoken; a line for a room that is not
 crowded, with nothing of its own waiting, is told at once, as before.
 """
 from __future__ import annotations
