@@ -28,7 +28,7 @@ from server.render.text import clean, sentence
 from server.tables.manager import Manager
 from server.world.crier import Crier
 from server.world.rooms import World
-from server.world.roster import Online
+from server.world.roster import Memo, Online
 
 log = logging.getLogger("casino")
 
@@ -161,6 +161,7 @@ class Casino:
         self.world.on_enter = self.room_info
         self.sessions: set[Session] = set()
         self.online = Online()               # key -> live session, with a name-ordered roster
+        self.who_pages = Memo()              # `who`'s pages, while nobody comes, goes or moves
         self.leaving: dict[str, Departure] = {}   # accounts whose last session is being closed
         self.in_flight = 0                   # lines being handled right now
         limits = config.settings.limits

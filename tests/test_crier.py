@@ -16,6 +16,9 @@ class Ear:
     def tell(self, *lines: str) -> None:
         self.heard.extend(lines)
 
+    def hear(self, line: str) -> None:
+        self.heard.append(line)
+
 
 async def test_a_small_room_hears_at_once():
     crier, ears = Crier(), [Ear() for _ in range(CROWD)]

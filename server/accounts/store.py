@@ -12,6 +12,7 @@ import sqlite3
 import threading
 import time
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 from server.accounts.names import name_key
@@ -33,8 +34,9 @@ class Account:
     pwhash: str
     prefs: dict[str, object] = field(default_factory=dict)
 
-    @property
+    @cached_property
     def key(self) -> str:
+        """The name as the ledger and every map know it: asked several times a command."""
         return name_key(self.name)
 
 

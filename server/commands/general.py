@@ -144,25 +144,37 @@ async def who(ctx: Context) -> None:
     if len(words) > 1 or number < 1 or number > 100_000:
         ctx.tell("Usage: who [page], or who <start of a name> [page].")
         return
-    people, total = ctx.app.online.page(prefix, number, WHO_PAGE)
+    app = ctx.app
+    places = places_at_tables(app)
+    state = (app.online.version, app.world.version, places)
+    page = app.who_pages.get(state, (prefix, number))
+    if page is None:
+        page = who_page(app, prefix, number, places)
+        app.who_pages.keep(state, (prefix, number), page)
+    ctx.tell(*page)
+
+
+def who_page(app, prefix: str, number: int, places: dict[str, str]) -> tuple[str, ...]:
+    """Page `number` of `who` for names starting with `prefix`, as lines."""
+    people, total = app.online.page(prefix, number, WHO_PAGE)
     pages = max(1, -(-total // WHO_PAGE))
     scope = f" whose name starts with '{prefix[:20]}'" if prefix else " in the casino"
     head = f"{total:,} {'person' if total == 1 else 'people'}{scope}"
     if total > WHO_PAGE:
         head += f" (page {min(number, pages)} of {pages}; 'who {prefix + ' ' if prefix else ''}{number + 1}' for more)" \
             if number < pages else f" (page {number} of {pages})"
-    ctx.tell(head + ":")
+    lines = [head + ":"]
     if not people:
         if total:
-            ctx.tell(f"  There are only {pages} page{'s' if pages != 1 else ''}.")
-        return
+            lines.append(f"  There are only {pages} page{'s' if pages != 1 else ''}.")
+        return tuple(lines)
     width = max(len(s.name) for s in people)
-    places = places_at_tables(ctx.app)
     for s in people:
-        room = ctx.app.world.rooms.get(s.room)
+        room = app.world.rooms.get(s.room)
         place = room.name if room else "?"
         table = places.get(s.key, "")
-        ctx.tell(f"  {s.name:<{width}}  " + glue(*place.split()) + (f": {table}" if table else ""))
+        lines.append(f"  {s.name:<{width}}  " + glue(*place.split()) + (f": {table}" if table else ""))
+    return tuple(lines)
 
 
 @command("tell", help="""tell <name> <text> - say something to one player, wherever they are. 'reply <text>' answers the last one who told you something.""")

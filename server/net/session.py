@@ -184,6 +184,16 @@ class Session:
             self._flush_scheduled = True
             asyncio.get_running_loop().call_soon(self.flush)
 
+    def hear(self, line: str) -> None:
+        """A line from someone else, written now (the crier's, a slice of a
+        crowd at a time): the same as `tell` without a loop turn of its own to
+        flush it, unless a reply or a flush is already under way, which it joins."""
+        if self.closed:
+            return
+        self._outbox.append(line)
+        if not self._flush_scheduled and not self._replying:
+            self.flush()
+
     def reply(self) -> "_Reply":
         """Hold output while a command runs, so its whole reply leaves as one
         block under one prompt, however many awaits the command makes."""

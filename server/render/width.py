@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Callable
 
 NBSP = "\u00a0"
@@ -43,8 +44,11 @@ def _char_width(ch: str) -> int:
     return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
 
 
+@lru_cache(maxsize=8192)
 def display_width(text: str) -> int:
-    """Columns `text` takes on screen (colour codes take none)."""
+    """Columns `text` takes on screen (colour codes take none). Kept per text:
+    a table's layout is box-drawing characters, measured one by one, and the
+    same lines are drawn for everyone who looks."""
     plain = _ANSI.sub("", text) if "\x1b" in text else text
     if plain.isascii():
         return len(plain)

@@ -67,7 +67,7 @@ class Crier:
             room, text, listeners, start = item
             end = min(len(listeners), start + left)
             for listener in listeners[start:end]:
-                listener.tell(text)
+                listener.hear(text)
             left -= end - start
             if end == len(listeners):
                 self._queue.popleft()

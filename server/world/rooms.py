@@ -51,6 +51,7 @@ class World:
         self.rooms = rooms
         self._occupants: dict[str, dict[Any, None]] = defaultdict(dict)
         self._noise: tuple[float, float] = (0.0, 0.0)   # crowded rooms' (lines owed, when)
+        self.version = 0                 # one more after every move and every change of rooms
         self.on_enter: Any = None        # callable(session, room_id): the casino's arrival hook (GMCP)
 
     def occupants(self, room_id: str) -> list[Any]:
@@ -97,15 +98,18 @@ class World:
         self.remove(session)
         session.room = room_id
         self._occupants[room_id][session] = None
+        self.version += 1
         if self.on_enter is not None:
             self.on_enter(session, room_id)
 
     def remove(self, session: Any) -> None:
         if session.room is not None:
             self._occupants[session.room].pop(session, None)
+            self.version += 1
 
     def others(self, session: Any) -> list[Any]:
         return [s for s in self.occupants(session.room) if s is not session] if session.room else []
 
     def replace_rooms(self, rooms: dict[str, RoomConfig]) -> None:
         self.rooms = rooms
+        self.version += 1

@@ -5,6 +5,9 @@ and filters by prefix without sorting the whole casino on every call.
 entry is set or removed keeps the sorted roster beside it (an insort and a
 bisect: a memmove, not a sort), so a page of `who` costs the same with 5 or
 5,000 people online.
+
+`version` counts the changes, so a view drawn from the roster (a page of
+`who`) can be kept until the roster under it changes.
 """
 from __future__ import annotations
 
@@ -13,17 +16,20 @@ from typing import Any
 
 
 class Online(dict):
-    """key -> session, plus `names`: (lower-case name, key) in order."""
+    """key -> session, plus `names`: (lower-case name, key) in order, and
+    `version`, one more after every arrival and departure."""
 
     def __init__(self) -> None:
         super().__init__()
         self.names: list[tuple[str, str]] = []
+        self.version = 0
 
     def __setitem__(self, key: str, session: Any) -> None:
         if key in self:
             self._forget(key)
         super().__setitem__(key, session)
         insort(self.names, (session.name.lower(), key))
+        self.version += 1
 
     def __delitem__(self, key: str) -> None:
         self._forget(key)
@@ -39,6 +45,7 @@ class Online(dict):
         i = bisect_left(self.names, entry)
         if i < len(self.names) and self.names[i] == entry:
             del self.names[i]
+        self.version += 1
 
     def page(self, prefix: str, number: int, size: int) -> tuple[list[Any], int]:
         """Page `number` (from 1) of the sessions whose name starts with
@@ -48,3 +55,27 @@ class Online(dict):
         hi = bisect_left(self.names, (prefix + "\U0010ffff",)) if prefix else len(self.names)
         start = lo + (number - 1) * size
         return [self[key] for _, key in self.names[start:min(start + size, hi)]], hi - lo
+
+
+class Memo:
+    """Views drawn from the casino's state (a page of `who`), kept while that
+    state holds: in a crowd most `who`s ask for a page nothing has changed
+    since it was last drawn. `state` is whatever the view was drawn from,
+    compared with ==; a new state forgets every view drawn before it."""
+
+    LIMIT = 256           # views kept at most (the prefixes asked are the players')
+
+    def __init__(self) -> None:
+        self._state: Any = None
+        self._views: dict[Any, Any] = {}
+
+    def get(self, state: Any, key: Any) -> Any:
+        """What was drawn for `key` in `state`, or None."""
+        if state != self._state:
+            return None
+        return self._views.get(key)
+
+    def keep(self, state: Any, key: Any, view: Any) -> None:
+        if state != self._state or len(self._views) >= self.LIMIT:
+            self._state, self._views = state, {}
+        self._views[key] = view

@@ -25,6 +25,9 @@ class Stand:
     def tell(self, *lines: str) -> None:
         self.heard.extend(lines)
 
+    def hear(self, line: str) -> None:
+        self.heard.append(line)
+
 
 def crowd(app, n: int, room: str = "lobby", first: int = 0) -> list[Stand]:
     people = [Stand(f"Guest{i:05d}") for i in range(first, first + n)]
@@ -62,6 +65,23 @@ async def test_who_pages_and_filters_in_name_order(casino, connect):
     assert "Guest04909" in some and "Guest04910" not in some
     assert "There are only 251 pages." in await ann.cmd("who 300")
     assert "Usage: who" in await ann.cmd("who a b c")
+
+
+async def test_who_is_drawn_again_when_someone_comes_goes_or_moves(casino, connect):
+    # A page is kept while nothing under it changes (server.world.roster.Memo):
+    # every change that shows on it must draw it again.
+    ann = await connect()
+    await login(ann, "ann")
+    people = crowd(casino, 40)
+    assert "41 people in the casino" in await ann.cmd("who")
+    assert "Guest00000  The Lobby" in await ann.cmd("who guest0000")
+    casino.world.place(people[0], "6185")                      # moves
+    assert "Guest00000  Bank Craps" in await ann.cmd("who guest0000")
+    del casino.online[people[1].key]                           # goes
+    assert "Guest00001" not in await ann.cmd("who guest0000")
+    assert "40 people in the casino" in await ann.cmd("who")
+    crowd(casino, 1, first=40)                                 # comes
+    assert "41 people in the casino" in await ann.cmd("who")
 
 
 async def test_arrivals_and_departures_are_news_only_in_a_room_that_is_not_crowded(casino, connect):
