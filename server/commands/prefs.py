@@ -39,6 +39,7 @@ async def set_(ctx: Context) -> None:
         ctx.tell(f"'{ctx.argv[1][:20]}' is not a value for {key}: use {allowed}.")
         return
     session.account.prefs[key] = value
+    session.prefs_changed()
     await ctx.app.accounts.save_prefs(session.account.name, session.account.prefs)
     shown = ("on" if value else "off") if isinstance(value, bool) else value
     ctx.tell(f"{key} is now {shown}.")

@@ -29,10 +29,18 @@ class Seating:
 
     # --- questions -----------------------------------------------------------
     def seat(self, player: str) -> Seat | None:
-        return next((s for s in self.seats if s.player == player), None)
+        for s in self.seats:
+            if s.player == player:
+                return s
+        return None
 
     def seat_by_key(self, key: str) -> Seat | None:
-        return next((s for s in self.seats if s.key == key), None)
+        # A loop, not next() over a generator: asked of every table for
+        # every table word a player types (app.seat_of).
+        for s in self.seats:
+            if s.key == key:
+                return s
+        return None
 
     def names(self) -> list[str]:
         """Everyone seated, in seat order."""

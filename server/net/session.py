@@ -118,7 +118,7 @@ class Session:
         self._replying = False
         self._at_prompt = False   # the client's cursor sits after our last prompt
         self.gmcp: Any = None     # server.net.mud.Gmcp: data for client scripts, when agreed
-        self._prefs: tuple[Any, Prefs] | None = None   # (what they were made from, prefs)
+        self._prefs: Prefs | None = None  # made once logged in (see `prefs`)
 
     # --- identity and preferences -------------------------------------
     @property
@@ -134,13 +134,17 @@ class Session:
         """The client's guessed preferences with the player's own `set` choices
         over them. Read for every block written and every fact a table shows,
         so once logged in (negotiation long over) they are made once and made
-        again only when the window is resized or a choice changes."""
+        again only when the window is resized or a choice changes
+        (`prefs_changed`)."""
         if self.account is None:
             return self._guess()
-        made_from = (self.naws_cols, tuple(self.account.prefs.items()))
-        if self._prefs is None or self._prefs[0] != made_from:
-            self._prefs = (made_from, self._guess().with_overrides(self.account.prefs))
-        return self._prefs[1]
+        if self._prefs is None:
+            self._prefs = self._guess().with_overrides(self.account.prefs)
+        return self._prefs
+
+    def prefs_changed(self) -> None:
+        """The player changed a `set` choice: make the preferences again."""
+        self._prefs = None
 
     def _guess(self) -> Prefs:
         extra = {k: self._extra(k) for k in
@@ -158,6 +162,7 @@ class Session:
 
     def on_resize(self, cols: int) -> None:
         self.naws_cols = clamp_width(cols)
+        self._prefs = None
 
     @property
     def width(self) -> int:

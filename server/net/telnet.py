@@ -100,16 +100,10 @@ class TelnetOut:
         raw = self.raw
         if raw.connection_closed or raw.is_closing():
             return
-        if raw.local_option.enabled(EOR):
-            mark = IAC_EOR
-        elif raw.local_option.enabled(SGA):
-            mark = b""          # GA is not sent once the client asked to suppress it
-        else:
-            mark = IAC_GA
-        data = raw.encode(text).replace(IAC_BYTE, IAC_BYTE * 2) + mark
+        protocol = self.protocol
+        data = raw.encode(text).replace(IAC_BYTE, IAC_BYTE * 2) + protocol.prompt_mark()
         self.transport.write(data)
-        if hasattr(self.protocol, "_tx_bytes"):      # telnetlib3's byte count, as its writes keep it
-            self.protocol._tx_bytes += len(data)
+        protocol._tx_bytes += len(data)            # telnetlib3's byte count, as its writes keep it
 
     def echo(self, on: bool) -> None:
         self.raw.iac(WONT if on else WILL, ECHO)
@@ -156,6 +150,30 @@ class CasinoTelnetServer(telnetlib3.TelnetServer):
         self._abort_at: asyncio.TimerHandle | None = None
         self._budget: ByteBudget | None = None
         self._raw: Any = None
+        self.agreed: dict[Any, Any] = {}     # what negotiation decided, as last worked out
+
+    # --- what negotiation decided ----------------------------------------
+    # The wire's encoding and the prompt's end mark follow from options and
+    # environment the client negotiates; telnetlib3 works them out again for
+    # every read and write (a LANG lookup, option tables). They change only
+    # when the client sends a telnet command, so they are worked out once and
+    # kept until the next input that carries one (data_received).
+    def encoding(self, outgoing: bool | None = None, incoming: bool | None = None) -> Any:
+        key = (outgoing, incoming)
+        found = self.agreed.get(key)
+        if found is None:
+            found = self.agreed[key] = super().encoding(outgoing=outgoing, incoming=incoming)
+        return found
+
+    def prompt_mark(self) -> bytes:
+        """What ends a prompt: EOR once agreed, nothing once the client asked
+        to suppress GA, else GA."""
+        mark = self.agreed.get("mark")
+        if mark is None:
+            local = self.writer.local_option
+            mark = self.agreed["mark"] = (IAC_EOR if local.enabled(EOR)
+                                          else b"" if local.enabled(SGA) else IAC_GA)
+        return mark
 
     # --- admission and accounting ---------------------------------------
     def connection_made(self, transport: Any) -> None:
@@ -266,6 +284,7 @@ class CasinoTelnetServer(telnetlib3.TelnetServer):
         session = self.session
         if heavy or session is None or session.account is None or self._mccp3_decompressor is not None:
             super().data_received(data)
+            self.agreed.clear()       # negotiation may have changed what was agreed
         else:
             # A logged-in player's line with no telnet command in it: all that
             # telnetlib3's data_received would do with it, less its per-read

@@ -23,6 +23,18 @@ async def test_eor_replaces_ga_when_the_client_asks(casino, connect):
     await a.cmd("look")
     assert a.prompts[-1] == 239           # IAC EOR
 
+
+async def test_the_prompt_mark_follows_negotiation_after_login(casino, connect):
+    # The mark is worked out once and kept (CasinoTelnetServer.prompt_mark)
+    # until the client next sends a telnet command: here, DONT EOR.
+    a = await connect(want_eor=True)
+    await login(a, "jack")
+    await a.cmd("look")
+    assert a.prompts[-1] == 239           # IAC EOR
+    a.send_raw(bytes([255, 254, 25]))     # IAC DONT EOR
+    await a.cmd("look")
+    assert a.prompts[-1] == 249           # IAC GA again
+
 async def test_client_that_ignores_negotiation_gets_the_banner_fast(casino):
     started = time.monotonic()
     c = await Client.open(casino.port, negotiate=False)
