@@ -22,6 +22,7 @@ import asyncio
 import cProfile
 import pstats
 import random
+import shutil
 import statistics
 import tempfile
 import time
@@ -79,7 +80,8 @@ async def measure(n: int, runs: int, rounds: int, mix: dict[str, int], profile: 
     from server.net.session import Session
     from server.net.throttle import TokenBucket
 
-    db = Path(tempfile.mkdtemp(prefix="bench-commands-")) / "casino.db"
+    tmp = Path(tempfile.mkdtemp(prefix="bench-commands-"))
+    db = tmp / "casino.db"
     await asyncio.to_thread(make_accounts, db, n)
     config = load_config(ROOT / "config", ROOT / "rooms")
     app = Casino(config, db, seed=1, config_dir=ROOT / "config", rooms_dir=ROOT / "rooms")
@@ -139,9 +141,10 @@ async def measure(n: int, runs: int, rounds: int, mix: dict[str, int], profile: 
                 "by": {k: statistics.median(v) for k, v in per_command.items() if v}}
     finally:
         await app.stop()
+        shutil.rmtree(tmp, ignore_errors=True)
 
 
-def main(argv: list[str] | None = None) -> None:
+def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(prog="python -m bench commands", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--clients", type=int, default=5000)
@@ -163,3 +166,4 @@ def main(argv: list[str] | None = None) -> None:
           + "; ".join(f"{k} {v:.1f}" for k, v in r["by"].items()))
     if profile is not None:
         pstats.Stats(profile).sort_stats("tottime").print_stats(args.cprofile)
+    return r

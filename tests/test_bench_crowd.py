@@ -1,4 +1,5 @@
-"""The crowd and login-storm benches (bench/bench_crowd.py, bench/bench_logins.py),
+"""The crowd, command-path and login-storm benches (bench/bench_crowd.py,
+bench/bench_commands.py, bench/bench_logins.py),
 run with tiny numbers so they cannot rot: a few real telnet clients against
 both servers, every command of the mix answered and recognised."""
 from __future__ import annotations
@@ -10,7 +11,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench import bench_crowd, bench_logins  # noqa: E402
+from bench import bench_commands, bench_crowd, bench_logins  # noqa: E402
 
 
 def test_a_small_crowd_gets_every_reply_from_both_servers(capsys):
@@ -73,3 +74,10 @@ def test_the_mix_is_the_same_for_every_server_and_close_to_its_weights():
     total = sum(bench_crowd.MIX.values())
     for name, weight in bench_crowd.MIX.items():
         assert abs(many.count(name) / len(many) - weight / total) < 0.03
+
+
+def test_the_command_path_bench_times_every_command_of_the_mix(capsys):
+    r = bench_commands.main(["--clients", "40", "--runs", "1", "--rounds", "3"])
+    assert r["n"] == 40 and r["total"] > 0
+    assert set(r["by"]) <= set(bench_crowd.MIX) and all(v > 0 for v in r["by"].values())
+    assert "CPU per command" in capsys.readouterr().out
