@@ -161,12 +161,12 @@ def who_page(app, prefix: str, number: int, places: dict[str, str]) -> tuple[str
     scope = f" whose name starts with '{prefix[:20]}'" if prefix else " in the casino"
     head = f"{total:,} {'person' if total == 1 else 'people'}{scope}"
     if total > WHO_PAGE:
-        head += f" (page {min(number, pages)} of {pages}; 'who {prefix + ' ' if prefix else ''}{number + 1}' for more)" \
-            if number < pages else f" (page {number} of {pages})"
+        head += f" (page {number} of {pages}; 'who {prefix + ' ' if prefix else ''}{number + 1}' for more)" \
+            if number < pages else f" (page {number} of {pages})" if number == pages else f" ({pages:,} pages)"
     lines = [head + ":"]
     if not people:
         if total:
-            lines.append(f"  There are only {pages} page{'s' if pages != 1 else ''}.")
+            lines.append(f"  There is only 1 page." if pages == 1 else f"  There are only {pages:,} pages.")
         return tuple(lines)
     width = max(len(s.name) for s in people)
     for s in people:

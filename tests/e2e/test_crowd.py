@@ -53,6 +53,8 @@ async def test_look_names_five_and_counts_the_rest_whatever_the_crowd(casino, co
 async def test_who_pages_and_filters_in_name_order(casino, connect):
     ann = await connect()
     await login(ann, "ann")
+    alone = await ann.cmd("who 2")
+    assert "1 person in the casino:" in alone and "There is only 1 page." in alone
     crowd(casino, 5000)
     first = await ann.cmd("who")
     assert "5,001 people in the casino (page 1 of 251; 'who 2' for more):" in first
@@ -63,7 +65,8 @@ async def test_who_pages_and_filters_in_name_order(casino, connect):
     some = await ann.cmd("who guest0490")
     assert "10 people whose name starts with 'guest0490':" in some
     assert "Guest04909" in some and "Guest04910" not in some
-    assert "There are only 251 pages." in await ann.cmd("who 300")
+    beyond = await ann.cmd("who 300")
+    assert "5,001 people in the casino (251 pages):" in beyond and "There are only 251 pages." in beyond
     assert "Usage: who" in await ann.cmd("who a b c")
 
 
