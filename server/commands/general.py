@@ -160,13 +160,14 @@ def who_page(app, prefix: str, number: int, places: dict[str, str]) -> tuple[str
     pages = max(1, -(-total // WHO_PAGE))
     scope = f" whose name starts with '{prefix[:20]}'" if prefix else " in the casino"
     head = f"{total:,} {'person' if total == 1 else 'people'}{scope}"
-    if total > WHO_PAGE:
-        head += f" (page {number} of {pages}; 'who {prefix + ' ' if prefix else ''}{number + 1}' for more)" \
-            if number < pages else f" (page {number} of {pages})" if number == pages else f" ({pages:,} pages)"
+    if total > WHO_PAGE and number < pages:
+        head += f" (page {number} of {pages}; 'who {prefix + ' ' if prefix else ''}{number + 1}' for more)"
+    elif total > WHO_PAGE:
+        head += f" (page {number} of {pages})" if number == pages else f" ({pages:,} pages)"
     lines = [head + ":"]
     if not people:
         if total:
-            lines.append(f"  There is only 1 page." if pages == 1 else f"  There are only {pages:,} pages.")
+            lines.append("  There is only 1 page." if pages == 1 else f"  There are only {pages:,} pages.")
         return tuple(lines)
     width = max(len(s.name) for s in people)
     for s in people:
