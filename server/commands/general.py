@@ -73,11 +73,10 @@ def describe_table(host) -> list[str]:
     lines = [f"{a_game(host.entry.phrase)} table is here ({host.id}): 'play {host.entry.word}' to sit."]
     seats = host.seating.seats
     if seats:
-        shooter = host.dealer.shooter()
         names = [s.player + (" (sitting out)" if s.sitting_out else "") for s in seats]
         line = "  Seated: " + ", ".join(names) + "."
-        if shooter:
-            line += f" {shooter} has the dice."
+        for player, role in host.dealer.roles().items():
+            line += f" {player} {role}."
         lines.append(line)
     else:
         lines.append("  Nobody is seated.")
@@ -96,10 +95,9 @@ def places_at_tables(app) -> dict[str, str]:
         for key in host.seating.watchers:
             places.setdefault(key, f"watching {host.id}")
     for host in app.tables.values():
-        shooter = host.dealer.shooter() if host.seating.seats else None
+        roles = host.dealer.roles() if host.seating.seats else {}
         for seat in host.seating.seats:
-            role = "sitting out" if seat.sitting_out else "has the dice" if shooter == seat.player \
-                else "playing"
+            role = "sitting out" if seat.sitting_out else roles.get(seat.player, "playing")
             places[seat.key] = f"{host.entry.phrase} ({host.id}), {role}"
     return places
 

@@ -116,13 +116,13 @@ async def seed(ctx: Context) -> None:
     if host is None:
         ctx.tell("Sit at a table first.")
         return
-    who = host.dealer.shooter()
+    who = host.dealer.seeder()
     if who != ctx.session.name:
         ctx.tell(f"Only {who} may set the client seed now (the shooter, or the first seated)." if who else "Nobody may set the client seed now.")
         return
     problem = host.dice.set_client_seed(ctx.args)
     ctx.tell(problem or f"Client seed set to '{host.dice.client_seed}'. The next draw of the "
-                        f"{host.entry.draws} uses nonce {host.dice.nonce}.")
+                        f"{host.entry.draws.name} uses nonce {host.dice.nonce}.")
 
 
 @command("fair", topic="table", help="""fair [new] - the table's dice (or wheel) commitment, client seed, nonce and revealed seeds; 'fair new' reveals the current server seed and commits to a new one.""")
@@ -141,10 +141,10 @@ async def fair(ctx: Context) -> None:
 
         async def rotate() -> list[str]:
             host.dice.rotate()
-            return fair_lines(host.dice, what=host.entry.draws)
+            return fair_lines(host.dice, host.entry.draws)
         ctx.tell("The server seed was retired and revealed; a new one is committed.", *await host.run(rotate))
         return
-    ctx.tell(*fair_lines(host.dice, what=host.entry.draws))
+    ctx.tell(*fair_lines(host.dice, host.entry.draws))
 
 
 def _game_word(word: str):

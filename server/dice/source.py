@@ -19,6 +19,16 @@ class DrawSource(Protocol):
     def draw(self, n: int) -> int: ...
 
 
+class TableDraws(Protocol):
+    """A table's fair source as a game sees it (server.dice.fair.FairDice):
+    rolls, draws of any size, and `rotate`, which reveals the seed that
+    served them and commits to the next (a game calls it between rounds)."""
+
+    def roll(self) -> Dice: ...
+    def draw(self, n: int) -> int: ...
+    def rotate(self) -> object: ...
+
+
 class FixedDice:
     """Dice that come out as listed: for tests and replaying the specs' examples."""
 

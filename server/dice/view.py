@@ -4,27 +4,31 @@ Plain lines (no colour) of at most 80 columns (a client seed of 64
 characters included), so the telnet command can print them as they are and a
 player can copy a seed into `casino verify`.
 
-Dice tables read as they always have; draws of another size (a wheel's
-draw(37)) are named and carry the `--draw n` a player must pass to verify them.
+Every draw is named by the table's DrawKind (server.dice.kinds): dice
+tables read as they always have; draws of another size (a wheel's draw(37))
+carry the `--draw n` a player must pass to verify them.
 """
 from __future__ import annotations
 
-from server.dice.derive import DICE_OUTCOMES, WHEEL_POCKETS, split_dice
+from server.dice.derive import DICE_OUTCOMES
 from server.dice.fair import FairDice, Revealed
+from server.dice.kinds import DICE, SHARED, DrawKind, plain
 
 SHOW_REVEALED = 5
-_NOUNS = {DICE_OUTCOMES: "roll", WHEEL_POCKETS: "spin"}
 _VERIFY = "casino verify --server-seed S --client-seed C --nonce N"
 
 
-def draw_line(nonce: int, n: int, value: int) -> str:
+def kind_of(n: int, kinds: tuple[DrawKind, ...] = ()) -> DrawKind:
+    """The kind that draws `n` outcomes: one of `kinds`, a shared one, or plain."""
+    for kind in (*kinds, *SHARED):
+        if kind.outcomes == n:
+            return kind
+    return plain(n)
+
+
+def draw_line(nonce: int, n: int, value: int, kinds: tuple[DrawKind, ...] = ()) -> str:
     """One draw as `casino verify` prints it: dice with their total, a wheel's pocket."""
-    if n == DICE_OUTCOMES:
-        d1, d2 = split_dice(value)
-        return f"nonce {nonce}: {d1} {d2} (total {d1 + d2})"
-    if n == WHEEL_POCKETS:
-        return f"nonce {nonce}: pocket {value}"
-    return f"nonce {nonce}: {value} (of 0-{n - 1})"
+    return kind_of(n, kinds).line(nonce, value)
 
 
 def _segments(r: Revealed) -> str:
@@ -38,16 +42,16 @@ def _segments(r: Revealed) -> str:
     return ", ".join(parts)
 
 
-def _served(r: Revealed) -> str:
+def _served(r: Revealed, kinds: tuple[DrawKind, ...]) -> str:
     """What a retired seed served: rolls as before, other draws with their --draw."""
     if r.sizes in ((), (DICE_OUTCOMES,)):
         return f"{r.rolls} roll(s): {_segments(r)}"
-    noun = _NOUNS.get(r.sizes[0], "draw") if len(r.sizes) == 1 else "draw"
+    noun = kind_of(r.sizes[0], kinds).one if len(r.sizes) == 1 else "draw"
     sizes = " or ".join(str(n) for n in r.sizes)
     return f"{r.rolls} {noun}(s) (--draw {sizes}): {_segments(r)}"
 
 
-def _check_lines(sizes: set[int]) -> list[str]:
+def _check_lines(sizes: set[int], kinds: tuple[DrawKind, ...]) -> list[str]:
     """How to verify: the dice line unless the table only drew other sizes.
 
     A size without a noun drops "a ..." so even --draw 4294967296 fits 80 columns.
@@ -55,14 +59,16 @@ def _check_lines(sizes: set[int]) -> list[str]:
     others = sorted(sizes - {DICE_OUTCOMES})
     lines = [] if others and DICE_OUTCOMES not in sizes else [f"Check a roll: {_VERIFY}"]
     for n in others:
-        prefix = f"Check a {_NOUNS[n]}" if n in _NOUNS else "Check"
+        one = kind_of(n, kinds).one
+        prefix = f"Check a {one}" if one != "draw" else "Check"
         lines.append(f"{prefix}: {_VERIFY} --draw {n}")
     return lines
 
 
-def fair_lines(dice: FairDice, show_revealed: int = SHOW_REVEALED, what: str = "dice") -> list[str]:
-    """The `fair` command's output for one table's dice (or wheel): `what` names
-    the table's draws as its players know them ("dice", "wheel")."""
+def fair_lines(dice: FairDice, kind: DrawKind = DICE, show_revealed: int = SHOW_REVEALED) -> list[str]:
+    """The `fair` command's output for one table's draws, named by its kind
+    ("dice", "wheel")."""
+    what, kinds = kind.name, (kind,)
     lines = [
         f"Provably fair {what} at table {dice.table_id}.",
         "Server seed commitment (SHA-256):",
@@ -80,7 +86,7 @@ def fair_lines(dice: FairDice, show_revealed: int = SHOW_REVEALED, what: str = "
         for r in revealed:
             lines.append(f"  {r.server_seed}")
             lines.append(f"    commitment {r.commitment}")
-            lines.append(f"    {_served(r)}")
+            lines.append(f"    {_served(r, kinds)}")
     sizes = {r.n for r in dice.rolls}.union(*(r.sizes for r in revealed))
-    lines.extend(_check_lines(sizes))
+    lines.extend(_check_lines(sizes, kinds))
     return lines

@@ -16,10 +16,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, is_dataclass
 from fractions import Fraction
-from typing import Any, Callable, Protocol
+from typing import Any, Callable, ClassVar, Protocol
 
 from server.config.keys import Field
 from server.config.model import TableConfig
+from server.dice.kinds import DICE, DrawKind
+from server.dice.source import TableDraws
+from server.games.actions import Actions, Move, Refusal
 from server.games.seating import Seating
 from server.render.prefs import Prefs
 
@@ -90,37 +93,134 @@ class Ask:
     word: str
 
 
-class Dealer(Protocol):
-    config: TableConfig
-    dice: Any                       # the table's fair draws, handed in by the host
+Event = object
+"""A fact for people (a frozen dataclass of the game's events.py, or a Note),
+a money intent (server.games.intents) or a request to the host (SeatRequest,
+Ask, Notice, WalletReport, HandResult)."""
 
-    # seating (the host decides; the dealer is told)
-    def sit_problem(self, player: str, wallet: int) -> str | None: ...
-    def seated(self, player: str, back: bool) -> list[Any]: ...
-    def live(self, player: str) -> bool: ...
-    def unseated(self, player: str, how: str) -> list[Any]: ...   # "leave", "sitout" or "gone"
-    # play
-    def act(self, player: str, words: list[str], wallet: int) -> list[Any]: ...
-    def advance(self, ticks: int) -> list[Any]: ...
-    def hold_refused(self, key: str, reason: str) -> list[Any]: ...
-    def close(self, why: str) -> list[Any]: ...
-    # what people see
-    def render(self, event: Any, viewer: Viewer) -> list[str]: ...
-    # `render` may tell one watcher (a viewer not seated) from another only by
-    # their prefs and by comparing viewer.key with a name the fact carries
-    # (names_in: any field, at any depth) or with a seated player's name (no
-    # watcher is seated); everything else it reads is the same for every
-    # viewer. The host relies on it: it renders a fact once for each group
-    # of watchers with equal Prefs, and alone for each watcher the fact names.
-    # Seated viewers are always rendered one by one (their bets, their turn).
-    def view(self, viewer: Viewer) -> list[str]: ...
-    def rules(self) -> list[str]: ...
-    def phase(self) -> str: ...
-    def shooter(self) -> str | None: ...
-    # Optional: reconfigure(config) -> bool (take new settings live);
-    # between_hands() -> bool (a removed table may close now);
-    # table_data() -> dict (the game's part of GMCP Casino.Table);
-    # event_data(event) -> [(package, payload, to or None)] (a fact as GMCP data).
+
+class Dealer:
+    """One game at one table: the base every game's dealer extends.
+
+    It gives every hook its default, so a game writes only what its rules
+    need and the host calls every hook without probing (python-chess's
+    Board does the same for its variants). A dealer is pure: it reads the
+    host's Seating, draws from the fair source it is handed, and answers
+    each input with events; it never awaits.
+
+    `render` may tell one watcher (a viewer not seated) from another only by
+    their prefs and by comparing viewer.key with a name the fact carries
+    (names_in: any field, at any depth) or with a seated player's name (no
+    watcher is seated); everything else it reads is the same for every
+    viewer. The host relies on it: it renders a fact once for each group
+    of watchers with equal Prefs, and alone for each watcher the fact names.
+    Seated viewers are always rendered one by one (their bets, their turn).
+    """
+
+    actions: ClassVar[Actions | None] = None    # the game's words (server.games.actions)
+    word: ClassVar[str] = ""                    # play <word>, as "Sit down first" names it
+
+    def __init__(self, config: TableConfig, tick_hz: int, dice: TableDraws, seating: Seating) -> None:
+        self.config = config
+        self.tick_hz = tick_hz
+        self.dice = dice
+        self.seating = seating
+
+    # --- seating: the host decides, the dealer is told ----------------------
+    def sit_problem(self, player: str, wallet: int) -> str | None:
+        """Why `player` may not sit (alley craps' buy-in), or None."""
+        return None
+
+    def seated(self, player: str, back: bool) -> list[Event]:
+        return []
+
+    def live(self, player: str) -> bool:
+        """Whether `player` has bets that a leave must wait for."""
+        return False
+
+    def unseated(self, player: str, how: str) -> list[Event]:
+        """Up from the table: `how` is "leave", "sitout" or "gone"."""
+        return []
+
+    # --- play -------------------------------------------------------------------
+    def act(self, player: str, words: list[str], wallet: int) -> list[Event]:
+        """A game word typed by `player`: dispatched through the game's actions table."""
+        actions = self.actions
+        if actions is None:
+            return [Note((player,), "This table has no game words.")]
+        action = actions.find(words[0])
+        if action is None:
+            return [Note((player,), actions.unknown(words[0]))]
+        if player not in self.seating:
+            return [Note((player,), f"Sit down first: play {self.word}.")]
+        if action.phases and self.phase_key() not in action.phases:
+            return [Note((player,), action.not_now)]
+        if action.needs and len(words) < 2:
+            return [Note((player,), f"Usage: {action.usage}")]
+        try:
+            args = action.parse(words[1:])
+            return action.run(self, Move(player, action.word, args, wallet))
+        except Refusal as why:
+            return [Note((player,), str(why))]
+
+    def advance(self, ticks: int) -> list[Event]:
+        return []
+
+    def hold_refused(self, key: str, reason: str) -> list[Event]:
+        """The ledger would not hold the stake of the Hold with `key`."""
+        return []
+
+    def close(self, why: str) -> list[Event]:
+        """Shutdown or removal: refund everything outstanding."""
+        return []
+
+    # --- the table between hands ------------------------------------------------
+    def between_hands(self, at_rest: bool) -> bool:
+        """Whether a removed table may close now; `at_rest`: no stake is
+        open. A game with hands that outlast its stakes says more."""
+        return at_rest
+
+    def reconfigure(self, config: TableConfig) -> bool:
+        """Take changed settings live (True), or leave them for the host to
+        apply by a new dealer once no stake is open (False)."""
+        return False
+
+    # --- who is who ------------------------------------------------------------
+    def phase(self) -> str:
+        """The round as players read it: "betting, 5 s left"."""
+        return ""
+
+    def phase_key(self) -> str:
+        """The phase as the actions table names it."""
+        return self.phase()
+
+    def roles(self) -> dict[str, str]:
+        """Each seated player's role in words, where they have one: "has the
+        dice" (craps), "has the turn" (Pig); `look`, `who` and GMCP print them."""
+        return {}
+
+    def seeder(self) -> str | None:
+        """Who may set the client seed mixed into the next draws: the first seated."""
+        names = self.seating.names()
+        return names[0] if names else None
+
+    # --- what people see -----------------------------------------------------
+    def render(self, event: Event, viewer: Viewer) -> list[str]:
+        return render_note(event, viewer) or []
+
+    def view(self, viewer: Viewer) -> list[str]:
+        return []
+
+    def rules(self) -> list[str]:
+        return []
+
+    def table_data(self) -> dict[str, object]:
+        """The game's part of GMCP Casino.Table."""
+        return {}
+
+    def event_data(self, event: Event) -> list[tuple[str, dict[str, object], tuple[str, ...] | None]]:
+        """A fact as GMCP data: (package, payload, players or None for everyone)."""
+        return []
 
 
 class OptionsReader(Protocol):
@@ -159,7 +259,7 @@ class TableKeys:
     hints: dict[str, str] = field(default_factory=dict)   # another game's key here -> what to use
 
 
-MakeDealer = Callable[[TableConfig, int, Any, Seating], Dealer]   # config, tick_hz, dice, seating
+MakeDealer = Callable[[TableConfig, int, TableDraws, Seating], Dealer]   # config, tick_hz, dice, seating
 
 
 @dataclass(frozen=True)
@@ -187,16 +287,30 @@ class GameEntry:
     game: str                       # the config's `game:` value
     variant: str | None             # the config's variant, where one game has several
     summary: str                    # one line for the banner and `help`
-    words: dict[str, str]           # game word -> its help line
     make: MakeDealer
     keys: TableKeys                 # what its tables read from casino_tables
+    actions: Actions | None = None            # its words (server.games.actions)
+    words_old: dict[str, str] = field(default_factory=dict)   # words not yet in an actions table
     help_lines: tuple[str, ...] = ()          # more lines for `help <word>`
-    opening_words: tuple[str, ...] = ()       # words refused at a closing table or on the way out
+    opening_old: tuple[str, ...] = ()         # opening words not yet in an actions table
     aliases: tuple[str, ...] = field(default=())
     odds: Callable[[TableConfig], OddsSheet] | None = None   # `casino odds`; None: no house edge to show
-    draws: str = "dice"                       # what `fair` calls the table's fair source: dice, wheel
+    draws: DrawKind = DICE                    # what the table draws: `fair`, verify, art, GMCP
     drop_forfeits: bool = True                # a dropped connection loses live bets (`quit` warns first)
     topics: dict[str, str] = field(default_factory=dict)   # help <topic> beyond the words: bet kinds
+
+    @property
+    def words(self) -> dict[str, str]:
+        """Each game word and its help line, in the order help lists them."""
+        if self.actions is None:
+            return self.words_old
+        return {a.word: a.help_line for a in self.actions}
+
+    @property
+    def opening_words(self) -> tuple[str, ...]:
+        """Words that open a wager or a game: refused at a closing table and
+        to a player on the way out or sitting out."""
+        return self.actions.opening if self.actions is not None else self.opening_old
 
 
 def render_note(event: Any, viewer: Viewer) -> list[str] | None:

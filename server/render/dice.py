@@ -37,14 +37,14 @@ def _face(n: int, prefs: Prefs) -> list[str]:
     return [top, *rows, bottom]
 
 
-def dice_art(dice: tuple[int, int], prefs: Prefs) -> list[str]:
-    """Two dice side by side, five lines."""
-    left, right = _face(dice[0], prefs), _face(dice[1], prefs)
-    return [f"  {a}  {b}" for a, b in zip(left, right)]
+def dice_art(dice: tuple[int, ...], prefs: Prefs) -> list[str]:
+    """Dice side by side (one, two, any number), five lines."""
+    faces = [_face(d, prefs) for d in dice]
+    return ["".join(f"  {face[row]}" for face in faces) for row in range(5)]
 
 
-def dice_inline(dice: tuple[int, int], prefs: Prefs) -> str:
-    """Two dice in one short word: Unicode die faces or [3][4]."""
+def dice_inline(dice: tuple[int, ...], prefs: Prefs) -> str:
+    """Dice in one short word: Unicode die faces or [3][4]."""
     if prefs.unicode:
         return " ".join(chr(0x2680 + d - 1) for d in dice)
     return "".join(f"[{d}]" for d in dice)

@@ -164,13 +164,12 @@ class TableHost:
     # --- data for client scripts (GMCP, docs/gmcp.md) ------------------------
     def state(self) -> dict[str, Any]:
         """The table as data: what `Casino.Table` carries."""
-        extra = getattr(self.dealer, "table_data", None)
         return {"table": self.id, "game": self.entry.key, "phase": self.dealer.phase(),
-                "shooter": self.dealer.shooter(),
+                "draw": self.entry.draws.data(), "roles": self.dealer.roles(),
                 "seated": [{"name": s.player, "sitting_out": s.sitting_out, "leaving": bool(s.leaving)}
                            for s in self.seating.seats],
                 "watchers": len(self.seating.watchers),
-                **(extra() if extra is not None else {})}
+                **self.dealer.table_data()}
 
     def _table_state(self) -> None:
         state: dict[str, Any] | None = None
@@ -184,10 +183,7 @@ class TableHost:
                 self._data.append((viewer.session, "Casino.Table", state))
 
     def _gmcp_facts(self, event: Any, viewers: list[Viewer]) -> None:
-        describe = getattr(self.dealer, "event_data", None)
-        if describe is None:
-            return
-        for package, payload, to in describe(event):
+        for package, payload, to in self.dealer.event_data(event):
             sessions = ([self.session_of(p) for p in to] if to is not None
                         else [v.session for v in viewers])
             data = {"table": self.id, **payload}      # one dict for all: it is only read
@@ -481,8 +477,7 @@ class TableHost:
         """A changed table config from `reload`: live where the game can take it
         (new limits for new wagers), otherwise once the table is idle."""
         async def change() -> str:
-            live = getattr(self.dealer, "reconfigure", None)
-            if live is not None and live(config):
+            if self.dealer.reconfigure(config):
                 self.tell_table("The operator changed this table's settings; they apply to new wagers now.")
                 return "applied now"
             self.next_config = config
@@ -508,8 +503,7 @@ class TableHost:
         that does not say, nothing at stake."""
         if self.pending:
             return False
-        between = getattr(self.dealer, "between_hands", None)
-        return between() if between is not None else self.at_rest
+        return self.dealer.between_hands(self.at_rest)
 
     async def settle_config(self) -> None:
         """Apply a waiting change if the table is idle now, or close a removed

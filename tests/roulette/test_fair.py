@@ -10,6 +10,7 @@ from table_helpers import HZ, bet, config, of, seat
 from server.cli import main
 from server.dice.derive import commitment
 from server.dice.fair import FairDice
+from server.dice.kinds import WHEEL
 from server.dice.view import fair_lines
 from server.games.roulette.events import BallDropped
 from support.pure_table import PureTable
@@ -21,7 +22,7 @@ def test_each_spin_is_committed_before_its_bets_and_verifiable_after(capsys):
     pockets = []
     for spin in range(3):
         committed = dice.commitment                       # shown by `fair` before the bet
-        assert f"  {committed}" in fair_lines(dice, what="wheel")
+        assert f"  {committed}" in fair_lines(dice, WHEEL)
         bet(t, "ann", "red 1")
         t.act("ann", ["spin"], 1000)
         (dropped,) = of(t.advance(3 * HZ), BallDropped)
@@ -30,7 +31,7 @@ def test_each_spin_is_committed_before_its_bets_and_verifiable_after(capsys):
         assert revealed.commitment == committed == commitment(revealed.server_seed)
         assert (revealed.rolls, revealed.sizes, revealed.client_seeds) == (1, (37,), ((0, "roulette"),))
         assert dice.commitment != committed and dice.nonce == 0
-        lines = fair_lines(dice, what="wheel")
+        lines = fair_lines(dice, WHEEL)
         assert lines[0] == "Provably fair wheel at table roulette."
         assert "deterministic: wheel derived from --seed 7" in lines
         assert f"    1 spin(s) (--draw 37): client seed 'roulette' nonce 0" in lines
@@ -46,7 +47,7 @@ def test_each_spin_is_committed_before_its_bets_and_verifiable_after(capsys):
 def test_a_client_seed_set_by_the_first_seated_is_used_for_the_next_spin(capsys):
     dice = FairDice("roulette", seed=8)
     t = seat(PureTable(config(), HZ, dice), "ann", "bob")
-    assert t.shooter() == "ann"
+    assert t.seeder() == "ann"
     assert dice.set_client_seed("lucky ann") is None
     t.act("ann", ["bet", "red", "1"], 1000)
     (dropped,) = of(t.advance((20 + 3) * HZ + 1), BallDropped)

@@ -236,17 +236,17 @@ def test_new_limits_apply_at_once_other_changes_wait_for_a_new_dealer():
     assert "the table minimum is 5" in text(t, bet(t, "ann", "red 4"))
     assert t.reconfigure(config(la_partage=True)) is False
     assert t.reconfigure(config(bet_window=30)) is False
-    assert t.between_hands()
+    assert t.between_hands(False)
     bet(t, "ann", "red 10")
     t.act("ann", ["spin"], 1000)
-    assert not t.between_hands()                       # the ball is in the air
+    assert not t.between_hands(False)                       # the ball is in the air
 
 
 def test_the_client_seed_is_the_first_seated_players():
     t = seat(table(), "ann", "bob")
-    assert t.shooter() == "ann"
+    assert t.seeder() == "ann"
     t.leave("ann")
-    assert t.shooter() == "bob"
+    assert t.seeder() == "bob"
 
 
 def test_alone_with_riders_bets_the_window_runs_and_spin_still_works():

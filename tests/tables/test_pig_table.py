@@ -71,7 +71,7 @@ def test_one_player_starts_against_the_computer_and_goes_first():
     assert started == [ev.GameStarted(("ann", "computer"), 100, 0, 0, True)]
     assert not kinds(out, Hold)                     # no stake against the computer
     assert kinds(out, ev.TurnStarted)[0].player == "ann"
-    assert t.phase() == "playing" and t.shooter() == "ann"
+    assert t.phase() == "playing" and t.seeder() == "ann"
     assert "Welcome to the game of Pig. First to 100 wins." in text(t, out)
 
 
@@ -88,7 +88,7 @@ def test_two_to_six_players_play_each_other_in_seat_order():
 def test_nobody_seated_cannot_start_and_a_seat_is_needed_to_play():
     t = table()
     assert "Sit down first" in notes(t.act("ann", ["start"], 1000))
-    assert t.game is None and t.phase() == "waiting" and t.shooter() is None
+    assert t.game is None and t.phase() == "waiting" and t.seeder() is None
     t = seat(table(), "computer")
     assert "Cannot start: the name 'computer' is taken" in notes(t.act("computer", ["start"], 1000))
     t = seat(table(), "ann")
@@ -116,7 +116,7 @@ def test_the_computer_rolls_at_its_pace_and_holds_at_19():
     t.act("ann", ["start"], 1000)
     out = t.act("ann", ["hold"], 1000)              # ann banks nothing; the computer is up
     assert kinds(out, ev.TurnStarted)[-1] == ev.TurnStarted("computer", 0, 2, True)
-    assert t.shooter() == "ann"                     # the human keeps the client seed
+    assert t.seeder() == "ann"                     # the human keeps the client seed
     assert t.advance(PACE - 1) == []
     out = t.advance(1)
     assert [e.dice for e in kinds(out, ev.Rolled)] == [(5, 5)]
@@ -306,14 +306,14 @@ async def test_an_ante_refused_with_too_few_left_calls_the_game_off(tmp_path):
 def test_reload_applies_from_the_next_game_and_a_removed_table_waits_for_no_game():
     t = seat(table(), "ann")
     t.act("ann", ["start"], 1000)
-    assert not t.between_hands()
+    assert not t.between_hands(False)
     assert not t.reconfigure(load_config(ROOT / "config", ROOT / "rooms").tables["bank_craps"])
     assert t.reconfigure(config(target=50, turn_deadline=30))
     assert t.game.options.target == 100                     # the game in play keeps its rules
     view = "\n".join(t.view(Viewer("ann", Prefs(), True)))
     assert "This game plays to 100; new settings apply from the next game." in view
     t.leave("ann")
-    assert t.between_hands()
+    assert t.between_hands(False)
     t.sit("ann", 1000)
     out = t.act("ann", ["start"], 1000)
     assert kinds(out, ev.GameStarted)[0].target == 50

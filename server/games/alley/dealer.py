@@ -31,7 +31,7 @@ from server.games.alley.game import AlleyGame
 from server.games.alley.state import start_problem
 from server.games.alley.text import table_rules
 from server.games.alley import view as render
-from server.games.seam import Note, Viewer, WalletReport
+from server.games.seam import Dealer, Note, Viewer, WalletReport
 from server.games.seating import Seating
 
 
@@ -54,7 +54,9 @@ def parse(verb: str, rest: list[str]) -> ev.Action | str:
     return ev.Bet(amount) if verb == "bet" else ev.Fade(amount)
 
 
-class AlleyDealer:
+class AlleyDealer(Dealer):
+    word = "alley"
+
     def __init__(self, config: TableConfig, tick_hz: int, dice: Any, seating: Seating) -> None:
         if not isinstance(config.options, AlleyOptions):
             raise TypeError(f"table {config.id} is not an alley craps table")
@@ -90,7 +92,14 @@ class AlleyDealer:
     def shooter(self) -> str | None:
         return self.engine.shooter if self.engine is not None else None
 
-    def between_hands(self) -> bool:
+    def roles(self) -> dict[str, str]:
+        shooter = self.shooter()
+        return {shooter: "has the dice"} if shooter else {}
+
+    def seeder(self) -> str | None:
+        return self.shooter()
+
+    def between_hands(self, at_rest: bool) -> bool:
         """No pass in play: a removed table may close now, returning every
         player's table bankroll."""
         from server.games.alley.state import Phase
@@ -242,7 +251,7 @@ class AlleyDealer:
 
     def table_data(self) -> dict[str, Any]:
         view = self.engine.view() if self.engine is not None else None
-        return {"playing": list(self.playing()), "waiting": self.waiting(),
+        return {"shooter": self.shooter(), "playing": list(self.playing()), "waiting": self.waiting(),
                 "bankrolls": dict(self.engine.bankrolls) if self.engine is not None else {},
                 "point": getattr(view, "point", None)}
 

@@ -13,7 +13,7 @@ ALLEY = GameEntry(
     game="alley_craps",
     variant=None,
     summary="players fade each other; the house takes nothing",
-    words={
+    words_old={
         "start": "start - start a game of alley craps with everyone seated (at least 2).",
         "bet": "bet <amount> - as the shooter, set the action (after a pass: shoot another pass for that much).",
         "fade": "fade <amount> - take that much of the shooter's action when asked; 'fade' alone declines.",
@@ -28,5 +28,5 @@ ALLEY = GameEntry(
         "The shooter wins on a come-out 7 or 11 and loses on 2, 3 or 12; any other total is the point,",
         "  which must come again before a 7. 'table rules' has the rules in plain words.",
     ),
-    opening_words=("start", "bet"),
+    opening_old=("start", "bet"),
 )

@@ -26,7 +26,7 @@ from server.games.craps.outcome import rulebook
 from server.games.craps.state import CrapsState
 from server.games.craps.pacing import Pacing, Signal
 from server.games.craps import view as render
-from server.games.seam import HandResult, Note, SeatRequest, Viewer
+from server.games.seam import Dealer, HandResult, Note, SeatRequest, Viewer
 from server.games.seating import Seating
 
 
@@ -83,7 +83,9 @@ class RollSettlement:
         return sum(a for _, a in self.won) - sum(a for _, a in self.lost)
 
 
-class BankCrapsDealer:
+class BankCrapsDealer(Dealer):
+    word = "craps"
+
     def __init__(self, config: TableConfig, tick_hz: int, dice: Any, seating: Seating) -> None:
         self.config = config
         self.tick_hz = tick_hz
@@ -102,6 +104,13 @@ class BankCrapsDealer:
     def shooter(self) -> str | None:
         active = self.seating.active()
         return active[0] if active else None
+
+    def roles(self) -> dict[str, str]:
+        shooter = self.shooter()
+        return {shooter: "has the dice"} if shooter else {}
+
+    def seeder(self) -> str | None:
+        return self.shooter()
 
     def _multiplayer(self) -> bool:
         return len(self.seating.active()) >= 2
@@ -282,7 +291,7 @@ class BankCrapsDealer:
         return events
 
     # --- reload ----------------------------------------------------------------
-    def between_hands(self) -> bool:
+    def between_hands(self, at_rest: bool) -> bool:
         """The come-out with no roll pending: a removed table may close here,
         refunding what is left (odds, place bets, established come bets)."""
         return self.state.point == 0

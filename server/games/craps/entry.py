@@ -25,7 +25,7 @@ BANK_CRAPS = GameEntry(
     game="craps",
     variant="bank",
     summary="everyone against the house; shooters take turns",
-    words={
+    words_old={
         "bet": "bet <kind> [numbers] <amount> - place a wager, e.g. bet pass 10, bet place 6 12, bet hop 2 3 5. 'help craps' lists the kinds.",
         "bets": "bets - your wagers, numbered for unbet.",
         "unbet": "unbet <number|name|all> - take down a wager that is not a contract (pass, come and bonus bets stay).",
@@ -37,7 +37,7 @@ BANK_CRAPS = GameEntry(
     keys=CRAPS_KEYS,
     make=BankCrapsDealer,
     help_lines=PAYOUT_LINES,
-    opening_words=("bet",),
+    opening_old=("bet",),
     odds=odds_sheet,
     topics=TOPICS,
 )

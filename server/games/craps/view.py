@@ -403,5 +403,5 @@ def table_data(table: "BankCrapsDealer") -> dict[str, Any]:
     """What bank craps adds to the table's state: the puck and the clock."""
     pacing = table.pacing
     timed = table._multiplayer() and pacing.stage.value != "solo"
-    return {"point": table.state.point or None, "hand_rolls": table.state.view.rolls,
+    return {"shooter": table.shooter(), "point": table.state.point or None, "hand_rolls": table.state.view.rolls,
             "stage": pacing.stage.value, "seconds_left": pacing.seconds_left(table.tick_hz) if timed else None}

@@ -29,7 +29,7 @@ from server.config.model import TableConfig
 from server.games.pig.options import PigOptions
 from server.games.pig import events as ev
 from server.games.pig.game import Phase, PigGame, start_problem
-from server.games.seam import HandResult, Note, Viewer, WalletReport
+from server.games.seam import Dealer, HandResult, Note, Viewer, WalletReport
 from server.games.seating import Seating
 from server.games.pig import view as render
 
@@ -37,7 +37,9 @@ COMPUTER = "computer"
 
 
 
-class PigDealer:
+class PigDealer(Dealer):
+    word = "pig"
+
     def __init__(self, config: TableConfig, tick_hz: int, dice: Any, seating: Seating) -> None:
         if not isinstance(config.options, PigOptions):
             raise TypeError(f"table {config.id} is not a Pig table")
@@ -64,7 +66,12 @@ class PigDealer:
     def phase(self) -> str:
         return "playing" if self.playing() else "waiting"
 
-    def shooter(self) -> str | None:
+    def roles(self) -> dict[str, str]:
+        if self.playing() and self.game.current != self.game.computer:
+            return {self.game.current: "has the turn"}
+        return {}
+
+    def seeder(self) -> str | None:
         """Who may set the client seed: the human on turn (the lone human
         throughout a game against the computer), else the first seat."""
         if self.playing():
@@ -172,7 +179,7 @@ class PigDealer:
             return []
         return [Note(None, why), *self.game.close("shutdown")]
 
-    def between_hands(self) -> bool:
+    def between_hands(self, at_rest: bool) -> bool:
         """No game running: a removed table may close now."""
         return not self.playing()
 

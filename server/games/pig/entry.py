@@ -13,7 +13,7 @@ PIG = GameEntry(
     game="pig",
     variant=None,
     summary="first to 100; against the computer or each other",
-    words={
+    words_old={
         "start": "start - begin a game of Pig: alone you play the computer; with others who are ready, you play each other.",
         "ready": "ready - play in the next game (after a game ends, or if you sat down during one).",
         "roll": "roll - on your turn, roll both dice once and add them to your round score.",
@@ -26,5 +26,5 @@ PIG = GameEntry(
         "Stakes and what they pay: games against the computer are free; among players, where the",
         "  table has a stake, everyone antes it and the winner takes the whole pot. No house cut.",
     ),
-    opening_words=("start",),
+    opening_old=("start",),
 )

@@ -14,7 +14,8 @@ Policy (RULES.md "Single-zero roulette"), the host's Seating being who is here:
   and is revealed once the number is called (`fair`, `casino verify --draw 37`);
 - shutdown refunds every bet not yet spun (riders told like the rest).
 
-The seat that may set the client seed (`shooter`) is the longest seated.
+The seat that may set the client seed (the base Dealer's `seeder`) is the
+longest seated.
 """
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ from typing import Any
 
 from server.config.model import TableConfig
 from server.games.intents import Hold, Refund, Settle
-from server.games.seam import HandResult, Note, Notice, Viewer
+from server.games.seam import Dealer, HandResult, Note, Notice, Viewer
 from server.games.seating import Seating
 
 from . import view
@@ -47,7 +48,9 @@ class BetsSummary:
     player: str
 
 
-class RouletteDealer:
+class RouletteDealer(Dealer):
+    word = "roulette"
+
     def __init__(self, config: TableConfig, tick_hz: int, dice: Any, seating: Seating) -> None:
         if not isinstance(config.options, RouletteOptions):
             raise TypeError(f"table {config.id} is not a roulette table")
@@ -59,10 +62,6 @@ class RouletteDealer:
         self._owners: dict[str, str] = {}            # stakes on the layout -> player
 
     # --- who is who -------------------------------------------------------
-    def shooter(self) -> str | None:
-        names = self.seating.names()
-        return names[0] if names else None
-
     def live(self, player: str) -> bool:
         return False             # bets ride after the player goes: nobody waits for them
 
@@ -78,7 +77,7 @@ class RouletteDealer:
             return "no more bets"
         return wheel.phase.value
 
-    def between_hands(self) -> bool:
+    def between_hands(self, at_rest: bool) -> bool:
         """Not while the ball is spinning: a removed table closes (refunding) before or after."""
         return self.wheel.phase is not Phase.SPINNING
 

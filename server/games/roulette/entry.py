@@ -3,6 +3,7 @@ its config keys, its `casino odds` sheet, and a wheel for `fair` to name."""
 from __future__ import annotations
 
 from server.config.model import TableConfig
+from server.dice.kinds import WHEEL
 from server.games.seam import GameEntry, OddsSheet
 from server.render.width import glue
 
@@ -34,7 +35,7 @@ ROULETTE = GameEntry(
     game="roulette",
     variant=None,
     summary="a European wheel, 0 and 1-36; every bet against the house",
-    words={
+    words_old={
         "bet": "bet <kind> [numbers] <amount> - a wager on the layout, e.g. bet red 10, bet split 17 20 5, "
                "bet corner 17 21 5. 'help roulette' lists every bet and what it pays.",
         "bets": "bets - your bets on the layout, numbered for unbet.",
@@ -55,8 +56,8 @@ ROULETTE = GameEntry(
         "paid to your wallet. 'fair' shows the wheel's commitment; the first seated may 'seed <text>'.",
     ),
     topics={info.kind.value: bet_line(info) for info in KINDS.values()},
-    opening_words=("bet", "spin"),
+    opening_old=("bet", "spin"),
     odds=odds_sheet,
-    draws="wheel",
+    draws=WHEEL,
     drop_forfeits=False,          # bets ride on the next spin and are paid to the wallet
 )

@@ -17,7 +17,7 @@ from server.games.simplified.rules import Outcome, Side
 from server.render.dice import dice_art
 from server.render.text import paint
 from server.render.width import fit_all, glue
-from server.games.seam import Ask, HandResult, Note, Viewer, WalletReport, render_note
+from server.games.seam import Dealer, Ask, HandResult, Note, Viewer, WalletReport, render_note
 from server.games.seating import Seating
 
 _SIDE = {Side.PASS: "pass line", Side.DONT: "don't pass"}
@@ -35,7 +35,9 @@ RULES = [
 ]
 
 
-class SimplifiedDealer:
+class SimplifiedDealer(Dealer):
+    word = "craps"
+
 
     def __init__(self, config: TableConfig, tick_hz: int, dice: Any, seating: Seating) -> None:
         self.config = config
@@ -142,7 +144,10 @@ class SimplifiedDealer:
         return [Note(None, why), *events]
 
 
-    def shooter(self) -> str | None:
+    def roles(self) -> dict[str, str]:
+        return {self.player: "chooses the seed"} if self.player else {}
+
+    def seeder(self) -> str | None:
         return self.player
 
     # --- what people see ------------------------------------------------------

@@ -22,7 +22,7 @@ SIMPLIFIED = GameEntry(
     game="craps",
     variant="simplified",
     summary="solo: pass or don't pass, press, odds, ride",
-    words={
+    words_old={
         "bet": "bet pass|dontpass <amount> - start a game on the pass or don't pass line.",
         "roll": "roll - roll the dice.",
         "press": "press - double your flat bet, right after the point is set.",
@@ -40,7 +40,7 @@ SIMPLIFIED = GameEntry(
         "  press doubles the flat bet; ride bets stake and winnings again on the same side.",
         "As you sit down and as each game starts you may type a seed for the dice; Enter skips.",
     ),
-    opening_words=("bet", "odds", "press", "ride"),
+    opening_old=("bet", "odds", "press", "ride"),
     odds=odds_sheet,
     topics={
         "pass": "bet pass <n> - the pass line: a come-out 7 or 11 wins, 2, 3 or 12 loses, else the point must repeat before a 7. Pays 1:1.",
