@@ -29,6 +29,7 @@ from server.config.model import TableConfig
 from server.games.pig.options import PigOptions
 from server.games.pig import events as ev
 from server.games.pig.game import Phase, PigGame, start_problem
+from server.games.actions import Action, Actions, Move
 from server.games.seam import Dealer, HandResult, Note, Viewer, WalletReport
 from server.games.seating import Seating
 from server.games.pig import view as render
@@ -106,24 +107,14 @@ class PigDealer(Dealer):
             return []
         return [Note((player,), "You are out of the game.")] + self._after(self.game.leave(player))
 
-    # --- commands -----------------------------------------------------------
-    def act(self, player: str, words: list[str], wallet: int) -> list[Any]:
-        if player not in self.seating:
-            return [Note((player,), "Sit down first: play pig.")]
-        verb = words[0].lower()
-        if verb == "start":
-            return self._start(player)
-        if verb == "ready":
-            return self._ready(player)
-        if verb not in ("roll", "hold"):
-            return [Note((player,), f"Pig has no '{verb}': start, ready, roll, hold.")]
-        if not self.playing():
-            return [Note((player,), "No game is running: type 'start'.")]
-        if not self.in_game(player):
-            return [Note((player,), "You play in the next game; this one is under way.")]
-        return self._after(self.game.act(player, verb))
+    # --- commands (the words are declared in ACTIONS below) ---------------------
+    def _turn(self, move: Move) -> list[Any]:
+        if not self.in_game(move.player):
+            return [Note((move.player,), "You play in the next game; this one is under way.")]
+        return self._after(self.game.act(move.player, move.word))
 
-    def _start(self, player: str) -> list[Any]:
+    def _start(self, move: Move) -> list[Any]:
+        player = move.player
         if self.playing():
             return [Note((player,), "A game is already under way: type 'ready' to play in the next one.")]
         self.ready.add(player)
@@ -137,7 +128,8 @@ class PigDealer(Dealer):
                             game_id=f"{self.config.id}:g{self.games}", computer_name=COMPUTER)
         return self._after(self.game.start())
 
-    def _ready(self, player: str) -> list[Any]:
+    def _ready(self, move: Move) -> list[Any]:
+        player = move.player
         if self.in_game(player):
             return [Note((player,), "You are playing in this game.")]
         if player in self.ready:
@@ -207,3 +199,16 @@ class PigDealer(Dealer):
 
     def event_data(self, event: Any) -> list[Any]:
         return render.event_data(self, event)
+
+
+ACTIONS = Actions("Pig", (
+    Action("start", "start", "begin a game of Pig: alone you play the computer; with others who are ready, "
+           "you play each other.", PigDealer._start, opens=True),
+    Action("ready", "ready", "play in the next game (after a game ends, or if you sat down during one).",
+           PigDealer._ready),
+    Action("roll", "roll", "on your turn, roll both dice once and add them to your round score.",
+           PigDealer._turn, phases=("playing",), not_now="No game is running: type 'start'."),
+    Action("hold", "hold", "on your turn, bank your round score and pass the dice.",
+           PigDealer._turn, phases=("playing",), not_now="No game is running: type 'start'."),
+))
+PigDealer.actions = ACTIONS
