@@ -6,10 +6,13 @@ loader; server.config.fields reads mappings against these rows.
 """
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import re
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, TypeVar
+
+T = TypeVar("T")
 
 REQUIRED: Any = object()
 ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
@@ -111,3 +114,18 @@ class Field:
         shown = ", ".join(str(c) for c in self.choices)
         hint = did_you_mean(str(value), [str(c) for c in self.choices]) if isinstance(value, str) else ""
         raise Problem(f"must be one of {shown}; not {describe(value)}{hint}")
+
+
+def option(default: T, convert: Convert, lo: float | None = None, hi: float | None = None,
+           choices: tuple[Any, ...] = ()) -> T:
+    """An options dataclass field that carries its config row: the key is the
+    field's name, the default the field's default, so each key is declared
+    once (`rows_of` makes the rows the loader, `casino validate` and the docs read)."""
+    row = {"convert": convert, "lo": lo, "hi": hi, "choices": choices}
+    return dataclasses.field(default=default, metadata={"key": row})
+
+
+def rows_of(options: type) -> tuple[Field, ...]:
+    """The config rows an options dataclass declares with `option`, in field order."""
+    return tuple(Field(f.name, default=f.default, **f.metadata["key"])
+                 for f in dataclasses.fields(options) if "key" in f.metadata)

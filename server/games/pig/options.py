@@ -7,26 +7,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from server.config.keys import Field, as_float, as_int
+from server.config.keys import Field, as_float, as_int, option, rows_of
 from server.games.seam import Built, OptionsReader, TableKeys
 
 
 @dataclass(frozen=True)
 class PigOptions:
-    target: int = 100
-    stake: int = 0
-    turn_deadline: int = 60     # seconds a player may idle on their turn before holding
-    computer_pace: float = 1.0  # seconds between the computer's rolls
+    target: int = option(100, as_int, 10, 10000)
+    stake: int = option(0, as_int, 0, 1_000_000)
+    turn_deadline: int = option(60, as_int, 1, 3600)           # seconds idle on a turn before holding
+    computer_pace: float = option(1.0, as_float, 0.0, 60.0)    # seconds between the computer's rolls
 
 
-_PO = PigOptions()
-PIG_FIELDS = (
-    Field("max_players", as_int, 6, 1, 6),
-    Field("target", as_int, _PO.target, 10, 10000),
-    Field("stake", as_int, _PO.stake, 0, 1_000_000),
-    Field("turn_deadline", as_int, _PO.turn_deadline, 1, 3600),
-    Field("computer_pace", as_float, _PO.computer_pace, 0.0, 60.0),
-)
+PIG_FIELDS = (Field("max_players", as_int, 6, 1, 6), *rows_of(PigOptions))
 
 
 def read(entry: OptionsReader) -> Built:
