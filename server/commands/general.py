@@ -266,7 +266,7 @@ def help_topic(app, word: str, operator: bool) -> list[str]:
     cmd = registry.find(word, operator)
     lines = []
     if cmd is not None:
-        lines += cmd.help.strip().splitlines()
+        lines += cmd.text.strip().splitlines()
         if cmd.aliases:
             lines.append("Also: " + ", ".join(cmd.aliases))
     bets = topic_help(word)

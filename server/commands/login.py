@@ -31,16 +31,18 @@ def _games_line() -> str:
     return ", ".join(entry.title for entry in GAMES)
 
 
-BANNER = [
-    "",
-    "  Welcome to the Casino!  Played for chips:",
-    f"  {_games_line()}.",
-    "",
-    "  connect <name> <password>   log in",
-    "  create <name> <password>    make a new account",
-    "  Or just type your name: you will be asked for a password.",
-    "",
-]
+def banner() -> list[str]:
+    """The first screen: the games on offer (from the catalogue) and how to log in."""
+    return [
+        "",
+        "  Welcome to the Casino!  Played for chips:",
+        f"  {_games_line()}.",
+        "",
+        "  connect <name> <password>   log in",
+        "  create <name> <password>    make a new account",
+        "  Or just type your name: you will be asked for a password.",
+        "",
+    ]
 
 
 @dataclass(frozen=True)
@@ -61,7 +63,7 @@ class ConfirmPassword:
 
 def greet(app: Any, session: Any) -> None:
     session.prompt_text = "Name: "
-    session.tell(*BANNER)
+    session.tell(*banner())
 
 
 def _ask(session: Any, prompt: str, *, secret: bool) -> None:
@@ -114,7 +116,7 @@ async def handle(app: Any, session: Any, raw: str, now: float) -> None:
     elif word in ("help", "?"):
         from server.commands.account import CONNECT_HELP, CREATE_HELP
         topic = {"create": CREATE_HELP, "connect": CONNECT_HELP}.get(args[0].lower() if args else "")
-        session.tell(*(topic.splitlines() if topic else BANNER))
+        session.tell(*(topic.splitlines() if topic else banner()))
     elif not args:
         await _name_only(app, session, line, now)
     else:

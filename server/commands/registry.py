@@ -3,6 +3,11 @@
 Lookup is case-insensitive: an exact name or alias first, then a unique prefix
 of a long name (`tab` for `table`). Operator commands do not exist for players:
 they are neither found nor listed nor suggested.
+
+Besides the commands registered here, words can be lent (as Evennia's objects
+lend their command sets): the game catalogue lends each game's words, made
+from the catalogue when it is asked, so a game registered later has its
+words at once. A registered command wins over a lent word of the same name.
 """
 from __future__ import annotations
 
@@ -17,14 +22,19 @@ Handler = Callable[["Context"], Awaitable[None]]
 class Command:
     name: str
     handler: Handler
-    help: str                       # first line: usage and summary; the rest: detail
+    help: str | Callable[[], str]   # first line: usage and summary; the rest: detail (or a maker of it)
     aliases: tuple[str, ...] = ()
     operator: bool = False
     topic: str = "general"          # groups the `help` listing
 
     @property
+    def text(self) -> str:
+        """The help text (made now, for a command whose help lists what may change)."""
+        return self.help if isinstance(self.help, str) else self.help()
+
+    @property
     def summary(self) -> str:
-        return self.help.strip().splitlines()[0]
+        return self.text.strip().splitlines()[0]
 
 
 @dataclass
@@ -44,6 +54,7 @@ class Context:
 class Registry:
     commands: dict[str, Command] = field(default_factory=dict)
     aliases: dict[str, str] = field(default_factory=dict)
+    lenders: list[Callable[[], dict[str, Command]]] = field(default_factory=list)
 
     def add(self, command: Command) -> None:
         for word in (command.name, *command.aliases):
@@ -53,7 +64,19 @@ class Registry:
         for alias in command.aliases:
             self.aliases[alias] = command.name
 
-    def command(self, name: str, help: str, aliases: tuple[str, ...] = (),
+    def lend(self, lender: Callable[[], dict[str, Command]]) -> None:
+        """Words made by `lender` when asked (each game's words, from the catalogue)."""
+        self.lenders.append(lender)
+
+    def lent(self) -> dict[str, Command]:
+        words: dict[str, Command] = {}
+        for lender in self.lenders:
+            for word, cmd in lender().items():
+                if word not in self.commands and word not in self.aliases:
+                    words.setdefault(word, cmd)
+        return words
+
+    def command(self, name: str, help: str | Callable[[], str], aliases: tuple[str, ...] = (),
                 operator: bool = False, topic: str = "general") -> Callable[[Handler], Handler]:
         """Decorator: register `handler` under `name` with its help text."""
         def register(handler: Handler) -> Handler:
@@ -62,7 +85,7 @@ class Registry:
         return register
 
     def visible(self, operator: bool) -> list[Command]:
-        return [c for c in self.commands.values() if operator or not c.operator]
+        return [c for c in (*self.commands.values(), *self.lent().values()) if operator or not c.operator]
 
     def find(self, word: str, operator: bool) -> Command | None:
         word = word.lower()
@@ -70,6 +93,9 @@ class Registry:
         if name:
             cmd = self.commands[name]
             return cmd if operator or not cmd.operator else None
+        lent = self.lent().get(word)
+        if lent is not None:
+            return lent
         matches = [c for c in self.visible(operator) if len(word) >= 2 and c.name.startswith(word)]
         return matches[0] if len(matches) == 1 else None
 

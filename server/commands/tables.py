@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from server.commands import REGISTRY
-from server.commands.registry import Context
+from server.commands.registry import Command, Context
 from server.dice.view import fair_lines
 from server.games.catalogue import GAMES
 from server.render.width import fit, glue
@@ -48,8 +48,12 @@ def _game_words() -> list[str]:
     return list(dict.fromkeys(e.word for e in GAMES))
 
 
-@command("play", topic="table", help=f"""play <game> - sit down at the table in this room: {', '.join('play ' + w for w in _game_words())}.
-Sitting out or on your way out, 'play' again brings you back.""")
+def _play_help() -> str:
+    return (f"play <game> - sit down at the table in this room: {', '.join('play ' + w for w in _game_words())}.\n"
+            "Sitting out or on your way out, 'play' again brings you back.")
+
+
+@command("play", topic="table", help=_play_help)
 async def play(ctx: Context) -> None:
     app, session = ctx.app, ctx.session
     host, why = find_table(app, session, ctx.argv[0] if ctx.argv else None)
@@ -151,9 +155,13 @@ def _game_word(word: str):
     async def routed(ctx: Context) -> None:
         app, session = ctx.app, ctx.session
         host = app.seat_of(session.key)
-        if host is None or word not in host.entry.words:
+        if host is None:
             games = ", ".join(dict.fromkeys(f"play {e.word}" for e in GAMES if word in e.words))
             ctx.tell(f"'{word}' is a table command: sit at a table first ({games}).")
+            return
+        if word not in host.entry.words:
+            ctx.tell(host.entry.actions.unknown(word) if host.entry.actions is not None
+                     else f"{host.entry.title} has no '{word}'.")
             return
         problem = host.refusal(session, word)
         if problem:
@@ -181,8 +189,20 @@ def _listing(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-for _word, _help in _word_help().items():
-    REGISTRY.command(_word, topic="game", help=_help)(_game_word(_word))
+_lent: tuple[int, dict[str, Command]] = (-1, {})
+
+
+def game_commands() -> dict[str, Command]:
+    """The words the games lend: one command per word, routed to the
+    player's table; made again only when the catalogue changes."""
+    global _lent
+    if _lent[0] != GAMES.version:
+        _lent = (GAMES.version, {word: Command(word, _game_word(word), text, topic="game")
+                                 for word, text in _word_help().items()})
+    return _lent[1]
+
+
+REGISTRY.lend(game_commands)
 
 TABLE_WORDS = [
     "play <game> - sit down at this room's table.",

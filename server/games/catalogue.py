@@ -1,12 +1,18 @@
-"""Every game the casino can seat, in one tuple.
+"""Every game the casino can seat, in one catalogue.
 
-The table factory, config validation, the game words and `help`, and the
-login banner read this and nothing else, so adding a game is one package
-(server/games/<game>/ with its entry) and one line here.
+The table factory, config validation, the game words and `help`, the login
+banner, `casino odds` and `casino verify` read this and nothing else, so
+adding a game is one package (server/games/<game>/ with its entry) and one
+line in GAMES. `register` adds a game from outside the server's own tree (a
+plug-in, or a test's game): everything that lists games reads the catalogue
+when it is asked, never a copy made at import.
 """
 from __future__ import annotations
 
+from typing import Iterator
+
 from server.config.model import TableConfig
+from server.dice.kinds import SHARED, DrawKind
 from server.games.alley.entry import ALLEY
 from server.games.craps.entry import BANK_CRAPS
 from server.games.pig.entry import PIG
@@ -14,7 +20,46 @@ from server.games.roulette.entry import ROULETTE
 from server.games.seam import GameEntry, TableKeys
 from server.games.simplified.entry import SIMPLIFIED
 
-GAMES: tuple[GameEntry, ...] = (BANK_CRAPS, SIMPLIFIED, ALLEY, PIG, ROULETTE)
+
+class Catalogue:
+    """The games, in the order `help` and the banner list them.
+
+    `version` changes whenever a game comes or goes, so what is derived from
+    the catalogue (the command words games lend) is made again only then."""
+
+    def __init__(self, entries: tuple[GameEntry, ...]) -> None:
+        self._entries = list(entries)
+        self.version = 0
+
+    def __iter__(self) -> Iterator[GameEntry]:
+        return iter(tuple(self._entries))
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def register(self, entry: GameEntry) -> None:
+        """Add a game; its key must be new (its word and `game:` may be shared:
+        bank and simplified craps are both `play craps`, `game: craps`)."""
+        if any(e.key == entry.key for e in self._entries):
+            raise ValueError(f"a game with key {entry.key!r} is already in the catalogue")
+        self._entries.append(entry)
+        self.version += 1
+
+    def unregister(self, entry: GameEntry) -> None:
+        self._entries.remove(entry)
+        self.version += 1
+
+
+GAMES = Catalogue((BANK_CRAPS, SIMPLIFIED, ALLEY, PIG, ROULETTE))
+
+
+def register(entry: GameEntry) -> None:
+    """Add a game to the casino's catalogue (before the config that seats it is read)."""
+    GAMES.register(entry)
+
+
+def unregister(entry: GameEntry) -> None:
+    GAMES.unregister(entry)
 
 
 def find_game(name: str) -> GameEntry | None:
@@ -38,3 +83,11 @@ def entry_for(config: TableConfig) -> GameEntry:
         if entry.game == config.game and entry.variant in (None, variant):
             return entry
     raise LookupError(f"no game plays {config.game!r} (variant {variant!r})")
+
+
+def draw_kinds() -> tuple[DrawKind, ...]:
+    """Every kind of draw a table can make: `casino verify --draw <name>`."""
+    kinds = {k.name: k for k in SHARED}
+    for entry in GAMES:
+        kinds.setdefault(entry.draws.name, entry.draws)
+    return tuple(kinds.values())
