@@ -12,11 +12,12 @@ from typing import TextIO
 from server.config.model import CasinoConfig
 
 
-def load_or_report(config: Path, rooms: Path, out: TextIO = sys.stdout) -> CasinoConfig | None:
+def load_or_report(config: Path, rooms: Path, out: TextIO | None = None) -> CasinoConfig | None:
+    """`out` is standard output as it is when called (not as it was at import)."""
     from server.config.load import ConfigInvalid, load_config
     try:
         return load_config(config, rooms)
     except ConfigInvalid as exc:
         for error in exc.errors:
-            print(error, file=out)
+            print(error, file=out or sys.stdout)
         return None

@@ -69,12 +69,20 @@ class Registry:
         self.lenders.append(lender)
 
     def lent(self) -> dict[str, Command]:
+        """The lent commands by name (a name a registered command has is left out)."""
         words: dict[str, Command] = {}
         for lender in self.lenders:
             for word, cmd in lender().items():
                 if word not in self.commands and word not in self.aliases:
                     words.setdefault(word, cmd)
         return words
+
+    def _lent_word(self, word: str) -> Command | None:
+        """A lent command by its name or one of its aliases."""
+        for cmd in self.lent().values():
+            if word == cmd.name or word in cmd.aliases:
+                return cmd
+        return None
 
     def command(self, name: str, help: str | Callable[[], str], aliases: tuple[str, ...] = (),
                 operator: bool = False, topic: str = "general") -> Callable[[Handler], Handler]:
@@ -93,7 +101,7 @@ class Registry:
         if name:
             cmd = self.commands[name]
             return cmd if operator or not cmd.operator else None
-        lent = self.lent().get(word)
+        lent = self._lent_word(word)
         if lent is not None:
             return lent
         matches = [c for c in self.visible(operator) if len(word) >= 2 and c.name.startswith(word)]

@@ -159,7 +159,7 @@ def _game_word(word: str):
             games = ", ".join(dict.fromkeys(f"play {e.word}" for e in GAMES if word in e.words))
             ctx.tell(f"'{word}' is a table command: sit at a table first ({games}).")
             return
-        if word not in host.entry.words:
+        if not host.entry.has_word(word):
             ctx.tell(host.entry.actions.unknown(word) if host.entry.actions is not None
                      else f"{host.entry.title} has no '{word}'.")
             return
@@ -197,7 +197,12 @@ def game_commands() -> dict[str, Command]:
     player's table; made again only when the catalogue changes."""
     global _lent
     if _lent[0] != GAMES.version:
-        _lent = (GAMES.version, {word: Command(word, _game_word(word), text, topic="game")
+        aliases: dict[str, list[str]] = {}
+        for entry in GAMES:
+            for action in entry.actions or ():
+                aliases.setdefault(action.word, []).extend(action.aliases)
+        _lent = (GAMES.version, {word: Command(word, _game_word(word), text, tuple(aliases.get(word, ())),
+                                               topic="game")
                                  for word, text in _word_help().items()})
     return _lent[1]
 

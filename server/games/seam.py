@@ -306,6 +306,12 @@ class GameEntry:
             return self.words_old
         return {a.word: a.help_line for a in self.actions}
 
+    def has_word(self, word: str) -> bool:
+        """Whether `word` (or an alias) is one of this game's words."""
+        if self.actions is None:
+            return word in self.words_old
+        return self.actions.find(word) is not None
+
     @property
     def opening_words(self) -> tuple[str, ...]:
         """Words that open a wager or a game: refused at a closing table and
