@@ -34,6 +34,7 @@ from server.games.actions import Action, Actions, Move
 from server.games.seam import Dealer, Event, HandResult, Note, Viewer, WalletReport
 from server.games.seating import Seating
 from server.games.pig import view as render
+from server.games.pig.snapshot import GameSnapshot, PigSnapshot
 
 COMPUTER = "computer"
 
@@ -196,20 +197,33 @@ class PigDealer(Dealer):
 
 
     # --- what people see ------------------------------------------------------
+    def snapshot(self) -> PigSnapshot:
+        """The table as the view reads it: a frozen copy, built per render call."""
+        game = self.game
+        return PigSnapshot(
+            table_id=self.config.id, max_players=self.config.max_players, options=self.options,
+            seated=tuple(self.seating.names()), ready=frozenset(self.ready),
+            game=None if game is None else GameSnapshot(
+                number=self.games, playing=game.phase is Phase.PLAYING, options=game.options,
+                vs_computer=game.vs_computer, players=game.players, computer=game.computer,
+                scores=tuple(game.scores.items()), current=game.current,
+                round_score=game.round_score, rounds=game.rounds, pot=game.pot),
+            last=self.last)
+
     def render(self, event: Event, viewer: Viewer) -> list[str]:
-        return render.event_lines(self, event, viewer)
+        return render.event_lines(event, self.snapshot(), viewer)
 
     def view(self, viewer: Viewer) -> list[str]:
-        return render.table_view(self, viewer)
+        return render.table_view(self.snapshot(), viewer)
 
     def rules(self) -> list[str]:
-        return render.rules_text(self)
+        return render.rules_text(self.snapshot())
 
     def table_data(self) -> dict[str, object]:
-        return render.table_data(self)
+        return render.table_data(self.snapshot())
 
     def event_data(self, event: Event) -> list[tuple[str, dict[str, object], tuple[str, ...] | None]]:
-        return render.event_data(self, event)
+        return render.event_data(event)
 
 
 ACTIONS = Actions("Pig", (
