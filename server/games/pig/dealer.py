@@ -23,16 +23,18 @@ tick later.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Sequence
 
 from server.config.model import TableConfig
+from server.dice.source import TableDraws
 from server.games.pig.options import PigOptions
 from server.games.pig import events as ev
 from server.games.pig.game import Phase, PigGame, start_problem
 from server.games.actions import Action, Actions, Move
-from server.games.seam import Dealer, HandResult, Note, Viewer, WalletReport
+from server.games.seam import Dealer, Event, HandResult, Note, Viewer, WalletReport
 from server.games.seating import Seating
 from server.games.pig import view as render
+from server.games.pig.snapshot import GameSnapshot, PigSnapshot
 
 COMPUTER = "computer"
 
@@ -41,25 +43,28 @@ COMPUTER = "computer"
 class PigDealer(Dealer):
     word = "pig"
 
-    def __init__(self, config: TableConfig, tick_hz: int, dice: Any, seating: Seating) -> None:
+    def __init__(self, config: TableConfig, tick_hz: int, dice: TableDraws, seating: Seating) -> None:
         if not isinstance(config.options, PigOptions):
             raise TypeError(f"table {config.id} is not a Pig table")
-        self.config = config
+        super().__init__(config, tick_hz, dice, seating)
         self.options: PigOptions = config.options
-        self.tick_hz = tick_hz
-        self.dice = dice
-        self.seating = seating
         self.ready: set[str] = set(seating.names())   # who plays in the next game
         self.game: PigGame | None = None
         self.games = 0
         self.last: ev.GameOver | None = None    # how the last game ended, for `table`
 
     # --- who is who -------------------------------------------------------
+    def _playing(self) -> PigGame | None:
+        """The game in play, or None (no game yet, or the last one is over)."""
+        game = self.game
+        return game if game is not None and game.phase is Phase.PLAYING else None
+
     def playing(self) -> bool:
-        return self.game is not None and self.game.phase is Phase.PLAYING
+        return self._playing() is not None
 
     def in_game(self, player: str) -> bool:
-        return self.playing() and player in self.game.players and player != self.game.computer
+        game = self._playing()
+        return game is not None and player in game.players and player != game.computer
 
     def live(self, player: str) -> bool:
         return False            # a player who leaves is out at once; their ante stays in the pot
@@ -68,17 +73,19 @@ class PigDealer(Dealer):
         return "playing" if self.playing() else "waiting"
 
     def roles(self) -> dict[str, str]:
-        if self.playing() and self.game.current != self.game.computer:
-            return {self.game.current: "has the turn"}
+        game = self._playing()
+        if game is not None and game.current is not None and game.current != game.computer:
+            return {game.current: "has the turn"}
         return {}
 
     def seeder(self) -> str | None:
         """Who may set the client seed: the human on turn (the lone human
         throughout a game against the computer), else the first seat."""
-        if self.playing():
-            current = self.game.current
-            if current == self.game.computer:
-                return self.game.players[0]
+        game = self._playing()
+        if game is not None:
+            current = game.current
+            if current == game.computer:
+                return game.players[0]
             return current
         names = self.seating.names()
         return names[0] if names else None
@@ -87,7 +94,7 @@ class PigDealer(Dealer):
     def sit_problem(self, player: str, wallet: int) -> str | None:
         return None
 
-    def seated(self, player: str, back: bool) -> list[Any]:
+    def seated(self, player: str, back: bool) -> list[Event]:
         if self.playing():
             welcome = ("A game is under way: type 'ready' and you play in the next one. "
                        "'table' shows the scores.")
@@ -100,20 +107,22 @@ class PigDealer(Dealer):
                         "the winner takes the pot.")
         return [Note(None, f"{player} sits down at the Pig table."), Note((player,), welcome)]
 
-    def unseated(self, player: str, how: str) -> list[Any]:
+    def unseated(self, player: str, how: str) -> list[Event]:
         """Up from the table; in a game, out of it at once (their ante stays in the pot)."""
         self.ready.discard(player)
-        if not self.in_game(player):
+        game = self._playing()
+        if game is None or not self.in_game(player):
             return []
-        return [Note((player,), "You are out of the game.")] + self._after(self.game.leave(player))
+        return [Note((player,), "You are out of the game."), *self._after(game, game.leave(player))]
 
     # --- commands (the words are declared in ACTIONS below) ---------------------
-    def _turn(self, move: Move) -> list[Any]:
-        if not self.in_game(move.player):
+    def _turn(self, move: Move) -> list[Event]:
+        game = self._playing()
+        if game is None or not self.in_game(move.player):
             return [Note((move.player,), "You play in the next game; this one is under way.")]
-        return self._after(self.game.act(move.player, move.word))
+        return self._after(game, game.act(move.player, move.word))
 
-    def _start(self, move: Move) -> list[Any]:
+    def _start(self, move: Move) -> list[Event]:
         player = move.player
         if self.playing():
             return [Note((player,), "A game is already under way: type 'ready' to play in the next one.")]
@@ -123,12 +132,13 @@ class PigDealer(Dealer):
         if problem:
             return [Note((player,), f"Cannot start: {problem}.")]
         self.games += 1
-        self.game = PigGame(players, self.options, self.dice, self.tick_hz,
-                            max_players=self.config.max_players,
-                            game_id=f"{self.config.id}:g{self.games}", computer_name=COMPUTER)
-        return self._after(self.game.start())
+        game = PigGame(players, self.options, self.dice, self.tick_hz,
+                       max_players=self.config.max_players,
+                       game_id=f"{self.config.id}:g{self.games}", computer_name=COMPUTER)
+        self.game = game
+        return self._after(game, game.start())
 
-    def _ready(self, move: Move) -> list[Any]:
+    def _ready(self, move: Move) -> list[Event]:
         player = move.player
         if self.in_game(player):
             return [Note((player,), "You are playing in this game.")]
@@ -137,39 +147,41 @@ class PigDealer(Dealer):
         self.ready.add(player)
         return [Note(None, f"{player} is ready for the next game.")]
 
-    def _after(self, events: list[Any]) -> list[Any]:
-        """A game that just ended: rotate the dice, tell each human still in it
-        their wallet (after the Settle or Refunds before it in the list, so
-        after the money is durable)."""
+    def _after(self, game: PigGame, events: Sequence[Event]) -> list[Event]:
+        """The events of `game`; if it just ended: rotate the dice, tell each
+        human still in it their wallet (after the Settle or Refunds before it
+        in the list, so after the money is durable)."""
         over = next((e for e in events if isinstance(e, ev.GameOver)), None)
         if over is None:
-            return events
+            return list(events)
         self.last = over
         self.dice.rotate()
         self.ready.clear()          # everyone confirms for the next game
-        humans = [p for p in self.game.players if p != self.game.computer and p in self.seating]
+        humans = [p for p in game.players if p != game.computer and p in self.seating]
         result = HandResult((("game", self.games), ("winner", over.winner or "none"),
                              ("reason", over.reason.value), ("rounds", over.rounds), ("pot", over.pot)))
-        return events + [WalletReport(p) for p in humans] + [result]
+        return [*events, *(WalletReport(p) for p in humans), result]
 
     # --- time and the host's other inputs -----------------------------------
-    def advance(self, ticks: int) -> list[Any]:
-        if not self.playing():
+    def advance(self, ticks: int) -> list[Event]:
+        game = self._playing()
+        if game is None:
             return []
-        return self._after(self.game.advance(ticks))
+        return self._after(game, game.advance(ticks))
 
-    def hold_refused(self, key: str, reason: str) -> list[Any]:
+    def hold_refused(self, key: str, reason: str) -> list[Event]:
         if self.game is None:
             return []
         facts = self.game.hold_refused(key)
         notes = [Note((f.player,), f"Your ante of {self.options.stake} chips could not be held: {reason}")
                  for f in facts if isinstance(f, ev.AnteRefused)]
-        return notes + facts
+        return [*notes, *facts]
 
-    def close(self, why: str) -> list[Any]:
-        if not self.playing():
+    def close(self, why: str) -> list[Event]:
+        game = self._playing()
+        if game is None:
             return []
-        return [Note(None, why), *self.game.close("shutdown")]
+        return [Note(None, why), *game.close("shutdown")]
 
     def between_hands(self, at_rest: bool) -> bool:
         """No game running: a removed table may close now."""
@@ -185,20 +197,33 @@ class PigDealer(Dealer):
 
 
     # --- what people see ------------------------------------------------------
-    def render(self, event: Any, viewer: Viewer) -> list[str]:
-        return render.event_lines(self, event, viewer)
+    def snapshot(self) -> PigSnapshot:
+        """The table as the view reads it: a frozen copy, built per render call."""
+        game = self.game
+        return PigSnapshot(
+            table_id=self.config.id, max_players=self.config.max_players, options=self.options,
+            seated=tuple(self.seating.names()), ready=frozenset(self.ready),
+            game=None if game is None else GameSnapshot(
+                number=self.games, playing=game.phase is Phase.PLAYING, options=game.options,
+                vs_computer=game.vs_computer, players=game.players, computer=game.computer,
+                scores=tuple(game.scores.items()), current=game.current,
+                round_score=game.round_score, rounds=game.rounds, pot=game.pot),
+            last=self.last)
+
+    def render(self, event: Event, viewer: Viewer) -> list[str]:
+        return render.event_lines(event, self.snapshot(), viewer)
 
     def view(self, viewer: Viewer) -> list[str]:
-        return render.table_view(self, viewer)
+        return render.table_view(self.snapshot(), viewer)
 
     def rules(self) -> list[str]:
-        return render.rules_text(self)
+        return render.rules_text(self.snapshot())
 
-    def table_data(self) -> dict[str, Any]:
-        return render.table_data(self)
+    def table_data(self) -> dict[str, object]:
+        return render.table_data(self.snapshot())
 
-    def event_data(self, event: Any) -> list[Any]:
-        return render.event_data(self, event)
+    def event_data(self, event: Event) -> list[tuple[str, dict[str, object], tuple[str, ...] | None]]:
+        return render.event_data(event)
 
 
 ACTIONS = Actions("Pig", (

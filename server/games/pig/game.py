@@ -43,7 +43,8 @@ includes the winning turn.
 from __future__ import annotations
 
 from enum import Enum
-from typing import Sequence
+from types import MappingProxyType
+from typing import Mapping, Sequence
 
 from server.games.pig.options import PigOptions
 from server.dice.source import DiceSource
@@ -56,7 +57,8 @@ from server.games.pig.rules import RollOutcome, computer_continues, roll_outcome
 
 Event = Fact | MoneyIntent
 ACTIONS = ("roll", "hold")
-_TURN_END = {RollOutcome.ONE: TurnEnd.ONE, RollOutcome.SNAKE_EYES: TurnEnd.SNAKE_EYES}
+_TURN_END: Mapping[RollOutcome, TurnEnd] = MappingProxyType(      # read-only: no state shared by tables
+    {RollOutcome.ONE: TurnEnd.ONE, RollOutcome.SNAKE_EYES: TurnEnd.SNAKE_EYES})
 
 
 class Phase(Enum):

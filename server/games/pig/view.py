@@ -7,20 +7,19 @@ Score: 6`), the score after the turn (`Amanda: 19`), then `Amanda wins!` and
 (server.render.dice), so the viewer's `set dice/unicode/color` choices hold.
 Lines that only guide the player on turn (what to type, the deadline) go to
 that player alone.
+
+Every function reads a fact and a PigSnapshot (server.games.pig.snapshot),
+which the dealer builds and hands in; the view never sees the dealer.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from server.games.pig import events as ev
 from server.games.pig.rules import COMPUTER_HOLDS_AT, RollOutcome
+from server.games.pig.snapshot import PigSnapshot
 from server.render.dice import dice_art
 from server.render.text import paint
 from server.render.width import fit_all, glue
-from server.games.seam import Viewer, render_note
-
-if TYPE_CHECKING:
-    from server.games.pig.dealer import PigDealer
+from server.games.seam import Event, Viewer, render_note
 
 REMINDER = "roll | hold | table | table rules | leave | help pig"
 
@@ -34,7 +33,7 @@ def _sentence(reason: str) -> str:
 
 
 # --- events ------------------------------------------------------------------
-def event_lines(table: PigDealer, event: Any, viewer: Viewer) -> list[str]:
+def event_lines(event: Event, table: PigSnapshot, viewer: Viewer) -> list[str]:
     note = render_note(event, viewer)
     if note is not None:
         return note
@@ -111,16 +110,16 @@ def game_over_lines(event: ev.GameOver, viewer: Viewer) -> list[str]:
 
 
 # --- the table ---------------------------------------------------------------
-def table_view(table: PigDealer, viewer: Viewer) -> list[str]:
-    o, cfg = table.options, table.config
+def table_view(table: PigSnapshot, viewer: Viewer) -> list[str]:
+    o = table.options
     stake = f"ante {o.stake} chips in games among players" if o.stake else "no stake"
-    names = table.seating.names()
+    names = table.seated
     seated = ", ".join(p + ("" if p in table.ready or table.in_game(p) else " (not ready)")
                        for p in names) or "nobody"
-    lines = [f"Pig table {cfg.id}: first to {o.target} wins, {stake}. "
-             + f"Seated ({len(names)}/{cfg.max_players}): {seated}."]
-    game = table.game
-    if not table.playing() or game is None:
+    lines = [f"Pig table {table.table_id}: first to {o.target} wins, {stake}. "
+             + f"Seated ({len(names)}/{table.max_players}): {seated}."]
+    game = table.playing
+    if game is None:
         lines.append("No game is running: 'start' plays the computer alone, or everyone ready together; "
                      "'ready' joins the next game.")
         if table.last is not None:
@@ -131,9 +130,9 @@ def table_view(table: PigDealer, viewer: Viewer) -> list[str]:
     current = game.current
     if game.options != o:
         lines.append(f"This game plays to {game.options.target}; new settings apply from the next game.")
-    lines.append(f"Game {table.games}, round {game.rounds}" + (f", pot {game.pot} chips" if game.pot else "") + ":")
+    lines.append(f"Game {game.number}, round {game.rounds}" + (f", pot {game.pot} chips" if game.pot else "") + ":")
     width = max(len(p) for p in game.players)
-    scores = game.scores
+    scores = dict(game.scores)
     for p in game.players:
         mark = ">" if p == current else " "
         turn = f"  on turn, round score {game.round_score}" if p == current else ""
@@ -147,7 +146,7 @@ def table_view(table: PigDealer, viewer: Viewer) -> list[str]:
     return fit_all(lines, viewer.prefs.width)
 
 
-def rules_text(table: PigDealer) -> list[str]:
+def rules_text(table: PigSnapshot) -> list[str]:
     o = table.options
     lines = [
         f"Pig: two dice, and the first player to reach {o.target} points on a hold wins.",
@@ -161,7 +160,7 @@ def rules_text(table: PigDealer) -> list[str]:
          "would not yet win, then holds."),
         (f"It rolls once every {o.computer_pace:g} second{'' if o.computer_pace == 1 else 's'}, so you "
          "can follow its turn. Games against the computer have no stake."),
-        f"Two to {table.config.max_players} seated players can play each other instead; type 'start' to begin.",
+        f"Two to {table.max_players} seated players can play each other instead; type 'start' to begin.",
         ("'start' takes everyone who is ready: you are ready when you sit down at a table with no game "
          "running; after a game, or if you sat down during one, type 'ready' (or 'start') to play in the next."),
     ]
@@ -176,7 +175,7 @@ def rules_text(table: PigDealer) -> list[str]:
 
 
 # --- data for client scripts (GMCP Casino.*, docs/gmcp.md) ---------------------
-def event_data(table: "PigDealer", event: Any) -> list[tuple[str, dict[str, Any], tuple[str, ...] | None]]:
+def event_data(event: Event) -> list[tuple[str, dict[str, object], tuple[str, ...] | None]]:
     if isinstance(event, ev.Rolled):
         return [("Casino.Roll", {"player": event.player, "dice": list(event.dice),
                                  "total": sum(event.dice), "round_score": event.round_score,
@@ -187,8 +186,8 @@ def event_data(table: "PigDealer", event: Any) -> list[tuple[str, dict[str, Any]
     return []
 
 
-def table_data(table: "PigDealer") -> dict[str, Any]:
-    game = table.game if table.playing() else None
+def table_data(table: PigSnapshot) -> dict[str, object]:
+    game = table.playing
     return {"target": table.options.target, "turn": game.current if game else None,
             "scores": dict(game.scores) if game else {}, "round_score": game.round_score if game else 0,
             "ready": sorted(table.ready)}
