@@ -13,9 +13,13 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
-from typing import Any
+from pathlib import Path
+from typing import Any, Protocol
 
 from server import logs
+from server.config.model import CasinoConfig
+from server.world.roster import Online
+from server.world.rooms import World
 
 log = logging.getLogger("casino.reload")
 
@@ -26,7 +30,35 @@ def _same_table(a: Any, b: Any) -> bool:
     return dataclasses.replace(a, source=None) == dataclasses.replace(b, source=None)
 
 
-async def reload(app: Any) -> tuple[bool, list[str]]:
+class Reloadable(Protocol):
+    """What a reload reads and changes of the running casino (server.app.Casino)."""
+
+    config: CasinoConfig                 # replaced by the re-read one (restart-only settings kept)
+
+    @property
+    def config_dir(self) -> Path: ...
+
+    @property
+    def rooms_dir(self) -> Path: ...
+
+    @property
+    def world(self) -> World: ...
+
+    @property
+    def closed_rooms(self) -> set[str]: ...
+
+    @property
+    def online(self) -> Online: ...
+
+    @property
+    def tables(self) -> dict[str, Any]: ...   # table id -> server.tables.host.TableHost
+
+    def apply_settings(self) -> None: ...
+
+    def open_tables(self) -> list[str]: ...
+
+
+async def reload(app: Reloadable) -> tuple[bool, list[str]]:
     """Re-read config/ and rooms/; returns (applied, lines for the operator)."""
     from server.config import load
     try:

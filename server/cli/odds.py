@@ -44,16 +44,16 @@ def run(args: argparse.Namespace) -> int:
     cfg = load_or_report(args.config, rooms_dir(args.config, args.rooms))
     if cfg is None:
         return 1
-    tables = [(t, entry_for(t)) for t in cfg.tables.values()]
-    tables = [(t, e) for t, e in tables if e.odds is not None]
+    # each table with a house edge, and the function that works out its sheet
+    tables = [(t, odds) for t in cfg.tables.values() if (odds := entry_for(t).odds) is not None]
     if args.table:
-        tables = [(t, e) for t, e in tables if t.id == args.table]
+        tables = [(t, odds) for t, odds in tables if t.id == args.table]
         if not tables:
             print(f"no table {args.table!r} with a house edge in {args.config}")
             return 1
     rows: list[dict] = []
-    for table, entry in tables:
-        sheet = entry.odds(table)
+    for table, odds in tables:
+        sheet = odds(table)
         if args.json:
             rows += [{"table": table.id, "bet": bet, "house_edge": float(e),
                       "exact": f"{e.numerator}/{e.denominator}"} for bet, e in sheet.edges]

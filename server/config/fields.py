@@ -71,14 +71,19 @@ def read_fields(report: Report, m: YMap, fields: Iterable[Field], path: str,
     return out
 
 
+def empty_map(line: int) -> YMap:
+    """A mapping with no keys, standing at `line` (a section left blank)."""
+    empty = YMap()
+    empty.line, empty.key_line, empty.raw = line, {}, {}
+    return empty
+
+
 def expect_map(report: Report, value: Any, line: int, path: str) -> YMap | None:
     """The value if it is a mapping (empty if left blank); otherwise report it and return None."""
     if isinstance(value, YMap):
         return value
     if value is None:
-        empty = YMap()
-        empty.line, empty.key_line, empty.raw = line, {}, {}
-        return empty
+        return empty_map(line)
     report.error(line, path or "(file)", f"must be a mapping of keys, not {describe(value)}")
     return None
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from server.config.errors import Report
-from server.config.fields import (Field, Values, as_id, expect_list, expect_map, key_path,
-                                  read_fields)
+from server.config.fields import (Field, Values, as_id, empty_map, expect_list, expect_map,
+                                  key_path, read_fields)
 from server.config.model import Source, TableConfig
 from server.config.yamlsrc import YMap
 from server.games.catalogue import table_keys
@@ -37,7 +37,7 @@ class EntryReader:
         line = self.m.key_line.get(key, self.m.line)
         sub = expect_map(self.report, self.m.get(key), line, path)
         if sub is None:                     # reported; read on with the defaults
-            sub = expect_map(self.report, None, line, path)
+            sub = empty_map(line)
         return EntryReader(self.report, sub, path, {})
 
     def has(self, key: str) -> bool:

@@ -123,7 +123,8 @@ def _convert(loader: _Loader, node: Node, report: Report, path: str) -> Any:
         if merged_count is None:       # an aliased node is flattened only once
             own = sum(1 for k, _ in node.value if k.tag != "tag:yaml.org,2002:merge")
             loader.flatten_mapping(node)   # `<<:` merge keys, as SafeLoader does: merged pairs first
-            merged_count = node.merged_count = len(node.value) - own
+            # our own mark on PyYAML's node (its stubs declare no such attribute)
+            merged_count = node.merged_count = len(node.value) - own  # type: ignore[attr-defined]
         merged: set[str] = set()       # keys that came from a merge, which own keys override
         out = YMap()
         out.line, out.key_line, out.raw = _line(node), {}, {}

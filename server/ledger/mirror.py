@@ -209,26 +209,31 @@ class Batch:
         return True
 
     def _mint(self, op: Op, k: Key, sig: Sig) -> Closed:
-        wallet = self._id("wallet", op.player) or self._create("wallet", op.player)
+        player = op.player
+        assert player is not None, "Op.mint names the player"
+        wallet = self._id("wallet", player) or self._create("wallet", player)
         self._move(self._op_row(op, k, sig), MINT_ACCOUNT, wallet, op.amount)
         return []
 
     def _hold(self, op: Op, k: Key, sig: Sig) -> Closed:
-        wallet = self._id("wallet", op.player)
+        player, table = op.player, op.table
+        assert player is not None and table is not None, "Op.hold names player and table"
+        wallet = self._id("wallet", player)
         if wallet is None:
-            raise InsufficientFunds(op.player, op.amount, 0)
+            raise InsufficientFunds(player, op.amount, 0)
         balance = self.m.wallets.get(wallet, 0) + self.deltas.get(wallet, 0)
         if balance < op.amount:
-            raise InsufficientFunds(op.player, op.amount, balance)
-        pending = self._id("pending", op.table) or self._create("pending", op.table)
+            raise InsufficientFunds(player, op.amount, balance)
+        pending = self._id("pending", table) or self._create("pending", table)
         op_id = self._op_row(op, k, sig)
-        self.hold_rows.append((op_id, op.table, op.key, op.player, op.amount))
-        self.opened[(op.table, op.key)] = (op_id, op.player, op.amount)
+        self.hold_rows.append((op_id, table, op.key, player, op.amount))
+        self.opened[(table, op.key)] = (op_id, player, op.amount)
         self._move(op_id, wallet, pending, op.amount)
         return []
 
     def _close(self, op: Op, k: Key, sig: Sig) -> Closed:
         table = op.table
+        assert table is not None, "a closing Op names its table"
         holds, opened, closed_here = self.m.holds, self.opened, self.closed
         found: list[tuple[Key, OpenHold]] = []
         for handle in op.stakes:
@@ -246,6 +251,7 @@ class Batch:
         # judged: from here on nothing can refuse
         op_id = self._op_row(op, k, sig)
         pending = self._id("pending", table)     # exists: it holds the stakes just found
+        assert pending is not None
         closed: Closed = []
         total = 0
         for hk, (hold_id, player, amount) in found:
@@ -262,7 +268,9 @@ class Batch:
             self._move(op_id, pending, HOUSE_ACCOUNT, total)
         elif op.kind is _REFUND:
             for _, player, amount in closed:
-                self._move(op_id, pending, self._id("wallet", player), amount)
+                wallet = self._id("wallet", player)
+                assert wallet is not None, "a hold's player has a wallet (holding needs one)"
+                self._move(op_id, pending, wallet, amount)
         else:
             self._move(op_id, pending, HOUSE_ACCOUNT, total)
         return closed

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import Enum
+from typing import final
 from json.encoder import encode_basestring_ascii  # type: ignore[attr-defined]
 
 from server.ledger.errors import InvalidOperation
@@ -142,10 +143,12 @@ class Op:
         if kind is _SETTLE:
             pays = ",".join([f"[{q(p)},{_int(a)}]" for p, a in self.pays])
             return f'{{"pays":[{pays}],"stakes":[{",".join([q(h) for h in self.stakes])}]}}'
-        if kind is _HOLD:
-            return f'{{"amount":{_int(self.amount)},"player":{q(self.player)}}}'
-        if kind is _MINT:
-            return f'{{"amount":{_int(self.amount)},"player":{q(self.player)},"reason":{q(self.reason)}}}'
+        if kind is _HOLD or kind is _MINT:
+            player = self.player
+            assert player is not None, "Op.mint and Op.hold always name the player"
+            if kind is _HOLD:
+                return f'{{"amount":{_int(self.amount)},"player":{q(player)}}}'
+            return f'{{"amount":{_int(self.amount)},"player":{q(player)},"reason":{q(self.reason)}}}'
         return f'{{"stake":{q(self.stakes[0])}}}'
 
     @classmethod
@@ -163,6 +166,7 @@ class Op:
         return cls(k, scope, key, table=table, stakes=(a["stake"],))
 
 
+@final           # final: the writer tells items apart by `type(item) is ...`
 @dataclass(frozen=True)
 class TakeNotices:
     """Fetch and clear a player's notices (a write, so it goes through the writer)."""
@@ -170,6 +174,7 @@ class TakeNotices:
     player: str
 
 
+@final
 @dataclass(frozen=True)
 class LeaveNotice:
     """Keep `text` for the player's next login (news that found them gone: bets

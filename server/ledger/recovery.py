@@ -9,6 +9,7 @@ operator log and the player hear the same facts.
 from __future__ import annotations
 
 from server.ledger.errors import LedgerError
+from server.ledger.mirror import Closed
 from server.ledger.ops import Kind, Op, Recovered
 
 ACTION = {Kind.SETTLE: "settled", Kind.REFUND: "refunded", Kind.FORFEIT: "forfeited"}
@@ -21,7 +22,7 @@ def refund_notice(table: str, amount: int) -> str:
             f"stopped; it has been refunded to your wallet.")
 
 
-def completed(op: Op, closed: object) -> tuple[list[Recovered], Told]:
+def completed(op: Op, closed: Closed | LedgerError | None) -> tuple[list[Recovered], Told]:
     """Describe applying one recorded outcome: `closed` is what the store returned.
 
     A list of closed stakes means it was applied now; None means it had been

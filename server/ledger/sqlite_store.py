@@ -31,7 +31,7 @@ from typing import TypeVar
 
 from server.ledger import reads, recovery
 from server.ledger.errors import KeyConflict, LedgerError, Refused
-from server.ledger.mirror import RECENT_KEYS, Batch, Key, Mirror, Sig
+from server.ledger.mirror import RECENT_KEYS, Batch, Closed, Key, Mirror, Sig
 from server.ledger.ops import (
     RECOVERY_SCOPE,
     Balance,
@@ -236,7 +236,7 @@ class SQLiteStore:
             for _, scope, key, kind, table, args in recorded:
                 op = Op.from_record(kind, scope, key, table, args)
                 try:
-                    closed: object = batch.apply(op)
+                    closed: Closed | LedgerError | None = batch.apply(op)
                 except (Refused, KeyConflict) as exc:
                     closed = exc
                 outcome, told = recovery.completed(op, closed)

@@ -13,9 +13,12 @@ either before the client agreed; this module decides what and to whom.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from collections.abc import Sized
+from typing import Any, Protocol
 
 from telnetlib3.telopt import GMCP, MSSP
+
+from server.config.model import CasinoConfig
 
 log = logging.getLogger("casino.net")
 
@@ -76,8 +79,22 @@ def mssp_enabled(writer: Any) -> bool:
     return bool(option is not None and option.enabled(MSSP))
 
 
-def mssp_variables(app: Any, port: int) -> dict[str, str]:
-    """What a MUD directory reads: the operator's `mssp:` settings and live figures."""
+class Listed(Protocol):
+    """What MSSP reads of the app: the operator's `mssp:` settings and live figures."""
+
+    @property
+    def config(self) -> CasinoConfig: ...
+
+    @property
+    def online(self) -> Sized: ...           # who is logged in (only counted)
+
+    @property
+    def started_at(self) -> float: ...       # epoch seconds, MSSP's UPTIME
+
+
+def mssp_variables(app: Listed, port: int) -> dict[str, str | list[str]]:
+    """What a MUD directory reads: the operator's `mssp:` settings and live figures
+    (telnetlib3's send_mssp also takes a list of values for a variable; none is sent)."""
     info = app.config.settings.mssp
     return {
         "NAME": info.name,

@@ -41,16 +41,18 @@ from __future__ import annotations
 import asyncio
 import logging
 import socket
-from typing import Any
+from typing import Any, ClassVar, Protocol
 
 import telnetlib3
 from telnetlib3 import server_base
+from telnetlib3.server import Server
 from telnetlib3.telopt import (BINARY, CHARSET, CMD_EOR, DO, ECHO, EOR, GA, GMCP, IAC, MSSP, NAWS, SGA,
                                 WILL, WONT)
 
 from server import logs
 from server.net.lines import LineSplitter
-from server.net.mud import Gmcp, mssp_enabled, mssp_variables
+from server.net.host import Host
+from server.net.mud import Gmcp, Listed, mssp_enabled, mssp_variables
 from server.net.session import Session
 from server.net.throttle import ByteBudget
 
@@ -65,11 +67,21 @@ CLOSE_GRACE = 2.0         # seconds a closing socket may take to flush before it
 READ_ALL = 1 << 30        # TelnetReaderUnicode.read(n) is quadratic when n < its buffer
 
 
-class _ReaderPause:
-    """What telnetlib3's reader sees as its transport: its pause and resume
-    join our own reasons to stop reading instead of overriding them."""
+class TelnetHost(Host, Listed, Protocol):
+    """The app as the telnet edge sees it: a network edge's host that MSSP
+    also describes, listening on `port`."""
+
+    @property
+    def port(self) -> int: ...
+
+
+class _ReaderPause(asyncio.ReadTransport):
+    """What telnetlib3's reader sees as its transport (it only pauses and
+    resumes it): its pause and resume join our own reasons to stop reading
+    instead of overriding them."""
 
     def __init__(self, protocol: "CasinoTelnetServer") -> None:
+        super().__init__()
         self._protocol = protocol
 
     def pause_reading(self) -> None:
@@ -137,7 +149,7 @@ class CasinoTelnetServer(telnetlib3.TelnetServer):
     """Admission, input budget and real-close accounting; offers EOR and
     forwards window-size changes to the session. `app` is bound by start_telnet."""
 
-    app: Any = None
+    app: ClassVar[TelnetHost]      # bound on the subclass start_telnet makes
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -170,7 +182,9 @@ class CasinoTelnetServer(telnetlib3.TelnetServer):
         to suppress GA, else GA."""
         mark = self.agreed.get("mark")
         if mark is None:
-            local = self.writer.local_option
+            writer = self.writer
+            assert writer is not None, "prompts are written once connected"
+            local = writer.local_option
             mark = self.agreed["mark"] = (IAC_EOR if local.enabled(EOR)
                                           else b"" if local.enabled(SGA) else IAC_GA)
         return mark
@@ -205,12 +219,14 @@ class CasinoTelnetServer(telnetlib3.TelnetServer):
             except OSError:
                 pass
         super().connection_made(transport)
-        self.writer.slc_simulated = False
-        self.reader.set_transport(_ReaderPause(self))
-        self.gmcp = Gmcp(self.writer)
-        self.writer.set_ext_callback(GMCP, self.gmcp.receive)
+        writer, reader = self.writer, self.reader
+        assert writer is not None and reader is not None, "telnetlib3's connection_made makes both"
+        writer.slc_simulated = False
+        reader.set_transport(_ReaderPause(self))
+        self.gmcp = Gmcp(writer)
+        writer.set_ext_callback(GMCP, self.gmcp.receive)
         self._mssp_sent = False
-        answer_do = self.writer.handle_do
+        answer_do = writer.handle_do
 
         def handle_do(opt: bytes) -> bool:
             agreed = answer_do(opt)
@@ -218,14 +234,17 @@ class CasinoTelnetServer(telnetlib3.TelnetServer):
                 # telnetlib3 marks the option on once this returns.
                 asyncio.get_running_loop().call_soon(self.send_mssp)
             return agreed
-        self.writer.handle_do = handle_do
+        # wrapping telnetlib3's answer on this one writer (it has no hook for DO)
+        writer.handle_do = handle_do  # type: ignore[method-assign]
 
     def send_mssp(self) -> None:
         """A directory's crawler agreed to MSSP: describe the casino, once."""
         if self._mssp_sent or self._closing or not mssp_enabled(self.writer):
             return
         self._mssp_sent = True
-        self.writer.send_mssp(mssp_variables(self.app, self.app.port))
+        writer = self.writer
+        assert writer is not None, "MSSP was agreed on a connected writer"
+        writer.send_mssp(mssp_variables(self.app, self.app.port))
 
     def connection_lost(self, exc: Exception | None) -> None:
         if not self._counted or self._released or self._closing:
@@ -280,7 +299,9 @@ class CasinoTelnetServer(telnetlib3.TelnetServer):
     def data_received(self, data: bytes) -> None:
         if not self._counted or self._closing:
             return
-        heavy = self.writer.is_oob or 255 in data
+        writer, reader, budget = self.writer, self.reader, self._budget
+        assert writer is not None and reader is not None and budget is not None, "counted: connected"
+        heavy = writer.is_oob or 255 in data
         session = self.session
         if heavy or session is None or session.account is None or self._mccp3_decompressor is not None:
             super().data_received(data)
@@ -290,9 +311,9 @@ class CasinoTelnetServer(telnetlib3.TelnetServer):
             # telnetlib3's data_received would do with it, less its per-read
             # bookkeeping (a timeout it does not use here, a clock, a trace).
             self._rx_bytes += len(data)
-            self.reader.feed_data(data)
+            reader.feed_data(data)
         loop = asyncio.get_running_loop()
-        wait = self._budget.spend(len(data) * (HEAVY if heavy else 1), loop.time())
+        wait = budget.spend(len(data) * (HEAVY if heavy else 1), loop.time())
         if wait > 0 and "budget" not in self._pauses:
             self.pause("budget")
             self._resume_at = loop.call_later(wait, self.resume, "budget")
@@ -310,14 +331,16 @@ class CasinoTelnetServer(telnetlib3.TelnetServer):
         # processing, so its echoed newline no longer returns the carriage).
         # Its WILL SGA is for character mode and MCCP is off: neither applies.
         server_base.BaseServer.begin_advanced_negotiation(self)
-        self.writer.always_wont.add(BINARY)
-        self.writer.iac(DO, BINARY)
-        self.writer.iac(DO, NAWS)
+        writer = self.writer
+        assert writer is not None, "negotiation begins once connected"
+        writer.always_wont.add(BINARY)
+        writer.iac(DO, BINARY)
+        writer.iac(DO, NAWS)
         if self.default_encoding:
-            self.writer.iac(DO, CHARSET)
-        self.writer.iac(WILL, EOR)
-        self.writer.iac(WILL, GMCP)
-        self.writer.iac(WILL, MSSP)
+            writer.iac(DO, CHARSET)
+        writer.iac(WILL, EOR)
+        writer.iac(WILL, GMCP)
+        writer.iac(WILL, MSSP)
 
     def on_charset(self, charset: str) -> None:
         # get_extra_info("charset") defaults to our own encoding; remember
@@ -331,7 +354,7 @@ class CasinoTelnetServer(telnetlib3.TelnetServer):
             self.session.on_resize(cols)
 
 
-async def start_telnet(app: Any, host: str, port: int) -> Any:
+async def start_telnet(app: TelnetHost, host: str, port: int) -> Server:
     """Listen for telnet clients; each gets a Session driven by `app`."""
     protocol = type("CasinoServer", (CasinoTelnetServer,), {"app": app})
 

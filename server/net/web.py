@@ -43,13 +43,14 @@ from urllib.parse import urlsplit
 from aiohttp import WSMsgType, web
 
 from server import logs
+from server.net.host import Host
 from server.net.lines import LineSplitter
 from server.net.session import Session
 from server.net.throttle import ByteBudget
 
 log = logging.getLogger("casino.net")
 
-CASINO = web.AppKey("casino", object)
+CASINO: web.AppKey[Host] = web.AppKey("casino")     # the app this page serves
 STATIC = Path(__file__).resolve().parents[1] / "web" / "static"
 CLOSE_GRACE = 2.0        # seconds a closing WebSocket may take before it is dropped
 HEARTBEAT = 30.0         # seconds between pings: a vanished browser is noticed
@@ -249,14 +250,15 @@ class WebServer:
     @property
     def port(self) -> int:
         server = self.site._server      # aiohttp keeps the asyncio server here
-        sockets = server.sockets if server is not None else None
+        # aiohttp types it AbstractServer; loop.create_server made a Server, which has sockets
+        sockets = server.sockets if server is not None else None  # type: ignore[attr-defined]
         return sockets[0].getsockname()[1] if sockets else 0
 
     async def close(self) -> None:
         await self.runner.cleanup()
 
 
-async def start_web(casino: Any, host: str, port: int) -> WebServer:
+async def start_web(casino: Host, host: str, port: int) -> WebServer:
     """Serve the page at / and the WebSocket at /ws on host:port (0: any free port)."""
     app = web.Application(middlewares=[_headers])
     app[CASINO] = casino

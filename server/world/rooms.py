@@ -6,7 +6,7 @@ full direction names; `n s e w u d` are aliases. `down` is always movement.
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any
+from typing import Any, Protocol
 
 from server.config.model import RoomConfig
 
@@ -40,6 +40,15 @@ CROWD = 30      # more people than this in a room: arrivals and departures go un
 # 2,000 a second a full house's replies were twice as slow at the 99th
 # percentile (docs/performance.md).
 HEARD_PER_SECOND = 1_000
+
+
+class Occupant(Protocol):
+    """What the world uses of someone standing in it (a server.net.session.Session)."""
+
+    room: str | None                 # where they stand; the world sets it as they move
+
+    @property
+    def key(self) -> str | None: ...  # their account's key (None before login)
 
 
 class World:
@@ -83,10 +92,12 @@ class World:
         self._noise = (level + listeners, now)
         return True
 
-    def sample(self, session: Any, limit: int, skip: set[str]) -> list[Any]:
+    def sample(self, session: Occupant, limit: int, skip: set[str]) -> list[Any]:
         """Up to `limit` others in the session's room, earliest arrivals first,
         passing over the keys in `skip`: what `look` names."""
-        found = []
+        found: list[Any] = []
+        if session.room is None:        # not standing anywhere (not yet placed): nobody to name
+            return found
         for other in self._occupants.get(session.room, ()):
             if other is not session and other.key not in skip:
                 found.append(other)
@@ -94,7 +105,7 @@ class World:
                     break
         return found
 
-    def place(self, session: Any, room_id: str) -> None:
+    def place(self, session: Occupant, room_id: str) -> None:
         self.remove(session)
         session.room = room_id
         self._occupants[room_id][session] = None
@@ -102,12 +113,12 @@ class World:
         if self.on_enter is not None:
             self.on_enter(session, room_id)
 
-    def remove(self, session: Any) -> None:
+    def remove(self, session: Occupant) -> None:
         if session.room is not None:
             self._occupants[session.room].pop(session, None)
             self.version += 1
 
-    def others(self, session: Any) -> list[Any]:
+    def others(self, session: Occupant) -> list[Any]:
         return [s for s in self.occupants(session.room) if s is not session] if session.room else []
 
     def replace_rooms(self, rooms: dict[str, RoomConfig]) -> None:
