@@ -57,3 +57,78 @@ def test_the_checker_sees_a_clock_and_a_relative_import() -> None:
     assert "time" in imports(SERVER / "sim" / "craps.py")
     assert broken("games", SERVER / "sim" / "craps.py") == ["random", "time"]
     assert "server.games.craps.bets.Kind" in imports(SERVER / "games" / "craps" / "outcome.py")
+
+
+# --- no import circle anywhere under server/ --------------------------------------
+MODULES = {".".join(p.relative_to(SERVER.parent).with_suffix("").parts[:-1] if p.name == "__init__.py"
+                    else p.relative_to(SERVER.parent).with_suffix("").parts): p
+           for p in SERVER.rglob("*.py")}
+
+
+def module_edges(path: Path) -> set[str]:
+    """The server modules `path` imports by name, at any depth of the file (inside
+    functions and under TYPE_CHECKING too). `from pkg import sub` is an edge to
+    the submodule alone; names taken from a package's __init__ are an edge to it."""
+    name = next(m for m, p in MODULES.items() if p == path)
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package if node.level else ""
+            module = ".".join(p for p in (base, node.module or "") if p)
+            subs = {f"{module}.{a.name}" for a in node.names if f"{module}.{a.name}" in MODULES}
+            found |= subs
+            if len(subs) < len(node.names):
+                found.add(module)
+    edges = set()
+    for module in found:
+        while module and module not in MODULES:
+            module = module.rpartition(".")[0]
+        if module and module != name:
+            edges.add(module)
+    return edges
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_no_import_circle_anywhere_under_server() -> None:
+    graph = {m: module_edges(p) for m, p in MODULES.items()}
+    assert circles(graph) == []
+
+
+def test_the_circle_finder_finds_a_circle() -> None:
+    assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert circles({"a": {"b"}, "b": set()}) == []
+    assert "server.commands.registry" in module_edges(SERVER / "commands" / "tables.py")

@@ -1,9 +1,8 @@
-"""Every command a person can type, in one registry.
+"""Every command a person can type, in one registry (server.commands.registry.REGISTRY).
 
 Each module below registers its commands (with their help text) on import.
 """
-from server.commands.registry import Registry
+from server.commands import account, general, movement, money, operator, prefs, tables  # noqa: F401  (register on import)
+from server.commands.registry import REGISTRY
 
-REGISTRY = Registry()
-
-from server.commands import account, general, movement, money, operator, prefs, tables  # noqa: E402,F401  (register on import)
+__all__ = ["REGISTRY"]

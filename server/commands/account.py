@@ -5,7 +5,7 @@ one is told what to do instead."""
 from __future__ import annotations
 
 from server.accounts.passwords import MAX_PASSWORD, MIN_PASSWORD
-from server.commands import REGISTRY
+from server.commands.registry import REGISTRY
 from server.commands.registry import Context
 
 CREATE_HELP = f"""create <name> <password> - make a new account and log in (before logging in).

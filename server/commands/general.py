@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from server.commands import REGISTRY
+from server.commands.registry import REGISTRY
 from server.commands.registry import Context
 from server.games.catalogue import entry_for
 from server.render.text import paint, wrap

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 
-from server.commands import REGISTRY
+from server.commands.registry import REGISTRY
 from server.commands.registry import Context
 from server.render.width import NBSP, glue
 

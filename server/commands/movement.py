@@ -1,7 +1,7 @@
 """Walking between rooms: the direction words, their short forms, and `go`."""
 from __future__ import annotations
 
-from server.commands import REGISTRY
+from server.commands.registry import REGISTRY
 from server.commands.general import describe_room
 from server.commands.registry import Context
 from server.world.rooms import DIRECTIONS, arrival_from, direction

@@ -10,7 +10,7 @@ import logging
 
 from server import logs
 from server.accounts.names import name_key
-from server.commands import REGISTRY
+from server.commands.registry import REGISTRY
 from server.commands.registry import Context
 
 log = logging.getLogger("casino.operator")

@@ -1,7 +1,7 @@
 """`set`: the player's display preferences, remembered with their account."""
 from __future__ import annotations
 
-from server.commands import REGISTRY
+from server.commands.registry import REGISTRY
 from server.commands.registry import Context
 from server.net.client import MAX_WIDTH, MIN_WIDTH
 

@@ -114,3 +114,7 @@ class Registry:
             return close[0]
         prefixed = sorted(c.name for c in self.visible(operator) if c.name.startswith(word.lower()))
         return prefixed[0] if prefixed else None
+
+
+REGISTRY = Registry()
+"""The casino's commands: each module of server.commands adds its own on import."""

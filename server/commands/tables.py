@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from server.commands import REGISTRY
+from server.commands.registry import REGISTRY
 from server.commands.registry import Command, Context
 from server.dice.view import fair_lines
 from server.games.catalogue import GAMES

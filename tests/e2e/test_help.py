@@ -8,7 +8,7 @@ import re
 import pytest
 from support.telnet import login, plain
 
-from server.commands import REGISTRY
+from server.commands.registry import REGISTRY
 from server.games.catalogue import GAMES
 from server.games.craps.parse import KIND_WORDS
 

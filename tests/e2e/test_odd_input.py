@@ -10,7 +10,7 @@ import logging
 import pytest
 from support.telnet import Client, login, plain
 
-from server.commands import REGISTRY
+from server.commands.registry import REGISTRY
 
 ODD = [
     "²", "¹²", "٣", "३", "１０", "𝟙𝟘", "Ⅻ", "½", "e\u0301", "5\u0301", "1\u200b0",
