@@ -275,7 +275,7 @@ class Casino:
         """The table host where this player (by key) sits, or None: the hosts
         are the one answer to who sits where."""
         for host in self.tables.values():
-            if host.seating.seat_by_key(key) is not None:
+            if host.sits(key):
                 return host
         return None
 

@@ -99,7 +99,7 @@ async def reload(app: Reloadable) -> tuple[bool, list[str]]:
         await app.tables[table_id].retire()
         report.append(f"Table {table_id} removed: it closes after its current hand.")
     for table_id in sorted(set(app.tables) & set(new.tables)):
-        if not _same_table(app.tables[table_id].dealer.config, new.tables[table_id]):
+        if not _same_table(app.tables[table_id].config, new.tables[table_id]):
             how = await app.tables[table_id].reconfigure(new.tables[table_id])
             report.append(f"Table {table_id} changed: {how}.")
     opened = app.open_tables()

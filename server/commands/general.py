@@ -47,7 +47,7 @@ def people_here(app, session, room) -> str:
     """`Here: ann, bob and 4,998 others.`: a few names and a count, the same
     cost in an empty room and a full one. People at a table in this room are
     shown with the table instead."""
-    seated = {s.key for t in room.tables if t in app.tables for s in app.tables[t].seating.seats}
+    seated = {key for t in room.tables if t in app.tables for key in app.tables[t].seated_keys()}
     at_tables = sum(1 for key in seated if key != session.key
                     and getattr(app.online.get(key), "room", None) == room.id)
     others = app.world.count(room.id) - 1 - at_tables
@@ -71,16 +71,16 @@ def describe_table(host) -> list[str]:
     """A table as `look` shows it: the game, how to sit, who sits and who has
     the dice (the host's seating and its dealer are the one answer)."""
     lines = [f"{a_game(host.entry.phrase)} table is here ({host.id}): 'play {host.entry.word}' to sit."]
-    seats = host.seating.seats
+    seats = host.seats()
     if seats:
         names = [s.player + (" (sitting out)" if s.sitting_out else "") for s in seats]
         line = "  Seated: " + ", ".join(names) + "."
-        for player, role in host.dealer.roles().items():
+        for player, role in host.roles().items():
             line += f" {player} {role}."
         lines.append(line)
     else:
         lines.append("  Nobody is seated.")
-    watching = sorted(host.seating.watchers.values())
+    watching = sorted(host.watching().values())
     if watching:
         lines.append("  Watching: " + ", ".join(watching) + ".")
     return lines
@@ -92,11 +92,12 @@ def places_at_tables(app) -> dict[str, str]:
     seating (a few dozen seats), not asked of every host for each name shown."""
     places: dict[str, str] = {}
     for host in app.tables.values():
-        for key in host.seating.watchers:
+        for key in host.watching():
             places.setdefault(key, f"watching {host.id}")
     for host in app.tables.values():
-        roles = host.dealer.roles() if host.seating.seats else {}
-        for seat in host.seating.seats:
+        seats = host.seats()
+        roles = host.roles() if seats else {}
+        for seat in seats:
             role = "sitting out" if seat.sitting_out else roles.get(seat.player, "playing")
             places[seat.key] = f"{host.entry.phrase} ({host.id}), {role}"
     return places
@@ -283,7 +284,7 @@ With live bets at a table that forfeits them on a dropped connection you are war
 async def quit_(ctx: Context) -> None:
     session = ctx.session
     host = ctx.app.seat_of(session.key)
-    live = sum(chips for player, chips in host.stakes.values() if player == session.name) if host else 0
+    live = host.live(session.name) if host else 0
     if live and host.entry.drop_forfeits and not getattr(session, "quit_warned", False):
         session.quit_warned = True
         ctx.tell(f"You have {live} chips in live bets at {host.id}; leaving now forfeits them. "

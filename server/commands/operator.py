@@ -101,12 +101,12 @@ async def tables(ctx: Context) -> None:
     if not app.tables:
         ctx.tell("No tables are open.")
     for table_id, host in sorted(app.tables.items()):
-        players = ", ".join(host.seating.names()) or "nobody"
+        players = ", ".join(s.player for s in host.seats()) or "nobody"
         live = sum(amount for _, amount in host.stakes.values())
         flags = (" [closing]" if host.retiring else "") + (" [new settings waiting]" if host.next_config else "")
         pending = f", {len(host.pending)} pending" if host.pending else ""
-        ctx.tell(f"{table_id:<14} {host.dealer.config.game:<12} room {rooms.get(table_id, '?'):<8} "
-                 f"{host.dealer.phase():<12} stakes {live} in {len(host.stakes)} hold(s){pending}{flags}")
+        ctx.tell(f"{table_id:<14} {host.entry.game:<12} room {rooms.get(table_id, '?'):<8} "
+                 f"{host.phase():<12} stakes {live} in {len(host.stakes)} hold(s){pending}{flags}")
         ctx.tell(f"{'':14} players: {players}")
 
 

@@ -12,7 +12,6 @@ from typing import Any
 
 from server.commands.registry import REGISTRY
 from server.commands.registry import Command, Context
-from server.dice.view import fair_lines
 from server.games.catalogue import GAMES
 from server.render.width import fit, glue
 
@@ -67,8 +66,7 @@ async def play(ctx: Context) -> None:
     if host.retiring and current is None:
         ctx.tell("This table is closing; it takes no new players.")
         return
-    chips = await wallet(app, session.key)
-    await host.run(lambda: host.sit(session, chips))
+    await host.play(session, await wallet(app, session.key))
 
 
 @command("watch", topic="table", help="""watch <game> - watch the table in this room without playing; 'leave' to stop.""")
@@ -86,10 +84,10 @@ async def leave(ctx: Context) -> None:
     app, session = ctx.app, ctx.session
     host = app.seat_of(session.key)
     if host is not None:
-        await host.run(lambda: host.leave(session.name))
+        await host.leave_table(session)
         return
     for h in app.tables.values():
-        if h.seating.watchers.pop(session.key, None) is not None:
+        if h.unwatch(session):
             ctx.tell(f"You stop watching {h.id}.")
             return
     ctx.tell("You are not at a table.")
@@ -107,11 +105,11 @@ async def table(ctx: Context) -> None:
             return
     if words and words[0].lower() == "rules":
         width = session.width
-        for line in host.dealer.rules():          # prose: wrapped to the reader's width
+        for line in host.rules():                 # prose: wrapped to the reader's width
             indent = " " * (len(line) - len(line.lstrip()))
             ctx.tell(*fit(line, width, hang=indent + "  "))
     else:
-        ctx.tell(*host.dealer.view(host.viewer(session)))
+        ctx.tell(*host.view(session))
 
 
 @command("seed", topic="table", help="""seed <text> - as the shooter (at a table without one, the first seated), choose the client seed mixed into the next draws (see 'fair').""")
@@ -120,13 +118,7 @@ async def seed(ctx: Context) -> None:
     if host is None:
         ctx.tell("Sit at a table first.")
         return
-    who = host.dealer.seeder()
-    if who != ctx.session.name:
-        ctx.tell(f"Only {who} may set the client seed now (the shooter, or the first seated)." if who else "Nobody may set the client seed now.")
-        return
-    problem = host.dice.set_client_seed(ctx.args)
-    ctx.tell(problem or f"Client seed set to '{host.dice.client_seed}'. The next draw of the "
-                        f"{host.entry.draws.name} uses nonce {host.dice.nonce}.")
+    ctx.tell(host.set_seed(ctx.session, ctx.args))
 
 
 @command("fair", topic="table", help="""fair [new] - the table's dice (or wheel) commitment, client seed, nonce and revealed seeds; 'fair new' reveals the current server seed and commits to a new one.""")
@@ -143,12 +135,9 @@ async def fair(ctx: Context) -> None:
             ctx.tell("Only a player at this table can retire its server seed.")
             return
 
-        async def rotate() -> list[str]:
-            host.dice.rotate()
-            return fair_lines(host.dice, host.entry.draws)
-        ctx.tell("The server seed was retired and revealed; a new one is committed.", *await host.run(rotate))
+        ctx.tell("The server seed was retired and revealed; a new one is committed.", *await host.fair(rotate=True))
         return
-    ctx.tell(*fair_lines(host.dice, host.entry.draws))
+    ctx.tell(*await host.fair())
 
 
 def _game_word(word: str):
@@ -167,8 +156,7 @@ def _game_word(word: str):
         if problem:
             ctx.tell(problem)
             return
-        chips = await wallet(app, session.key)
-        await host.run(lambda: host.apply(host.dealer.act(session.name, [word, *ctx.argv], chips)))
+        await host.act(session, [word, *ctx.argv], await wallet(app, session.key))
     return routed
 
 

@@ -1,72 +1,40 @@
-"""The table host: the game-agnostic part of every table.
+"""The table host: the game-agnostic part of every table, with its I/O.
 
-A host owns one table's inputs and feeds them to its game one at a time, in
-order - a player's command, elapsed ticks, a ledger result - so a wager is live
-only once its hold is durable and a roll never overtakes a wager the player
-already saw accepted. It applies the game's money intents to the ledger, tells
-the game when the ledger refused a hold, and hands every fact to each viewer
-(seated players and spectators) through the game's renderer.
+A host owns one table's inputs and feeds them to its pure core
+(server.tables.core: the game's dealer, the Seating and the usher) one at a
+time, in order - a player's command, elapsed ticks, a ledger result - so a
+wager is live only once its hold is durable and a roll never overtakes a
+wager the player already saw accepted. Its cashier (server.tables.money)
+writes the game's money intents to the ledger and retries what failed; its
+delivery (server.tables.delivery) renders every fact for each viewer and
+tells each person one block per input.
 
-The host owns the people: one Seating (who sits, in what order, who sits
-out, who leaves once their bets are decided, who watches) and the table's
-fair dice. The game side is a Dealer (server.games.seam), built from the
-game's catalogue entry: pure rules plus the round and timing policy of that
-game, reading the Seating. Intent keys from the game are prefixed with the
-process's run id, so keys never repeat across restarts.
-
-What one input makes people see leaves as one block: lines for each session
-are gathered while the input is handled (its ledger writes await in between)
-and told together when it is done, so a roll and its settlement reach every
-viewer under one prompt, whoever or whatever rolled.
-
-A fact is rendered for each seated player, but only once for each group of
-watchers with the same display preferences (and alone for a watcher it
-names): what a fact says to a watcher depends on nothing else (the rule in
-server.games.seam.Dealer), so a crowd of watchers costs a few renders, not
-one each.
+Commands talk to a table through its verbs (play, leave, watch, unwatch,
+act, set_seed, fair, view, rules) and read it through a few questions
+(seats, watching, roles, live); they never reach into its dealer or seating.
 """
 from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import dataclass
 from typing import Any, Awaitable, Callable
 
 from server import logs
-from server.net import mud
 from server.accounts.names import name_key
 from server.config.model import TableConfig
 from server.dice.fair import FairDice
-from server.games.catalogue import entry_for
+from server.dice.view import fair_lines
 from server.games.intents import Forfeit, Hold, Refund, Settle
-from server.games.seam import (Ask, Dealer, HandResult, Note, Notice, SeatRequest, Viewer, WalletReport,
-                               names_in)
-from server.games.seating import Seating
-from server.render.prefs import Prefs
-from server.tables.usher import Usher
+from server.games.seam import Ask, Dealer, Event, GameEntry, HandResult, Note, Notice, Viewer, WalletReport
+from server.games.seating import Seat, Seating
+from server.ledger import LedgerError
+from server.tables.core import TableCore
+from server.tables.delivery import Delivery, Viewing
+from server.tables.money import Cashier, PendingIntent
 
 log = logging.getLogger("casino.tables")
 
 RETRY_SECONDS = 2          # how often a settlement the ledger could not write is retried
-
-
-@dataclass
-class PendingIntent:
-    intent: Any
-    players: tuple[str, ...]
-
-
-@dataclass
-class Audience:
-    """Who sees a run of facts, as the host renders for them: each seated
-    player alone, the watchers a group per Prefs (seam.Dealer says why that
-    is enough), and the watchers by the name_key of the name renderers
-    compare (Viewer.key), to single out one a fact names."""
-
-    everyone: list[Viewer]
-    seated: list[Viewer]
-    groups: list[list[Viewer]]
-    watchers: dict[str, Viewer]
 
 
 class TableClosed(Exception):
@@ -77,35 +45,91 @@ class TableHost:
     def __init__(self, app: Any, config: TableConfig) -> None:
         self.app = app
         self.id = config.id
-        self.seating = Seating()
-        self.dice = FairDice(config.id, seed=app.seed)
-        self.installs = -1                        # dealers installed before this one
-        self.install(config)
-        self.pending: list[PendingIntent] = []    # writes the ledger failed; retried
-        self.stakes: dict[str, tuple[str, int]] = {}  # open holds, by game key: (player, chips)
+        self.core = TableCore(config, app.manager.tick_hz, FairDice(config.id, seed=app.seed))
+        self.cashier = Cashier(app.ledger, config.id, app.run_id)
+        self.delivery = Delivery(config.id, app.online, lambda session: app.status(session))
         self.retiring = False                     # removed from the config: closes when idle
-        self.next_config: Any = None              # a changed config waiting for the table to idle
+        self.next_config: TableConfig | None = None   # a changed config waiting for the table to idle
         self._retry_ticks = 0
-        self._data: list[tuple[Any, str, Any]] = []       # GMCP to send after this input's text
-        self._touched: set[str] = set()                    # players whose chips this input moved
-        self._outbox: dict[int, tuple[Any, list[str]]] = {}   # id(session) -> lines, this input's
         self._queue: asyncio.Queue[tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any] | None]] = asyncio.Queue()
         self._worker = asyncio.get_running_loop().create_task(self._work())
         self.closing = False                      # close() called: nothing more is queued
         self._closing_job: asyncio.Future[Any] | None = None
         self.closed = False
 
+    # --- what the table is (read by tests and the operator's `tables`) ---------
+    @property
+    def entry(self) -> GameEntry:
+        return self.core.entry
+
+    @property
+    def dealer(self) -> Dealer:
+        return self.core.dealer
+
+    @property
+    def seating(self) -> Seating:
+        return self.core.seating
+
+    @property
+    def dice(self) -> FairDice:
+        """The table's fair draws (the commitment players were shown)."""
+        return self.core.dice                        # type: ignore[return-value]
+
+    @dice.setter
+    def dice(self, dice: FairDice) -> None:
+        self.core.dice = dice
+
+    @property
+    def stakes(self) -> dict[str, tuple[str, int]]:
+        return self.cashier.stakes
+
+    @property
+    def pending(self) -> list[PendingIntent]:
+        return self.cashier.pending
+
     def install(self, config: TableConfig) -> None:
-        """A dealer for `config`, at the same seats with the same dice (the
-        commitment players were shown stays): at opening and when a changed
-        config is applied to an idle table."""
-        self.entry = entry_for(config)
-        self.dealer: Dealer = self.entry.make(config, self.app.manager.tick_hz, self.dice, self.seating)
-        self.usher = Usher(self.seating, self.dealer, self.entry.word)
-        # A new dealer counts its keys from 1 again: a new prefix keeps them
-        # from meeting the old dealer's in the ledger (where a repeated key is
-        # a retry that moves nothing). Installs happen only at rest.
-        self.installs += 1
+        """A new dealer for a changed config, at the same seats with the same
+        dice. A new dealer counts its keys from 1 again: the cashier's new
+        install number keeps them from meeting the old dealer's in the ledger."""
+        self.core.install(config)
+        self.cashier.installs += 1
+
+    def ledger_key(self, key: str) -> str:
+        return self.cashier.key(key)
+
+    # --- questions commands ask ---------------------------------------------
+    def seats(self) -> tuple[Seat, ...]:
+        """Who sits here, in seat order (copies: commands only read them)."""
+        return tuple(Seat(s.player, s.key, s.sitting_out, s.leaving, s.ready) for s in self.core.seating.seats)
+
+    @property
+    def config(self) -> TableConfig:
+        """The settings the table plays by now."""
+        return self.core.dealer.config
+
+    def sits(self, key: str) -> bool:
+        """Whether the account `key` has a seat here (asked of every table per table word)."""
+        return self.core.seating.seat_by_key(key) is not None
+
+    def seated_keys(self) -> set[str]:
+        return {s.key for s in self.core.seating.seats}
+
+    def is_seated(self, session: Viewing) -> bool:
+        return self.core.seating.seat_by_key(session.key) is not None
+
+    def watching(self) -> dict[str, str]:
+        """Who watches: account key -> display name."""
+        return dict(self.core.seating.watchers)
+
+    def roles(self) -> dict[str, str]:
+        return self.core.dealer.roles()
+
+    def phase(self) -> str:
+        return self.core.dealer.phase()
+
+    def live(self, player: str) -> int:
+        """Chips `player` has in live bets here."""
+        return self.cashier.live(player)
 
     # --- ordered inputs ---------------------------------------------------
     async def _work(self) -> None:
@@ -113,16 +137,17 @@ class TableHost:
             job, fut = await self._queue.get()
             try:
                 result = await job()
-                await self.apply(self.usher.finish_leaves())
+                await self.apply(self.core.finish_leaves())
                 if (self.retiring or self.next_config is not None) and not self.closed:
                     await self.settle_config()
-                await self._status_updates()
-                self._deliver()
+                touched, self.cashier.touched = self.cashier.touched, set()
+                await self.delivery.status_updates(touched)
+                self.delivery.deliver(self.core, self.state)
                 if fut is not None and not fut.done():
                     fut.set_result(result)
             except Exception as err:
                 log.exception("event=table_error table=%s", self.id)
-                self._deliver()
+                self.delivery.deliver(self.core, self.state)
                 if fut is not None and not fut.done():
                     fut.set_exception(err)
             finally:
@@ -140,64 +165,15 @@ class TableHost:
                 fut.set_exception(TableClosed(self.id))
             self._queue.task_done()
 
-    def _tell(self, session: Any, *lines: str) -> None:
-        """Lines for one person, sent with the rest of this input's output."""
-        entry = self._outbox.get(id(session))
-        if entry is None:
-            self._outbox[id(session)] = (session, list(lines))
-        else:
-            entry[1].extend(lines)
-
-    def _deliver(self) -> None:
-        """This input is done: each person gets its lines as one block, then
-        (for clients that agreed to GMCP) the same facts as data and the
-        table's state if it changed; data after text, as it was caused."""
-        outbox, self._outbox = self._outbox, {}
-        for session, lines in outbox.values():
-            session.tell(*lines)
-        self._table_state()
-        data, self._data = self._data, []
-        loop = asyncio.get_running_loop()
-        for session, package, payload in data:
-            loop.call_soon(mud.send, session, package, payload)
-
-    # --- data for client scripts (GMCP, docs/gmcp.md) ------------------------
-    def state(self) -> dict[str, Any]:
-        """The table as data: what `Casino.Table` carries."""
-        return {"table": self.id, "game": self.entry.key, "phase": self.dealer.phase(),
-                "draw": self.entry.draws.data(), "roles": self.dealer.roles(),
+    def state(self) -> dict[str, object]:
+        """The table as data: what GMCP `Casino.Table` carries."""
+        dealer = self.core.dealer
+        return {"table": self.id, "game": self.entry.key, "phase": dealer.phase(),
+                "draw": self.entry.draws.data(), "words": list(self.entry.words), "roles": dealer.roles(),
                 "seated": [{"name": s.player, "sitting_out": s.sitting_out, "leaving": bool(s.leaving)}
-                           for s in self.seating.seats],
-                "watchers": len(self.seating.watchers),
-                **self.dealer.table_data()}
-
-    def _table_state(self) -> None:
-        state: dict[str, Any] | None = None
-        for viewer in self.viewers():
-            channel = mud.gmcp_of(viewer.session)
-            if channel is None:
-                continue
-            state = state or self.state()
-            if channel.last_table != state:
-                channel.last_table = state
-                self._data.append((viewer.session, "Casino.Table", state))
-
-    def _gmcp_facts(self, event: Any, viewers: list[Viewer]) -> None:
-        for package, payload, to in self.dealer.event_data(event):
-            sessions = ([self.session_of(p) for p in to] if to is not None
-                        else [v.session for v in viewers])
-            data = {"table": self.id, **payload}      # one dict for all: it is only read
-            for session in sessions:
-                if mud.gmcp_of(session) is not None:
-                    self._data.append((session, package, data))
-
-    async def _status_updates(self) -> None:
-        """Char.Status for each player whose chips this input moved."""
-        touched, self._touched = self._touched, set()
-        for player in touched:
-            session = self.session_of(player)
-            if mud.gmcp_of(session) is not None:
-                self._data.append((session, "Char.Status", await self.app.status(session)))
+                           for s in self.core.seating.seats],
+                "watchers": len(self.core.seating.watchers),
+                **dealer.table_data()}
 
     def submit(self, job: Callable[[], Awaitable[Any]]) -> asyncio.Future[Any]:
         """Queue `job` now, after everything queued before it; its future
@@ -225,69 +201,80 @@ class TableHost:
             self._queue.put_nowait((lambda: self._advance(ticks), None))
 
     async def _advance(self, ticks: int) -> None:
-        await self.apply(self.dealer.advance(ticks))
-        if self.pending:
+        await self.apply(self.core.advance(ticks))
+        if self.cashier.pending:
             self._retry_ticks += ticks
             if self._retry_ticks >= self.app.manager.seconds(RETRY_SECONDS):
                 self._retry_ticks = 0
                 await self._retry_pending()
 
-    # --- people -------------------------------------------------------------
-    def session_of(self, player: str) -> Any:
-        """The connected session of a player the game names (by display name)."""
-        return self.app.online.get(name_key(player))
-
-    def is_seated(self, session: Any) -> bool:
-        return self.seating.seat_by_key(session.key) is not None
-
-    def viewers(self) -> list[Viewer]:
-        seen: dict[str, Viewer] = {}
-        for player in self.seating.names():
-            session = self.session_of(player)
-            if session is not None:
-                seen[session.key] = Viewer(session.name, session.prefs, seated=True, session=session)
-        for key in self.seating.watchers:
-            session = self.app.online.get(key)
-            if key not in seen and session is not None and not session.closed:
-                seen[key] = Viewer(session.name, session.prefs, seated=False, session=session)
-        return list(seen.values())
-
-    def audience(self) -> Audience:
-        """The viewers, sorted for rendering: see Audience."""
-        everyone = self.viewers()
-        seated: list[Viewer] = []
-        groups: dict[Prefs, list[Viewer]] = {}
-        watchers: dict[str, Viewer] = {}
-        for viewer in everyone:
-            if viewer.seated:
-                seated.append(viewer)
-            else:
-                groups.setdefault(viewer.prefs, []).append(viewer)
-                watchers[name_key(viewer.key)] = viewer
-        return Audience(everyone, seated, list(groups.values()), watchers)
-
-    def viewer(self, session: Any) -> Viewer:
+    # --- the verbs commands use ---------------------------------------------
+    def viewer(self, session: Viewing) -> Viewer:
         return Viewer(session.name, session.prefs, seated=self.is_seated(session), session=session)
 
-    async def sit(self, session: Any, wallet: int) -> None:
-        await self.apply(self.usher.sit(session.name, session.key, wallet))
+    async def play(self, session: Viewing, wallet: int) -> None:
+        """`play <game>`: sit down (or come back, or stay after all)."""
+        await self.run(lambda: self.sit(session, wallet))
 
-    def watch(self, session: Any) -> str:
-        if self.is_seated(session):
+    async def sit(self, session: Viewing, wallet: int) -> None:
+        await self.apply(self.core.sit(session.name, session.key, wallet))
+
+    def watch(self, session: Viewing) -> str:
+        if not self.core.watch(session.key, session.name):
             return "You are playing at this table already."
-        self.seating.watchers[session.key] = session.name
         return f"You watch {self.id}. You will see the play; 'leave' to stop watching."
 
+    def unwatch(self, session: Viewing) -> bool:
+        return self.core.unwatch(session.key)
+
+    async def leave_table(self, session: Viewing) -> None:
+        await self.run(lambda: self.leave(session.name))
+
     async def leave(self, player: str, how: str = "leave") -> None:
-        await self.apply(self.usher.leave(player, how))
+        await self.apply(self.core.leave(player, how))
 
-    async def gone(self, session: Any) -> None:
-        self.seating.watchers.pop(session.key, None)
-        seat = self.seating.seat_by_key(session.key)
+    async def gone(self, session: Viewing) -> None:
+        self.core.unwatch(session.key)
+        seat = self.core.seating.seat_by_key(session.key)
         if seat is not None:
-            await self.apply(self.usher.gone(seat.player))
+            await self.apply(self.core.gone(seat.player))
 
-    def _answer(self, session: Any, word: str) -> Callable[[str], Awaitable[bool]]:
+    async def act(self, session: Viewing, words: list[str], wallet: int) -> None:
+        """A game word typed by a seated player, in the table's order."""
+        await self.run(lambda: self.apply(self.core.act(session.name, words, wallet, self.retiring)))
+
+    def set_seed(self, session: Viewing, text: str) -> str:
+        """The client seed mixed into the next draws, if this player may choose it."""
+        who = self.core.dealer.seeder()
+        if who != session.name:
+            return (f"Only {who} may set the client seed now (the shooter, or the first seated)." if who
+                    else "Nobody may set the client seed now.")
+        problem = self.dice.set_client_seed(text)
+        return problem or (f"Client seed set to '{self.dice.client_seed}'. The next draw of the "
+                           f"{self.entry.draws.name} uses nonce {self.dice.nonce}.")
+
+    async def fair(self, rotate: bool = False) -> list[str]:
+        """`fair`: the draws' commitment and revealed seeds; `rotate` first
+        retires the server seed (in the table's order, between draws)."""
+        if not rotate:
+            return fair_lines(self.dice, self.entry.draws)
+
+        async def rotated() -> list[str]:
+            self.dice.rotate()
+            return fair_lines(self.dice, self.entry.draws)
+        lines: list[str] = await self.run(rotated)
+        return lines
+
+    def view(self, session: Viewing) -> list[str]:
+        return self.core.dealer.view(self.viewer(session))
+
+    def rules(self) -> list[str]:
+        return self.core.dealer.rules()
+
+    def refusal(self, session: Viewing, word: str) -> str | None:
+        return self.core.refusal(session.name, word, self.retiring)
+
+    def _answer(self, session: Viewing, word: str) -> Callable[[str], Awaitable[bool]]:
         """The handler for a player's answer to an Ask: a command typed at the
         question runs as a command; anything else (a bare Enter too) goes to
         the table as `word` and its words, while the player is still seated."""
@@ -298,37 +285,25 @@ class TableHost:
             if self.closed or not self.is_seated(session):
                 return False
             chips = (await self.app.ledger.balance(session.key)).wallet
-            await self.run(lambda: self.apply(self.dealer.act(session.name, [word, *line.split()], chips)))
+            await self.run(lambda: self.apply(self.core.act(session.name, [word, *line.split()], chips)))
             return True
         return answer
 
-    def refusal(self, session: Any, word: str) -> str | None:
-        return self.usher.refusal(session.name, word, self.entry.opening_words, self.retiring)
-
     # --- money and facts ----------------------------------------------------
-    def ledger_key(self, key: str) -> str:
-        """The game's key made unique across restarts (the run id) and across
-        dealers of this run (the install number, after a reload)."""
-        if self.installs:
-            return f"{self.app.run_id}.{self.installs}:{key}"
-        return f"{self.app.run_id}:{key}"
-
-    async def apply(self, events: list[Any]) -> None:
+    async def apply(self, events: list[Event]) -> None:
         """Apply money intents in order, then show every fact to its viewers.
 
         The viewers are looked up once for a run of facts (a roll is a couple
-        of hundred), and again only after the seats may have changed."""
+        of hundred): the seats changed before the run began (the core carries
+        out a SeatRequest where the dealer made it), never during it."""
         queue = list(events)
-        audience: Audience | None = None
+        audience = None
         while queue:
             event = queue.pop(0)
             if isinstance(event, (Hold, Settle, Refund, Forfeit)):
-                queue[:0] = await self._money(event)
-            elif isinstance(event, SeatRequest):
-                await self.leave(event.player, event.how)
-                audience = None
+                queue[:0] = await self.cashier.pay(event, self.core.hold_refused, self.core.seating.names)
             elif isinstance(event, Ask):
-                session = self.session_of(event.player)
+                session = self.delivery.session_of(event.player)
                 if session is not None:
                     session.ask(event.prompt, self._answer(session, event.word))
             elif isinstance(event, HandResult):
@@ -336,148 +311,45 @@ class TableHost:
             elif isinstance(event, Notice):
                 await self._notice(event)
             elif isinstance(event, WalletReport):
-                session = self.session_of(event.player)
+                session = self.delivery.session_of(event.player)
                 if session is not None:
                     balance = await self.app.ledger.balance(session.key)
-                    self._tell(session, f"Wallet: {balance.wallet} chips.")
+                    self.delivery.tell(session, f"Wallet: {balance.wallet} chips.")
             else:
                 if audience is None:
-                    audience = self.audience()
-                self._show(event, audience)
+                    audience = self.delivery.audience(self.core)
+                self.delivery.show(self.core, event, audience)
 
     async def _notice(self, notice: Notice) -> None:
         """Tell a connected player now; keep it for the next login of one who is gone."""
-        session = self.session_of(notice.player)
+        session = self.delivery.session_of(notice.player)
         if session is not None and not session.closed:
-            self._tell(session, f"Notice: {notice.text}")
+            self.delivery.tell(session, f"Notice: {notice.text}")
             return
-        from server.ledger import LedgerError
         try:
             await self.app.ledger.notify(name_key(notice.player), notice.text)
         except LedgerError as err:
             logs.event(log, "notice_lost", table=self.id, player=notice.player, why=err)
 
-    async def _write(self, intent: Any) -> None:
-        """One money intent to the ledger; returns only when durable."""
-        ledger, k = self.app.ledger, self.ledger_key
-        if isinstance(intent, Hold):
-            await ledger.hold(k(intent.key), name_key(intent.player), self.id, intent.amount)
-        elif isinstance(intent, Settle):
-            await ledger.settle(k(intent.key), self.id, [k(s) for s in intent.stakes],
-                                _sum_pays(intent.pays))
-        elif isinstance(intent, Refund):
-            await ledger.refund(k(intent.key), self.id, k(intent.stake))
-        else:
-            await ledger.forfeit(k(intent.key), self.id, k(intent.stake))
-
-    async def _money(self, intent: Any) -> list[Any]:
-        """Write an intent; a refused hold goes back to the game, a failed
-        settlement is kept for retry and its players told "pending recovery"."""
-        from server.ledger import LedgerError, Refused
-        try:
-            await self._write(intent)
-        except Refused as err:
-            if isinstance(intent, Hold):
-                logs.event(log, "hold_refused", table=self.id, player=intent.player,
-                           chips=intent.amount, why=err)
-                return self.dealer.hold_refused(intent.key, hold_refusal(err))
-            log.error("event=settlement_refused table=%s key=%s error=%s", self.id, intent.key, err)
-            return []
-        except LedgerError as err:
-            if isinstance(intent, Hold):
-                logs.event(log, "hold_failed", table=self.id, player=intent.player, why=err)
-                return self.dealer.hold_refused(intent.key, "The cashier could not take that wager just now.")
-            # Those it pays (a loser is listed with 0), else everyone seated.
-            paid = tuple(p for p, _ in intent.pays) if isinstance(intent, Settle) else ()
-            players = paid or tuple(self.seating.names())
-            self.pending.append(PendingIntent(intent, players))
-            logs.event(log, "settlement_pending", table=self.id, key=intent.key, why=err)
-            return [Note(players, "Settlement pending recovery: the ledger could not record it yet. "
-                                  "Your stake stays held until it is; nothing is paid twice.")]
-        self._track(intent)
-        if isinstance(intent, Settle):
-            logs.event(log, "settlement", table=self.id, key=intent.key, stakes=len(intent.stakes),
-                       paid=sum(a for _, a in intent.pays))
-        return []
-
-    def _track(self, intent: Any) -> None:
-        """Keep the open stakes: what `tables` shows and what "idle" means;
-        note whose chips moved (their Char.Status is resent)."""
-        if isinstance(intent, Hold):
-            self._touched.add(intent.player)
-        elif isinstance(intent, Settle):
-            self._touched.update(p for p, _ in intent.pays)
-            self._touched.update(self.stakes[s][0] for s in intent.stakes if s in self.stakes)
-        elif intent.stake in self.stakes:
-            self._touched.add(self.stakes[intent.stake][0])
-        if isinstance(intent, Hold):
-            self.stakes[intent.key] = (intent.player, intent.amount)
-        elif isinstance(intent, Settle):
-            for stake in intent.stakes:
-                self.stakes.pop(stake, None)
-        else:
-            self.stakes.pop(intent.stake, None)
-
     async def _retry_pending(self) -> None:
-        from server.ledger import LedgerError
-        still: list[PendingIntent] = []
-        for item in self.pending:
-            try:
-                await self._write(item.intent)
-            except LedgerError:
-                still.append(item)
-                continue
-            self._track(item.intent)
-            logs.event(log, "settlement_recovered", table=self.id, key=item.intent.key)
-            for player in item.players:
-                session = self.session_of(player)
-                if session is not None:
-                    self._tell(session, "The pending settlement has now been recorded.")
-        self.pending = still
-
-    def _show(self, event: Any, audience: Audience) -> None:
-        if isinstance(event, Note) and event.to is not None:
-            # Addressed lines reach their players seated or not (a refused `play`).
-            for player in event.to:
-                session = self.session_of(player)
-                if session is not None:
-                    self._tell(session, event.text)
-            return
-        for viewer in audience.seated:
-            self._render(event, viewer, [viewer])
-        if audience.watchers:
-            named = {key for key in map(name_key, names_in(event)) if key in audience.watchers}
-            for group in audience.groups:
-                rest = [v for v in group if name_key(v.key) not in named] if named else group
-                if rest:
-                    self._render(event, rest[0], rest)
-            for key in named:
-                viewer = audience.watchers[key]
-                self._render(event, viewer, [viewer])
-        self._gmcp_facts(event, audience.everyone)
-
-    def _render(self, event: Any, viewer: Viewer, told: list[Viewer]) -> None:
-        """`event` as `viewer` sees it, told to each of `told` (who see it the same)."""
-        lines = self.dealer.render(event, viewer)
-        if lines:
-            for other in told:
-                self._tell(other.session, *lines)
+        for players in await self.cashier.retry():
+            for player in players:
+                self.delivery.tell_player(player, "The pending settlement has now been recorded.")
 
     # --- configuration changes ----------------------------------------------
     @property
     def at_rest(self) -> bool:
         """No stake is live and no settlement is waiting: safe to change or close."""
-        return not self.stakes and not self.pending
+        return self.cashier.at_rest
 
     def tell_table(self, text: str) -> None:
-        for viewer in self.viewers():
-            self._tell(viewer.session, text)
+        self.delivery.tell_table(self.core, text)
 
-    async def reconfigure(self, config: Any) -> str:
+    async def reconfigure(self, config: TableConfig) -> str:
         """A changed table config from `reload`: live where the game can take it
         (new limits for new wagers), otherwise once the table is idle."""
         async def change() -> str:
-            if self.dealer.reconfigure(config):
+            if self.core.dealer.reconfigure(config):
                 self.tell_table("The operator changed this table's settings; they apply to new wagers now.")
                 return "applied now"
             self.next_config = config
@@ -486,7 +358,8 @@ class TableHost:
                 return "applied now (the table was idle)"
             self.tell_table("The operator changed this table's settings; they apply once no bets are live.")
             return "applies when the table is idle"
-        return await self.run(change)
+        result: str = await self.run(change)
+        return result
 
     async def retire(self) -> None:
         """The table was removed from the config: no new games or wagers, then
@@ -501,9 +374,9 @@ class TableHost:
         """Between hands, as the game defines them (a game in progress at Pig,
         a pass in play at alley craps, a point at bank craps), or, for a game
         that does not say, nothing at stake."""
-        if self.pending:
+        if self.cashier.pending:
             return False
-        return self.dealer.between_hands(self.at_rest)
+        return self.core.dealer.between_hands(self.at_rest)
 
     async def settle_config(self) -> None:
         """Apply a waiting change if the table is idle now, or close a removed
@@ -511,15 +384,16 @@ class TableHost:
         if self.retiring:
             if not self._hand_over():
                 return
-            await self.apply(self.dealer.close("This table is now closed."))
+            await self.apply(self.core.close("This table is now closed."))
             self.closed = True
             self.app.forget_table(self)
             return
         if self.next_config is not None and self.at_rest:
             config, self.next_config = self.next_config, None
             self.install(config)
-            for player in self.seating.names():
-                await self.apply([e for e in self.dealer.seated(player, False) if isinstance(e, Note) and e.to])
+            for player in self.core.seating.names():
+                await self.apply([e for e in self.core.dealer.seated(player, False)
+                                  if isinstance(e, Note) and e.to])
             self.tell_table("This table's new settings are in effect.")
 
     # --- lifecycle ----------------------------------------------------------
@@ -537,7 +411,7 @@ class TableHost:
 
             async def closing() -> None:
                 try:
-                    await self.apply(self.dealer.close(why))
+                    await self.apply(self.core.close(why))
                     await self._retry_pending()
                 finally:
                     self.closed = True
@@ -550,21 +424,3 @@ class TableHost:
     def stop(self) -> None:
         """Stop the worker of a table that has closed itself."""
         self._worker.cancel()
-
-
-def hold_refusal(err: Exception) -> str:
-    """Why the ledger would not hold a stake, as a player reads it: no
-    account names, keys or amounts the player did not type."""
-    from server.ledger import InsufficientFunds
-    if isinstance(err, InsufficientFunds):
-        return f"your wallet has {err.balance} chips" if err.balance else "your wallet is empty"
-    return "the cashier could not take it"
-
-
-def _sum_pays(pays: tuple[tuple[str, int], ...]) -> dict[str, int]:
-    """Pays by ledger key (games name players by display name)."""
-    total: dict[str, int] = {}
-    for player, amount in pays:
-        key = name_key(player)
-        total[key] = total.get(key, 0) + amount
-    return total

@@ -17,7 +17,7 @@ from server.games.seam import Note, Viewer
 from server.ledger import InsufficientFunds
 from server.render.prefs import Prefs
 from server.render.width import display_width
-from server.tables.host import hold_refusal
+from server.tables.money import hold_refusal
 from support.pure_table import PureTable
 
 ROOT = Path(__file__).resolve().parents[2]

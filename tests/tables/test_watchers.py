@@ -19,7 +19,8 @@ from server.games.craps.bets import Bet, Kind
 from server.games.craps.events import BetRefused, Travelled, Wager
 from server.games.seam import Note, Viewer, names_in
 from server.render.prefs import Prefs
-from server.tables.host import Audience, TableHost
+from server.tables.delivery import Audience, Delivery
+from server.tables.host import TableHost
 
 ROOT = Path(__file__).resolve().parents[2]
 HZ = 10
@@ -52,16 +53,24 @@ class App:
         self.online = {s.key: s for s in sessions}
 
 
-class OneByOne(TableHost):
+class OneByOneDelivery(Delivery):
     """The reference: every fact rendered for every viewer on their own."""
 
-    def _show(self, event: Any, audience: Audience) -> None:
+    def show(self, core: Any, event: Any, audience: Audience) -> None:
         if isinstance(event, Note) and event.to is not None:
-            return super()._show(event, audience)
-        for viewer in self.viewers():
-            lines = self.dealer.render(event, viewer)
+            return super().show(core, event, audience)
+        for viewer, session in self.viewers(core):
+            lines = core.dealer.render(event, viewer)
             if lines:
-                self._tell(viewer.session, *lines)
+                self.tell(session, *lines)
+
+
+class OneByOne(TableHost):
+    """A table host whose delivery is the reference."""
+
+    def __init__(self, app: Any, config: Any) -> None:
+        super().__init__(app, config)
+        self.delivery = OneByOneDelivery(config.id, app.online, self.delivery.status)
 
 
 def people() -> list[Session]:
