@@ -11,7 +11,8 @@ from typing import Any
 
 from server.config.model import TableConfig
 from server.games.simplified import events as ev
-from server.games.simplified.commands import parse_action
+from server.games.actions import Move
+from server.games.simplified.commands import ACTIONS, command_of
 from server.games.simplified.engine import Phase, SimplifiedCraps
 from server.games.simplified.rules import Outcome, Side
 from server.render.dice import dice_art
@@ -22,6 +23,7 @@ from server.games.seating import Seating
 
 _SIDE = {Side.PASS: "pass line", Side.DONT: "don't pass"}
 SEED_PROMPT = "Seed (Enter to skip): "
+SEED_WORD = "seed"      # the word the seed question's answer comes back as (not a game word)
 
 
 RULES = [
@@ -37,6 +39,7 @@ RULES = [
 
 class SimplifiedDealer(Dealer):
     word = "craps"
+    actions = ACTIONS
 
 
     def __init__(self, config: TableConfig, tick_hz: int, dice: Any, seating: Seating) -> None:
@@ -75,7 +78,7 @@ class SimplifiedDealer(Dealer):
     def _offer_seed(self, player: str) -> Ask:
         """The seed question of spec 001, asked as each game starts: the next
         line is the seed; Enter skips and a command runs as usual."""
-        return Ask(player, SEED_PROMPT, "seed")
+        return Ask(player, SEED_PROMPT, SEED_WORD)
 
     def _seed(self, player: str, words: list[str]) -> list[Any]:
         if not words:
@@ -97,21 +100,26 @@ class SimplifiedDealer(Dealer):
         return events
 
     def act(self, player: str, words: list[str], wallet: int) -> list[Any]:
+        """A game word (dispatched through ACTIONS by the base Dealer), or the
+        answer to the seed question: the Ask routes it back as SEED_WORD."""
         if player != self.player or self.engine is None:
-            return [Note((player,), "Sit down first: play craps.")]
-        if words[0] == "seed":                  # the answer to the seed question (an Ask)
+            return [Note((player,), f"Sit down first: play {self.word}.")]
+        if words[0] == SEED_WORD:
             return self._seed(player, words[1:])
-        action = parse_action(" ".join(words))
-        if isinstance(action, str):
-            return [Note((player,), action)]
-        events = self.engine.act(action, wallet)
+        return super().act(player, words, wallet)
+
+    def play(self, move: Move) -> list[Any]:
+        """Every word's handler (commands.ACTIONS): the engine plays the parsed command."""
+        if self.engine is None:
+            return [Note((move.player,), f"Sit down first: play {self.word}.")]
+        events = self.engine.act(command_of(move.args), move.wallet)
         if any(isinstance(e, ev.BetPlaced) for e in events):
-            events.append(self._offer_seed(player))     # a game starts: a seed for it?
+            events.append(self._offer_seed(move.player))     # a game starts: a seed for it?
         over = next((e for e in events if isinstance(e, ev.GameOver)), None)
         if over is not None:
             self.dice.rotate()
-            events.append(WalletReport(player))
-            events.append(HandResult((("player", player), ("side", over.side.value),
+            events.append(WalletReport(move.player))
+            events.append(HandResult((("player", move.player), ("side", over.side.value),
                                       ("result", over.outcome.value), ("net", over.net))))
         return events
 

@@ -25,7 +25,7 @@ from server.dice.source import DiceSource
 from server.games.intents import Forfeit, Hold, Refund, Settle
 from server.games.simplified.amount import Amount, parse_amount
 from server.games.simplified.events import (
-    Action, Bet, BetPlaced, Closed, Collect, Collected, Event, GameOver, HoldCancelled,
+    Bet, BetPlaced, Closed, Collect, Collected, Command, EngineEvent, GameOver, HoldCancelled,
     Odds, OddsPlaced, PointSet, Press, Pressed, Refused, Ride, Roll, RollAgain, Rolled)
 from server.games.simplified.rules import (
     Outcome, Side, come_out, odds_limit, odds_unit, odds_win, point_roll, press_allowed)
@@ -68,14 +68,14 @@ class SimplifiedCraps:
         self.ride_amount = 0
 
     # --- the one entry point for commands -------------------------------------
-    def act(self, action: Action, wallet: int) -> list[Event]:
+    def act(self, action: Command, wallet: int) -> list[EngineEvent]:
         handler = self._HANDLERS.get(type(action))
         if handler is None:
             return [Refused(f"Simplified craps has no '{type(action).__name__.lower()}'.")]
         return handler(self, action, wallet)
 
     # --- commands ----------------------------------------------------------------
-    def _bet(self, action: Bet, wallet: int) -> list[Event]:
+    def _bet(self, action: Bet, wallet: int) -> list[EngineEvent]:
         if self.phase in (Phase.COME_OUT, Phase.POINT):
             return [Refused(f"You already bet {self.flat} on {self.side.value}: roll.")]
         amount = parse_amount(action.amount, self.table.min_bet, self.table.max_bet)
@@ -85,7 +85,7 @@ class SimplifiedCraps:
             return [Refused(_short(wallet, amount.chips, self.table.min_bet))]
         return self._start(action.side, amount, ride=False)
 
-    def _ride(self, action: Ride, wallet: int) -> list[Event]:
+    def _ride(self, action: Ride, wallet: int) -> list[EngineEvent]:
         if self.phase is not Phase.WON:
             return [Refused("You can ride only right after a win.")]
         if self.ride_amount > self.table.max_bet:
@@ -95,20 +95,20 @@ class SimplifiedCraps:
             return [Refused(f"Riding needs {self.ride_amount} and you have {wallet}.")]
         return self._start(self.side, Amount(self.ride_amount), ride=True)
 
-    def _collect(self, action: Collect, wallet: int) -> list[Event]:
+    def _collect(self, action: Collect, wallet: int) -> list[EngineEvent]:
         if self.phase is not Phase.WON:
             return [Refused("There is nothing to collect.")]
         self.phase = Phase.BETTING
         return [Collected(self.ride_amount)]
 
-    def _roll(self, action: Roll, wallet: int) -> list[Event]:
+    def _roll(self, action: Roll, wallet: int) -> list[EngineEvent]:
         if self.phase is Phase.BETTING:
             return [Refused("Bet first: bet pass <amount> or bet dontpass <amount>.")]
         if self.phase is Phase.WON:
             return [Refused("Ride, collect, or bet again before rolling.")]
         d1, d2 = self.dice.roll()
         total = d1 + d2
-        events: list[Event] = [Rolled((d1, d2), total, self.point)]
+        events: list[EngineEvent] = [Rolled((d1, d2), total, self.point)]
         self.press_open = False
         if self.point is None:
             outcome = come_out(self.side, total, self.options.dont_pass_bar)
@@ -125,7 +125,7 @@ class SimplifiedCraps:
             how = "point made" if total == self.point else "seven out"
         return events + self._decide(outcome, how, total)
 
-    def _press(self, action: Press, wallet: int) -> list[Event]:
+    def _press(self, action: Press, wallet: int) -> list[EngineEvent]:
         problem = self._press_problem(wallet)
         if problem:
             return [Refused(problem)]
@@ -135,7 +135,7 @@ class SimplifiedCraps:
         self.pressed = True
         return [Hold(key, self.player, self.flat // 2), Pressed(self.flat)]
 
-    def _odds(self, action: Odds, wallet: int) -> list[Event]:
+    def _odds(self, action: Odds, wallet: int) -> list[EngineEvent]:
         if self.phase is not Phase.POINT:
             return [Refused("Odds can be taken only once a point is set.")]
         if self.odds:
@@ -165,7 +165,7 @@ class SimplifiedCraps:
                  Odds: _odds}
 
     # --- the host's other inputs ------------------------------------------------------
-    def hold_refused(self, key: str) -> list[Event]:
+    def hold_refused(self, key: str) -> list[EngineEvent]:
         """The ledger refused Hold `key`: take that wager back, as if never made."""
         chips = self.stakes.pop(key, None)
         if chips is None:
@@ -178,23 +178,23 @@ class SimplifiedCraps:
             self.pressed = False
             return [HoldCancelled("press", chips)]
         # The flat bet itself: the game is off; anything else it carried goes back.
-        events: list[Event] = [Refund(self._end_key("refund", k), k) for k in self.stakes]
+        events: list[EngineEvent] = [Refund(self._end_key("refund", k), k) for k in self.stakes]
         self._reset(Phase.BETTING)
         return events + [HoldCancelled("bet", chips)]
 
-    def close(self, forfeit: bool) -> list[Event]:
+    def close(self, forfeit: bool) -> list[EngineEvent]:
         """The table closes under the player: a disconnect forfeits live stakes
         (`forfeit=True`), a shutdown or room closing refunds them."""
         total = sum(self.stakes.values())
         if forfeit:
-            events: list[Event] = [Forfeit(self._end_key("forfeit", k), k) for k in self.stakes]
+            events: list[EngineEvent] = [Forfeit(self._end_key("forfeit", k), k) for k in self.stakes]
         else:
             events = [Refund(self._end_key("refund", k), k) for k in self.stakes]
         self._reset(Phase.BETTING)
         return events + [Closed(0 if forfeit else total, total if forfeit else 0)]
 
     # --- internals -----------------------------------------------------------
-    def _start(self, side: Side, amount: Amount, ride: bool) -> list[Event]:
+    def _start(self, side: Side, amount: Amount, ride: bool) -> list[EngineEvent]:
         self._reset(Phase.COME_OUT)
         self.game += 1
         self.side, self.flat = side, amount.chips
@@ -220,12 +220,12 @@ class SimplifiedCraps:
             return f"Pressing needs {self.flat} more and you have {wallet}."
         return None
 
-    def _decide(self, outcome: Outcome, how: str, total: int) -> list[Event]:
+    def _decide(self, outcome: Outcome, how: str, total: int) -> list[EngineEvent]:
         side, flat, odds, point = self.side, self.flat, self.odds, self.point
         stakes = tuple(self.stakes)
         flat_win = odds_won = paid = 0
         if outcome is Outcome.PUSH:
-            money: list[Event] = [Refund(self._end_key("push", k), k) for k in stakes]
+            money: list[EngineEvent] = [Refund(self._end_key("push", k), k) for k in stakes]
             net = 0
         elif outcome is Outcome.WIN:
             flat_win = flat
