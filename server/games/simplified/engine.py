@@ -69,15 +69,24 @@ class SimplifiedCraps:
 
     # --- the one entry point for commands -------------------------------------
     def act(self, action: Command, wallet: int) -> list[EngineEvent]:
-        handler = self._HANDLERS.get(type(action))
-        if handler is None:
-            return [Refused(f"Simplified craps has no '{type(action).__name__.lower()}'.")]
-        return handler(self, action, wallet)
+        if isinstance(action, Bet):
+            return self._bet(action, wallet)
+        if isinstance(action, Ride):
+            return self._ride(action, wallet)
+        if isinstance(action, Collect):
+            return self._collect(action, wallet)
+        if isinstance(action, Roll):
+            return self._roll(action, wallet)
+        if isinstance(action, Press):
+            return self._press(action, wallet)
+        if isinstance(action, Odds):
+            return self._odds(action, wallet)
+        return [Refused(f"Simplified craps has no '{type(action).__name__.lower()}'.")]
 
     # --- commands ----------------------------------------------------------------
     def _bet(self, action: Bet, wallet: int) -> list[EngineEvent]:
         if self.phase in (Phase.COME_OUT, Phase.POINT):
-            return [Refused(f"You already bet {self.flat} on {self.side.value}: roll.")]
+            return [Refused(f"You already bet {self.flat} on {self._side().value}: roll.")]
         amount = parse_amount(action.amount, self.table.min_bet, self.table.max_bet)
         if isinstance(amount, str):
             return [Refused(amount)]
@@ -93,7 +102,7 @@ class SimplifiedCraps:
                             f"{self.table.max_bet}: collect or bet again.")]
         if self.ride_amount > wallet:
             return [Refused(f"Riding needs {self.ride_amount} and you have {wallet}.")]
-        return self._start(self.side, Amount(self.ride_amount), ride=True)
+        return self._start(self._side(), Amount(self.ride_amount), ride=True)
 
     def _collect(self, action: Collect, wallet: int) -> list[EngineEvent]:
         if self.phase is not Phase.WON:
@@ -111,7 +120,7 @@ class SimplifiedCraps:
         events: list[EngineEvent] = [Rolled((d1, d2), total, self.point)]
         self.press_open = False
         if self.point is None:
-            outcome = come_out(self.side, total, self.options.dont_pass_bar)
+            outcome = come_out(self._side(), total, self.options.dont_pass_bar)
             if outcome is None:
                 self.point, self.phase = total, Phase.POINT
                 self.press_open = True
@@ -119,7 +128,7 @@ class SimplifiedCraps:
                 return events
             how = "bar" if outcome is Outcome.PUSH else _COME_OUT_HOW[total]
         else:
-            outcome = point_roll(self.side, total, self.point)
+            outcome = point_roll(self._side(), total, self.point)
             if outcome is None:
                 return events + [RollAgain(self.point)]
             how = "point made" if total == self.point else "seven out"
@@ -143,12 +152,12 @@ class SimplifiedCraps:
         amount = parse_amount(action.amount, self.table.min_bet, self.table.max_bet)
         if isinstance(amount, str):
             return [Refused(amount)]
-        chips, point = amount.chips, self.point
-        unit = odds_unit(self.side, point)
+        chips, side, point = amount.chips, self._side(), self._point()
+        unit = odds_unit(side, point)
         if chips % unit:
             return [Refused(f"Odds on the {point} go in multiples of {unit} "
                             f"so the win is whole chips.")]
-        limit = odds_limit(self.side, point, self.flat, self.options.odds)
+        limit = odds_limit(side, point, self.flat, self.options.odds)
         if chips > limit:
             return [Refused(f"Odds on the {point} behind {self.flat} are at most {limit}.")]
         if chips > wallet:
@@ -158,11 +167,8 @@ class SimplifiedCraps:
         self.odds = chips
         note = amount.message("odds bet")
         return [Hold(key, self.player, chips),
-                OddsPlaced(self.side, point, chips, odds_win(self.side, point, chips),
+                OddsPlaced(side, point, chips, odds_win(side, point, chips),
                            amount.returned, note)]
-
-    _HANDLERS = {Bet: _bet, Ride: _ride, Collect: _collect, Roll: _roll, Press: _press,
-                 Odds: _odds}
 
     # --- the host's other inputs ------------------------------------------------------
     def hold_refused(self, key: str) -> list[EngineEvent]:
@@ -206,7 +212,7 @@ class SimplifiedCraps:
     def _press_problem(self, wallet: int) -> str | None:
         if self.phase is not Phase.POINT:
             return "You can press only once a point is set."
-        if not press_allowed(self.side, self.options.press):
+        if not press_allowed(self._side(), self.options.press):
             return ("This table does not allow pressing." if self.options.press == "none"
                     else "At this table only the pass line may press.")
         if self.pressed:
@@ -221,7 +227,7 @@ class SimplifiedCraps:
         return None
 
     def _decide(self, outcome: Outcome, how: str, total: int) -> list[EngineEvent]:
-        side, flat, odds, point = self.side, self.flat, self.odds, self.point
+        side, flat, odds = self._side(), self.flat, self.odds
         stakes = tuple(self.stakes)
         flat_win = odds_won = paid = 0
         if outcome is Outcome.PUSH:
@@ -229,7 +235,7 @@ class SimplifiedCraps:
             net = 0
         elif outcome is Outcome.WIN:
             flat_win = flat
-            odds_won = odds_win(side, point, odds) if odds else 0
+            odds_won = odds_win(side, self._point(), odds) if odds else 0
             paid = flat + flat_win + odds + odds_won
             net = flat_win + odds_won
             money = [Settle(self._key("settle"), stakes, ((self.player, paid),))]
@@ -241,6 +247,18 @@ class SimplifiedCraps:
         self.side, self.ride_amount = side, ride
         return money + [GameOver(side, outcome, how, total, flat, odds, flat_win, odds_won,
                                  net, paid, ride)]
+
+    def _side(self) -> Side:
+        """The side of the bet in play (or just won): set whenever a command reads it."""
+        if self.side is None:
+            raise RuntimeError("simplified craps: no bet on the table")
+        return self.side
+
+    def _point(self) -> int:
+        """The point, in Phase.POINT."""
+        if self.point is None:
+            raise RuntimeError("simplified craps: no point is set")
+        return self.point
 
     def _reset(self, phase: Phase) -> None:
         self.phase = phase
