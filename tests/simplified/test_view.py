@@ -70,3 +70,20 @@ def test_no_import_circle_in_the_package_and_the_view_never_imports_the_dealer()
                 todo.extend(graph[m])
         return seen
     assert [m for m in modules if m in reach(m)] == []
+
+
+def test_no_process_wide_mutable_state_in_the_package():
+    """Module-level values are constants: no dict, list or set a table could change for all."""
+    import importlib
+    from types import ModuleType
+    mutable = []
+    for path in sorted(PACKAGE.glob("*.py")):
+        module = importlib.import_module(f"server.games.simplified.{path.stem}") if path.stem != "__init__" \
+            else importlib.import_module("server.games.simplified")
+        for name, value in vars(module).items():
+            if name.startswith("__") or isinstance(value, (ModuleType, type)) or callable(value):
+                continue
+            if isinstance(value, (dict, list, set, bytearray)) or (
+                    dataclasses.is_dataclass(value) and not type(value).__dataclass_params__.frozen):
+                mutable.append(f"{path.stem}.{name}")
+    assert mutable == []

@@ -12,6 +12,8 @@ import the dealer (which imports this table).
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Callable, Protocol, Sequence
 
 from server.games.actions import Action, Actions, Move, Refusal
@@ -19,11 +21,11 @@ from server.games.seam import Event
 from server.games.simplified.events import Bet, Collect, Command, Odds, Press, Ride, Roll
 from server.games.simplified.rules import Side
 
-SIDES = {"pass": Side.PASS, "dontpass": Side.DONT, "dp": Side.DONT}
-USAGE = {
+SIDES: Mapping[str, Side] = MappingProxyType({"pass": Side.PASS, "dontpass": Side.DONT, "dp": Side.DONT})
+USAGE: Mapping[str, str] = MappingProxyType({
     "bet": "Usage: bet pass <amount> or bet dontpass <amount>.",
     "odds": "Usage: odds <amount>.",
-}
+})
 
 
 class Plays(Protocol):

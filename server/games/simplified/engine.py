@@ -17,7 +17,9 @@ paid, and `collect` moves nothing.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import Enum
+from types import MappingProxyType
 
 from server.config.model import TableConfig
 from server.games.craps.options import CrapsOptions
@@ -39,7 +41,7 @@ class Phase(Enum):
 
 
 # How each come-out decision is called, by the pass line's view of the total.
-_COME_OUT_HOW = {2: "craps", 3: "craps", 12: "craps", 7: "natural", 11: "natural"}
+_COME_OUT_HOW: Mapping[int, str] = MappingProxyType({2: "craps", 3: "craps", 12: "craps", 7: "natural", 11: "natural"})
 
 
 class SimplifiedCraps:

@@ -9,7 +9,9 @@ the seated player's, as the host's watcher rule asks (seam.Dealer).
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 
 from server.games.craps.options import CrapsOptions
 from server.games.seam import Event, Viewer, render_note
@@ -20,7 +22,7 @@ from server.render.dice import dice_art
 from server.render.text import paint
 from server.render.width import fit_all
 
-SIDE = {Side.PASS: "pass line", Side.DONT: "don't pass"}
+SIDE: Mapping[Side, str] = MappingProxyType({Side.PASS: "pass line", Side.DONT: "don't pass"})
 
 RULES = (
     "Simplified craps: you against the house, one player at a time.",
