@@ -1,37 +1,102 @@
-"""Player words -> simplified craps actions (COMMANDS.md "Simplified craps").
+"""Simplified craps' words, each declared once (COMMANDS.md "Simplified craps").
 
-The table room's command layer can hand a line here; the amount stays text so
-the engine gives the reasons (cents, minimum, maximum, wallet).
+ACTIONS is the one table of the game's words: the dealer's dispatch, `help`,
+the answer to a word the game does not have and the opening words all read
+it. Each row's parser turns the words after the verb into the engine's typed
+command (events.Command); the amount stays text so the engine gives the
+reasons (cents, minimum, maximum, wallet). Every row runs the same handler:
+the dealer hands the command to its engine.
+
+The dealer is reached through the `Plays` protocol, so this module does not
+import the dealer (which imports this table).
 """
 from __future__ import annotations
 
-from server.games.simplified.events import Action, Bet, Collect, Odds, Press, Ride, Roll
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Callable, Protocol, Sequence
+
+from server.games.actions import Action, Actions, Move, Refusal
+from server.games.seam import Event
+from server.games.simplified.events import Bet, Collect, Command, Odds, Press, Ride, Roll
 from server.games.simplified.rules import Side
 
-SIDES = {"pass": Side.PASS, "dontpass": Side.DONT, "dp": Side.DONT}
-_BARE = {"roll": Roll, "press": Press, "ride": Ride, "collect": Collect}
-USAGE = {
+SIDES: Mapping[str, Side] = MappingProxyType({"pass": Side.PASS, "dontpass": Side.DONT, "dp": Side.DONT})
+USAGE: Mapping[str, str] = MappingProxyType({
     "bet": "Usage: bet pass <amount> or bet dontpass <amount>.",
     "odds": "Usage: odds <amount>.",
-}
+})
 
 
-def parse_action(line: str) -> Action | str:
-    """The action a line asks for, or a one-line reason (usage) when it is wrong."""
+class Plays(Protocol):
+    """What the actions' handler needs of the dealer: play one parsed command."""
+
+    def play(self, move: Move) -> list[Event]: ...
+
+
+def _play(dealer: Plays, move: Move) -> list[Event]:
+    """Every word's handler: the dealer plays the command its parser made."""
+    return dealer.play(move)
+
+
+# --- parsers: the words after the verb -> the engine's command -------------------
+def _bet(words: Sequence[str]) -> Bet:
+    rest = [w.lower() for w in words]
+    if len(rest) != 2 or rest[0] not in SIDES:
+        raise Refusal(USAGE["bet"])
+    return Bet(SIDES[rest[0]], rest[1])
+
+
+def _odds(words: Sequence[str]) -> Odds:
+    if len(words) != 1:
+        raise Refusal(USAGE["odds"])
+    return Odds(words[0].lower())
+
+
+def _bare(verb: str, command: Callable[[], Command]) -> Callable[[Sequence[str]], Command]:
+    """A word that takes nothing after it."""
+    def parse(words: Sequence[str]) -> Command:
+        if words:
+            raise Refusal(f"'{verb}' takes nothing after it.")
+        return command()
+    return parse
+
+
+ACTIONS = Actions("Simplified craps", (
+    Action("bet", "bet pass|dontpass <amount>", "start a game on the pass or don't pass line.",
+           _play, _bet, opens=True),
+    Action("roll", "roll", "roll the dice.", _play, _bare("roll", Roll)),
+    Action("press", "press", "double your flat bet, right after the point is set.",
+           _play, _bare("press", Press), opens=True),
+    Action("odds", "odds <amount>", "take (or lay) true odds behind your bet once a point is set.",
+           _play, _odds, opens=True),
+    Action("ride", "ride", "after a win, let the stake and winnings ride as the next bet.",
+           _play, _bare("ride", Ride), opens=True),
+    Action("collect", "collect", "after a win, pick up your chips (they are already in your wallet).",
+           _play, _bare("collect", Collect)),
+))
+
+
+def command_of(args: object) -> Command:
+    """A parsed move's args as the engine's command (every row's parser makes one)."""
+    if not isinstance(args, (Bet, Roll, Press, Odds, Ride, Collect)):
+        raise TypeError(f"not a simplified craps command: {args!r}")
+    return args
+
+
+def _listed(words: Sequence[str]) -> str:
+    return ", ".join(words[:-1]) + " or " + words[-1] if len(words) > 1 else "".join(words)
+
+
+def parse_action(line: str) -> Command | str:
+    """The command a whole line asks for, or a one-line reason (usage) when it is wrong."""
     words = line.lower().split()
     if not words:
-        return "Type a command: bet, roll, press, odds, ride or collect."
-    verb, rest = words[0], words[1:]
-    if verb in _BARE:
-        if rest:
-            return f"'{verb}' takes nothing after it."
-        return _BARE[verb]()
-    if verb == "bet":
-        if len(rest) != 2 or rest[0] not in SIDES:
-            return USAGE["bet"]
-        return Bet(SIDES[rest[0]], rest[1])
-    if verb == "odds":
-        if len(rest) != 1:
-            return USAGE["odds"]
-        return Odds(rest[0])
-    return f"Simplified craps has no '{verb[:20]}': bet, roll, press, odds, ride, collect."
+        return f"Type a command: {_listed(ACTIONS.words)}."
+    action = ACTIONS.find(words[0])
+    if action is None:
+        return ACTIONS.unknown(words[0])
+    try:
+        return command_of(action.parse(words[1:]))
+    except Refusal as why:
+        return str(why)

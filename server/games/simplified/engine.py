@@ -17,7 +17,9 @@ paid, and `collect` moves nothing.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import Enum
+from types import MappingProxyType
 
 from server.config.model import TableConfig
 from server.games.craps.options import CrapsOptions
@@ -25,7 +27,7 @@ from server.dice.source import DiceSource
 from server.games.intents import Forfeit, Hold, Refund, Settle
 from server.games.simplified.amount import Amount, parse_amount
 from server.games.simplified.events import (
-    Action, Bet, BetPlaced, Closed, Collect, Collected, Event, GameOver, HoldCancelled,
+    Bet, BetPlaced, Closed, Collect, Collected, Command, EngineEvent, GameOver, HoldCancelled,
     Odds, OddsPlaced, PointSet, Press, Pressed, Refused, Ride, Roll, RollAgain, Rolled)
 from server.games.simplified.rules import (
     Outcome, Side, come_out, odds_limit, odds_unit, odds_win, point_roll, press_allowed)
@@ -39,7 +41,7 @@ class Phase(Enum):
 
 
 # How each come-out decision is called, by the pass line's view of the total.
-_COME_OUT_HOW = {2: "craps", 3: "craps", 12: "craps", 7: "natural", 11: "natural"}
+_COME_OUT_HOW: Mapping[int, str] = MappingProxyType({2: "craps", 3: "craps", 12: "craps", 7: "natural", 11: "natural"})
 
 
 class SimplifiedCraps:
@@ -68,16 +70,25 @@ class SimplifiedCraps:
         self.ride_amount = 0
 
     # --- the one entry point for commands -------------------------------------
-    def act(self, action: Action, wallet: int) -> list[Event]:
-        handler = self._HANDLERS.get(type(action))
-        if handler is None:
-            return [Refused(f"Simplified craps has no '{type(action).__name__.lower()}'.")]
-        return handler(self, action, wallet)
+    def act(self, action: Command, wallet: int) -> list[EngineEvent]:
+        if isinstance(action, Bet):
+            return self._bet(action, wallet)
+        if isinstance(action, Ride):
+            return self._ride(action, wallet)
+        if isinstance(action, Collect):
+            return self._collect(action, wallet)
+        if isinstance(action, Roll):
+            return self._roll(action, wallet)
+        if isinstance(action, Press):
+            return self._press(action, wallet)
+        if isinstance(action, Odds):
+            return self._odds(action, wallet)
+        return [Refused(f"Simplified craps has no '{type(action).__name__.lower()}'.")]
 
     # --- commands ----------------------------------------------------------------
-    def _bet(self, action: Bet, wallet: int) -> list[Event]:
+    def _bet(self, action: Bet, wallet: int) -> list[EngineEvent]:
         if self.phase in (Phase.COME_OUT, Phase.POINT):
-            return [Refused(f"You already bet {self.flat} on {self.side.value}: roll.")]
+            return [Refused(f"You already bet {self.flat} on {self._side().value}: roll.")]
         amount = parse_amount(action.amount, self.table.min_bet, self.table.max_bet)
         if isinstance(amount, str):
             return [Refused(amount)]
@@ -85,7 +96,7 @@ class SimplifiedCraps:
             return [Refused(_short(wallet, amount.chips, self.table.min_bet))]
         return self._start(action.side, amount, ride=False)
 
-    def _ride(self, action: Ride, wallet: int) -> list[Event]:
+    def _ride(self, action: Ride, wallet: int) -> list[EngineEvent]:
         if self.phase is not Phase.WON:
             return [Refused("You can ride only right after a win.")]
         if self.ride_amount > self.table.max_bet:
@@ -93,25 +104,25 @@ class SimplifiedCraps:
                             f"{self.table.max_bet}: collect or bet again.")]
         if self.ride_amount > wallet:
             return [Refused(f"Riding needs {self.ride_amount} and you have {wallet}.")]
-        return self._start(self.side, Amount(self.ride_amount), ride=True)
+        return self._start(self._side(), Amount(self.ride_amount), ride=True)
 
-    def _collect(self, action: Collect, wallet: int) -> list[Event]:
+    def _collect(self, action: Collect, wallet: int) -> list[EngineEvent]:
         if self.phase is not Phase.WON:
             return [Refused("There is nothing to collect.")]
         self.phase = Phase.BETTING
         return [Collected(self.ride_amount)]
 
-    def _roll(self, action: Roll, wallet: int) -> list[Event]:
+    def _roll(self, action: Roll, wallet: int) -> list[EngineEvent]:
         if self.phase is Phase.BETTING:
             return [Refused("Bet first: bet pass <amount> or bet dontpass <amount>.")]
         if self.phase is Phase.WON:
             return [Refused("Ride, collect, or bet again before rolling.")]
         d1, d2 = self.dice.roll()
         total = d1 + d2
-        events: list[Event] = [Rolled((d1, d2), total, self.point)]
+        events: list[EngineEvent] = [Rolled((d1, d2), total, self.point)]
         self.press_open = False
         if self.point is None:
-            outcome = come_out(self.side, total, self.options.dont_pass_bar)
+            outcome = come_out(self._side(), total, self.options.dont_pass_bar)
             if outcome is None:
                 self.point, self.phase = total, Phase.POINT
                 self.press_open = True
@@ -119,13 +130,13 @@ class SimplifiedCraps:
                 return events
             how = "bar" if outcome is Outcome.PUSH else _COME_OUT_HOW[total]
         else:
-            outcome = point_roll(self.side, total, self.point)
+            outcome = point_roll(self._side(), total, self.point)
             if outcome is None:
                 return events + [RollAgain(self.point)]
             how = "point made" if total == self.point else "seven out"
         return events + self._decide(outcome, how, total)
 
-    def _press(self, action: Press, wallet: int) -> list[Event]:
+    def _press(self, action: Press, wallet: int) -> list[EngineEvent]:
         problem = self._press_problem(wallet)
         if problem:
             return [Refused(problem)]
@@ -135,7 +146,7 @@ class SimplifiedCraps:
         self.pressed = True
         return [Hold(key, self.player, self.flat // 2), Pressed(self.flat)]
 
-    def _odds(self, action: Odds, wallet: int) -> list[Event]:
+    def _odds(self, action: Odds, wallet: int) -> list[EngineEvent]:
         if self.phase is not Phase.POINT:
             return [Refused("Odds can be taken only once a point is set.")]
         if self.odds:
@@ -143,12 +154,12 @@ class SimplifiedCraps:
         amount = parse_amount(action.amount, self.table.min_bet, self.table.max_bet)
         if isinstance(amount, str):
             return [Refused(amount)]
-        chips, point = amount.chips, self.point
-        unit = odds_unit(self.side, point)
+        chips, side, point = amount.chips, self._side(), self._point()
+        unit = odds_unit(side, point)
         if chips % unit:
             return [Refused(f"Odds on the {point} go in multiples of {unit} "
                             f"so the win is whole chips.")]
-        limit = odds_limit(self.side, point, self.flat, self.options.odds)
+        limit = odds_limit(side, point, self.flat, self.options.odds)
         if chips > limit:
             return [Refused(f"Odds on the {point} behind {self.flat} are at most {limit}.")]
         if chips > wallet:
@@ -158,14 +169,11 @@ class SimplifiedCraps:
         self.odds = chips
         note = amount.message("odds bet")
         return [Hold(key, self.player, chips),
-                OddsPlaced(self.side, point, chips, odds_win(self.side, point, chips),
+                OddsPlaced(side, point, chips, odds_win(side, point, chips),
                            amount.returned, note)]
 
-    _HANDLERS = {Bet: _bet, Ride: _ride, Collect: _collect, Roll: _roll, Press: _press,
-                 Odds: _odds}
-
     # --- the host's other inputs ------------------------------------------------------
-    def hold_refused(self, key: str) -> list[Event]:
+    def hold_refused(self, key: str) -> list[EngineEvent]:
         """The ledger refused Hold `key`: take that wager back, as if never made."""
         chips = self.stakes.pop(key, None)
         if chips is None:
@@ -178,23 +186,23 @@ class SimplifiedCraps:
             self.pressed = False
             return [HoldCancelled("press", chips)]
         # The flat bet itself: the game is off; anything else it carried goes back.
-        events: list[Event] = [Refund(self._end_key("refund", k), k) for k in self.stakes]
+        events: list[EngineEvent] = [Refund(self._end_key("refund", k), k) for k in self.stakes]
         self._reset(Phase.BETTING)
         return events + [HoldCancelled("bet", chips)]
 
-    def close(self, forfeit: bool) -> list[Event]:
+    def close(self, forfeit: bool) -> list[EngineEvent]:
         """The table closes under the player: a disconnect forfeits live stakes
         (`forfeit=True`), a shutdown or room closing refunds them."""
         total = sum(self.stakes.values())
         if forfeit:
-            events: list[Event] = [Forfeit(self._end_key("forfeit", k), k) for k in self.stakes]
+            events: list[EngineEvent] = [Forfeit(self._end_key("forfeit", k), k) for k in self.stakes]
         else:
             events = [Refund(self._end_key("refund", k), k) for k in self.stakes]
         self._reset(Phase.BETTING)
         return events + [Closed(0 if forfeit else total, total if forfeit else 0)]
 
     # --- internals -----------------------------------------------------------
-    def _start(self, side: Side, amount: Amount, ride: bool) -> list[Event]:
+    def _start(self, side: Side, amount: Amount, ride: bool) -> list[EngineEvent]:
         self._reset(Phase.COME_OUT)
         self.game += 1
         self.side, self.flat = side, amount.chips
@@ -206,7 +214,7 @@ class SimplifiedCraps:
     def _press_problem(self, wallet: int) -> str | None:
         if self.phase is not Phase.POINT:
             return "You can press only once a point is set."
-        if not press_allowed(self.side, self.options.press):
+        if not press_allowed(self._side(), self.options.press):
             return ("This table does not allow pressing." if self.options.press == "none"
                     else "At this table only the pass line may press.")
         if self.pressed:
@@ -220,16 +228,16 @@ class SimplifiedCraps:
             return f"Pressing needs {self.flat} more and you have {wallet}."
         return None
 
-    def _decide(self, outcome: Outcome, how: str, total: int) -> list[Event]:
-        side, flat, odds, point = self.side, self.flat, self.odds, self.point
+    def _decide(self, outcome: Outcome, how: str, total: int) -> list[EngineEvent]:
+        side, flat, odds = self._side(), self.flat, self.odds
         stakes = tuple(self.stakes)
         flat_win = odds_won = paid = 0
         if outcome is Outcome.PUSH:
-            money: list[Event] = [Refund(self._end_key("push", k), k) for k in stakes]
+            money: list[EngineEvent] = [Refund(self._end_key("push", k), k) for k in stakes]
             net = 0
         elif outcome is Outcome.WIN:
             flat_win = flat
-            odds_won = odds_win(side, point, odds) if odds else 0
+            odds_won = odds_win(side, self._point(), odds) if odds else 0
             paid = flat + flat_win + odds + odds_won
             net = flat_win + odds_won
             money = [Settle(self._key("settle"), stakes, ((self.player, paid),))]
@@ -241,6 +249,18 @@ class SimplifiedCraps:
         self.side, self.ride_amount = side, ride
         return money + [GameOver(side, outcome, how, total, flat, odds, flat_win, odds_won,
                                  net, paid, ride)]
+
+    def _side(self) -> Side:
+        """The side of the bet in play (or just won): set whenever a command reads it."""
+        if self.side is None:
+            raise RuntimeError("simplified craps: no bet on the table")
+        return self.side
+
+    def _point(self) -> int:
+        """The point, in Phase.POINT."""
+        if self.point is None:
+            raise RuntimeError("simplified craps: no point is set")
+        return self.point
 
     def _reset(self, phase: Phase) -> None:
         self.phase = phase

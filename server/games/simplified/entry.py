@@ -4,6 +4,7 @@ from __future__ import annotations
 from server.config.model import TableConfig
 from server.games.craps.options import CRAPS_KEYS
 from server.games.seam import GameEntry, OddsSheet
+from server.games.simplified.commands import ACTIONS
 from server.games.simplified.dealer import SimplifiedDealer
 
 
@@ -22,14 +23,7 @@ SIMPLIFIED = GameEntry(
     game="craps",
     variant="simplified",
     summary="solo: pass or don't pass, press, odds, ride",
-    words_old={
-        "bet": "bet pass|dontpass <amount> - start a game on the pass or don't pass line.",
-        "roll": "roll - roll the dice.",
-        "press": "press - double your flat bet, right after the point is set.",
-        "odds": "odds <amount> - take (or lay) true odds behind your bet once a point is set.",
-        "ride": "ride - after a win, let the stake and winnings ride as the next bet.",
-        "collect": "collect - after a win, pick up your chips (they are already in your wallet).",
-    },
+    actions=ACTIONS,
     keys=CRAPS_KEYS,
     make=SimplifiedDealer,
     help_lines=(
@@ -40,7 +34,6 @@ SIMPLIFIED = GameEntry(
         "  press doubles the flat bet; ride bets stake and winnings again on the same side.",
         "As you sit down and as each game starts you may type a seed for the dice; Enter skips.",
     ),
-    opening_old=("bet", "odds", "press", "ride"),
     odds=odds_sheet,
     topics={
         "pass": "bet pass <n> - the pass line: a come-out 7 or 11 wins, 2, 3 or 12 loses, else the point must repeat before a 7. Pays 1:1.",

@@ -1,6 +1,6 @@
 """What goes into and comes out of the simplified craps engine.
 
-Actions are a player's commands (amounts still as typed, so the engine gives
+Commands are a player's words (amounts still as typed, so the engine gives
 the one-line reasons). Facts are for people; render turns them into text. The
 money intents the engine emits alongside them are server.games.intents.
 """
@@ -13,7 +13,7 @@ from server.games.intents import MoneyIntent
 from server.games.simplified.rules import Outcome, Side
 
 
-# --- actions -----------------------------------------------------------------
+# --- commands -----------------------------------------------------------------
 @dataclass(frozen=True)
 class Bet:
     side: Side
@@ -45,7 +45,8 @@ class Collect:
     pass
 
 
-Action = Bet | Roll | Press | Odds | Ride | Collect
+Command = Bet | Roll | Press | Odds | Ride | Collect
+"""A player's command as the engine takes it (commands.py parses the words into one)."""
 
 
 # --- facts -------------------------------------------------------------------
@@ -156,4 +157,5 @@ class Closed:
 
 Fact = (Refused | BetPlaced | Rolled | PointSet | RollAgain | Pressed | OddsPlaced
         | GameOver | Collected | HoldCancelled | Closed)
-Event = Fact | MoneyIntent
+EngineEvent = Fact | MoneyIntent
+"""What the engine answers with: facts for people and money intents, in order."""

@@ -23,6 +23,7 @@ from fractions import Fraction
 
 from server.config.model import TableConfig
 from server.dice.source import Dice, FixedDice
+from server.games.craps.options import CrapsOptions
 from server.games.intents import Hold, Refund, Settle
 from server.games.simplified.engine import SimplifiedCraps
 from server.games.simplified.events import Bet, Odds, PointSet, Press, Refused, Roll
@@ -44,11 +45,12 @@ def _play(table: TableConfig, side: Side, rolls: list[Dice], take_odds: bool,
     game = SimplifiedCraps(table, "edge", FixedDice(rolls))
     events = list(game.act(Bet(side, str(FLAT)), PLENTY))
     events += game.act(Roll(), PLENTY)
-    if any(isinstance(e, PointSet) for e in events):
+    point = next((e.point for e in events if isinstance(e, PointSet)), None)
+    if point is not None:
         if press:
             events += game.act(Press(), PLENTY)
         if take_odds:
-            limit = odds_limit(side, game.point, game.flat, table.options.odds)
+            limit = odds_limit(side, point, game.flat, game.options.odds)
             events += game.act(Odds(str(limit)), PLENTY)
         events += game.act(Roll(), PLENTY)
     refused = [e.reason for e in events if isinstance(e, Refused)]
@@ -66,6 +68,7 @@ def edge(table: TableConfig, side: Side, take_odds: bool = False, press: bool = 
     wagered = loss = Fraction(0)
     for come_out in _ALL_DICE:
         total = sum(come_out)
+        branches: list[tuple[Fraction, Dice | None]]
         if total in POINTS:
             win_weight = Fraction(WAYS[total], WAYS[total] + WAYS[SEVEN])
             branches = [(win_weight, _point_dice(total)), (1 - win_weight, _SEVEN_DICE)]
@@ -89,7 +92,10 @@ def house_edges(table: TableConfig) -> list[tuple[str, Fraction]]:
         ("pass+odds", edge(table, Side.PASS, take_odds=True)),
         ("dontpass+odds", edge(table, Side.DONT, take_odds=True)),
     ]
+    options = table.options
+    if not isinstance(options, CrapsOptions):
+        raise TypeError(f"table {table.id} is not a craps table")
     for side in (Side.PASS, Side.DONT):
-        if press_allowed(side, table.options.press):
+        if press_allowed(side, options.press):
             rows.append((f"{side.value}+press", edge(table, side, press=True)))
     return rows

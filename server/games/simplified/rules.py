@@ -5,8 +5,10 @@ edge `casino odds` reports is the edge of the game as played.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import Enum
 from fractions import Fraction
+from types import MappingProxyType
 
 
 class Side(Enum):
@@ -24,21 +26,22 @@ POINTS = (4, 5, 6, 8, 9, 10)
 SEVEN = 7
 
 # Come-out totals that decide the pass line at once; the rest set a point.
-PASS_COME_OUT = {2: Outcome.LOSE, 3: Outcome.LOSE, 12: Outcome.LOSE,
-                 7: Outcome.WIN, 11: Outcome.WIN}
-_MIRROR = {Outcome.WIN: Outcome.LOSE, Outcome.LOSE: Outcome.WIN, Outcome.PUSH: Outcome.PUSH}
+PASS_COME_OUT: Mapping[int, Outcome] = MappingProxyType({2: Outcome.LOSE, 3: Outcome.LOSE, 12: Outcome.LOSE,
+                                                          7: Outcome.WIN, 11: Outcome.WIN})
+_MIRROR: Mapping[Outcome, Outcome] = MappingProxyType(
+    {Outcome.WIN: Outcome.LOSE, Outcome.LOSE: Outcome.WIN, Outcome.PUSH: Outcome.PUSH})
 
 # True odds of the point against the seven, as (pays, per): a do-side odds
 # bet of `per` chips wins `pays` chips; a laid (don't) bet of `pays` wins `per`.
-TRUE_ODDS: dict[int, tuple[int, int]] = {4: (2, 1), 10: (2, 1), 5: (3, 2), 9: (3, 2),
-                                         6: (6, 5), 8: (6, 5)}
+TRUE_ODDS: Mapping[int, tuple[int, int]] = MappingProxyType({4: (2, 1), 10: (2, 1), 5: (3, 2), 9: (3, 2),
+                                                             6: (6, 5), 8: (6, 5)})
 
 # `odds: 0` (3-4-5x): do-side multiple of the flat stake per point; don't side 6x laid.
-PASS_ODDS_345 = {4: 3, 10: 3, 5: 4, 9: 4, 6: 5, 8: 5}
+PASS_ODDS_345: Mapping[int, int] = MappingProxyType({4: 3, 10: 3, 5: 4, 9: 4, 6: 5, 8: 5})
 DONT_ODDS_345 = 6
 
 # Ways to roll each total with two dice (of 36).
-WAYS = {t: 6 - abs(t - 7) for t in range(2, 13)}
+WAYS: Mapping[int, int] = MappingProxyType({t: 6 - abs(t - 7) for t in range(2, 13)})
 
 
 def come_out(side: Side, total: int, bar: int | None) -> Outcome | None:
