@@ -34,7 +34,6 @@ class Viewer:
     key: str
     prefs: Prefs
     seated: bool
-    session: Any = None
 
 
 @dataclass(frozen=True)

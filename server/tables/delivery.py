@@ -70,11 +70,11 @@ class Delivery:
         for player in core.seating.names():
             session = self.session_of(player)
             if session is not None:
-                seen[session.key] = (Viewer(session.name, session.prefs, seated=True, session=session), session)
+                seen[session.key] = (Viewer(session.name, session.prefs, seated=True), session)
         for key in core.seating.watchers:
             session = self.online.get(key)
             if key not in seen and session is not None and not session.closed:
-                seen[key] = (Viewer(session.name, session.prefs, seated=False, session=session), session)
+                seen[key] = (Viewer(session.name, session.prefs, seated=False), session)
         return list(seen.values())
 
     def audience(self, core: TableCore) -> Audience:

@@ -210,7 +210,7 @@ class TableHost:
 
     # --- the verbs commands use ---------------------------------------------
     def viewer(self, session: Viewing) -> Viewer:
-        return Viewer(session.name, session.prefs, seated=self.is_seated(session), session=session)
+        return Viewer(session.name, session.prefs, seated=self.is_seated(session))
 
     async def play(self, session: Viewing, wallet: int) -> None:
         """`play <game>`: sit down (or come back, or stay after all)."""
