@@ -158,7 +158,8 @@ class Server:
         self.logs.append(log)
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "server", "--port", str(self.port), "--data", str(self.work / "soak.db"),
-             "--config", str(self.config), "--seed", str(self.seed)],
+             "--config", str(self.config), "--seed", str(self.seed),
+             "--web-port", "0"],                      # never the config's fixed browser port
             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=log.open("w"))
         wait_listening(self.port, self.proc, 30, lambda: log.read_text()[-2000:])
 

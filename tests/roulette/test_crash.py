@@ -45,7 +45,8 @@ def casino_dirs(tmp: Path) -> tuple[Path, Path]:
 def start(db: Path, config: Path, rooms: Path, seed: int) -> tuple[subprocess.Popen, int]:
     port = free_port()
     proc = subprocess.Popen([sys.executable, "-m", "server", "--port", str(port), "--data", str(db),
-                             "--config", str(config), "--rooms", str(rooms), "--seed", str(seed)],
+                             "--config", str(config), "--rooms", str(rooms), "--seed", str(seed),
+                             "--web-port", "0"],        # never the config's fixed browser port
                             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 20
     while True:
