@@ -25,7 +25,8 @@ from typing import Any
 
 from server.config.model import TableConfig
 from server.games.intents import Hold, Refund, Settle
-from server.games.seam import Dealer, HandResult, Note, Notice, Viewer
+from server.games.actions import Action, Actions, Move
+from server.games.seam import Dealer, Event, HandResult, Note, Notice, Viewer
 from server.games.seating import Seating
 
 from . import view
@@ -114,34 +115,31 @@ class RouletteDealer(Dealer):
             events.append(Note((player,), f"{bets} on the next spin; what they return goes to your wallet."))
         return events
 
-    # --- commands -----------------------------------------------------------
-    def act(self, player: str, words: list[str], wallet: int) -> list[Any]:
-        if player not in self.seating:
-            return [Note((player,), "Sit down first: play roulette.")]
-        verb, rest = words[0].lower(), words[1:]
-        if verb == "bet":
-            return self._bet(player, rest, wallet)
-        if verb == "bets":
-            return [BetsSummary(player)]
-        if verb == "unbet":
-            if not rest:
-                return [Note((player,), "Usage: unbet <number|name|all>; 'bets' numbers your bets.")]
-            events = self._after(self.wheel.unbet(player, " ".join(rest)))
-            return events + [BetsSummary(player)] if len(events) > 1 else events
-        if verb == "spin":
-            return self._after(self.wheel.spin(player, solo=self._alone()))
-        return [Note((player,), f"Roulette has no '{verb}': bet, bets, unbet, spin.")]
-
-    def _bet(self, player: str, words: list[str], wallet: int) -> list[Any]:
+    # --- commands (the words are declared in ACTIONS below) ---------------------
+    def _bet(self, move: Move) -> list[Event]:
+        player, words = move.player, _words(move)
         if not words:
             return [Note((player,), "Usage: bet <kind> [numbers] <amount>, e.g. bet red 10; "
                                     "'help roulette' lists the bets.")]
         bet = parse(words)
-        if not isinstance(bet, str) and bet.amount > wallet and self.wheel.phase is not Phase.SPINNING:
+        if not isinstance(bet, str) and bet.amount > move.wallet and self.wheel.phase is not Phase.SPINNING:
             return [Note((player,), f"Refused: {bet.name} {bet.amount} is more than your wallet "
-                                    f"({wallet} chips).")]
+                                    f"({move.wallet} chips).")]
         events = self._after(self.wheel.bet(player, words))
         return events + [BetsSummary(player)] if any(isinstance(e, Hold) for e in events) else events
+
+    def _bets(self, move: Move) -> list[Event]:
+        return [BetsSummary(move.player)]
+
+    def _unbet(self, move: Move) -> list[Event]:
+        player, words = move.player, _words(move)
+        if not words:
+            return [Note((player,), "Usage: unbet <number|name|all>; 'bets' numbers your bets.")]
+        events = self._after(self.wheel.unbet(player, " ".join(words)))
+        return events + [BetsSummary(player)] if len(events) > 1 else events
+
+    def _spin(self, move: Move) -> list[Event]:
+        return self._after(self.wheel.spin(move.player, solo=self._alone()))
 
     # --- time and the host's other inputs -----------------------------------
     def advance(self, ticks: int) -> list[Any]:
@@ -214,3 +212,23 @@ class RouletteDealer(Dealer):
                                    ("staked", sum(s.staked for s in settlements)),
                                    ("paid", sum(s.paid for s in settlements)))))
         return out
+
+
+def _words(move: Move) -> list[str]:
+    """The words after the verb, as typed (the actions' default parser keeps them)."""
+    args = move.args
+    return [str(w) for w in args] if isinstance(args, tuple) else []
+
+
+ACTIONS = Actions("Roulette", (
+    Action("bet", "bet <kind> [numbers] <amount>",
+           "a wager on the layout, e.g. bet red 10, bet split 17 20 5, bet corner 17 21 5. "
+           "'help roulette' lists every bet and what it pays.", RouletteDealer._bet, opens=True),
+    Action("bets", "bets", "your bets on the layout, numbered for unbet.", RouletteDealer._bets),
+    Action("unbet", "unbet <number|name|all>",
+           "take a bet down (unbet 2, unbet red, unbet split 17 20) until No more bets.",
+           RouletteDealer._unbet),
+    Action("spin", "spin", "alone at the wheel with a bet down: no more bets, and the ball drops.",
+           RouletteDealer._spin, opens=True),
+))
+RouletteDealer.actions = ACTIONS
