@@ -31,22 +31,16 @@ from server.games.seating import Seating
 
 from . import view
 from .bets import parse
-from .events import BallDropped, Settlement, WheelClosed
+from .events import BallDropped, BetsSummary, Settlement, WheelClosed
 from .options import RouletteOptions
 from .rounds import Phase
+from .snapshot import TableSnapshot
 from .wheel import RouletteWheel
 
 # Each dealer's wheel numbers its intent keys from 1; a table given new settings
 # (`reload`) gets a new dealer within the same run, so its keys carry an install
 # number that no earlier dealer of this process used.
 _INSTALLS = itertools.count(1)
-
-
-@dataclass(frozen=True)
-class BetsSummary:
-    """Show a player their numbered live wagers (as they stand when shown)."""
-
-    player: str
 
 
 class RouletteDealer(Dealer):
@@ -65,10 +59,6 @@ class RouletteDealer(Dealer):
     # --- who is who -------------------------------------------------------
     def live(self, player: str) -> bool:
         return False             # bets ride after the player goes: nobody waits for them
-
-    def on_layout(self, handle: str) -> bool:
-        """The wager is on the layout (not cancelled by a refused hold, not yet settled)."""
-        return handle in self._owners
 
     def phase(self) -> str:
         wheel = self.wheel
@@ -165,19 +155,29 @@ class RouletteDealer(Dealer):
         return True
 
     # --- what people see ------------------------------------------------------
-    def render(self, event: Any, viewer: Viewer) -> list[str]:
-        return view.event_lines(self, event, viewer)
+    def snapshot(self) -> TableSnapshot:
+        """The table as the view reads it, now (built for each call: see snapshot.py)."""
+        wheel, commitment = self.wheel, getattr(self.dice, "commitment", None)
+        return TableSnapshot(
+            table_id=self.config.id, min_bet=self.config.min_bet, max_bet=self.config.max_bet,
+            options=wheel.options, phase=wheel.phase, seconds_left=wheel.seconds_left,
+            spins=wheel.spins, history=wheel.history, wagers=wheel.wagers,
+            held=frozenset(self._owners), away=wheel.away, seated=tuple(self.seating.names()),
+            commitment=commitment if isinstance(commitment, str) else None)
+
+    def render(self, event: Event, viewer: Viewer) -> list[str]:
+        return view.event_lines(self.snapshot(), event, viewer)
 
     def view(self, viewer: Viewer) -> list[str]:
-        return view.table_view(self, viewer)
+        return view.table_view(self.snapshot(), viewer)
 
     def rules(self) -> list[str]:
-        return view.rules_text(self)
+        return view.rules_text(self.snapshot())
 
-    def table_data(self) -> dict[str, Any]:
-        return view.table_data(self)
+    def table_data(self) -> dict[str, object]:
+        return view.table_data(self.snapshot())
 
-    def event_data(self, event: Any) -> list[Any]:
+    def event_data(self, event: Event) -> list[tuple[str, dict[str, object], tuple[str, ...] | None]]:
         return view.event_data(event)
 
     # --- after the wheel --------------------------------------------------------

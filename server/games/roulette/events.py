@@ -117,6 +117,13 @@ class BetsRide:
 
 
 @dataclass(frozen=True)
+class BetsSummary:
+    """Show a player their numbered live wagers (as they stand when shown)."""
+
+    player: str
+
+
+@dataclass(frozen=True)
 class WheelClosed:
     """Shutdown or eviction: every bet not yet spun was refunded (Refunds come first)."""
 
@@ -125,5 +132,5 @@ class WheelClosed:
 
 
 Fact = (BetAccepted | BetRefused | BetRemoved | UnbetRefused | BetCancelled | SpinRefused | BetsOpen
-        | LastCall | NoMoreBets | BallDropped | Settlement | BetsRide | WheelClosed)
+        | LastCall | NoMoreBets | BallDropped | Settlement | BetsRide | BetsSummary | WheelClosed)
 Event = Fact | MoneyIntent
