@@ -19,7 +19,6 @@ longest seated.
 """
 from __future__ import annotations
 
-import itertools
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -37,12 +36,6 @@ from .rounds import Phase
 from .snapshot import TableSnapshot
 from .wheel import RouletteWheel
 
-# Each dealer's wheel numbers its intent keys from 1; a table given new settings
-# (`reload`) gets a new dealer within the same run, so its keys carry an install
-# number that no earlier dealer of this process used.
-_INSTALLS = itertools.count(1)
-
-
 class RouletteDealer(Dealer):
     word = "roulette"
 
@@ -53,7 +46,10 @@ class RouletteDealer(Dealer):
         self.tick_hz = tick_hz
         self.dice = dice
         self.seating = seating
-        self.wheel = RouletteWheel(config.options, dice.draw, tick_hz, f"{config.id}.{next(_INSTALLS)}")
+        # The wheel numbers its intent keys from 1 under the table's id; the host
+        # makes them unique across runs and across dealers of one run (a reload's
+        # new dealer) by its own prefix (TableHost.ledger_key).
+        self.wheel = RouletteWheel(config.options, dice.draw, tick_hz, config.id)
         self._owners: dict[str, str] = {}            # stakes on the layout -> player
 
     # --- who is who -------------------------------------------------------
