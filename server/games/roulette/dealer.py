@@ -19,12 +19,13 @@ longest seated.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import Any
+from collections.abc import Sequence
+from dataclasses import replace
 
 from server.config.model import TableConfig
-from server.games.intents import Hold, Refund, Settle
+from server.dice.source import TableDraws
 from server.games.actions import Action, Actions, Move
+from server.games.intents import Hold, Refund, Settle
 from server.games.seam import Dealer, Event, HandResult, Note, Notice, Viewer
 from server.games.seating import Seating
 
@@ -39,7 +40,7 @@ from .wheel import RouletteWheel
 class RouletteDealer(Dealer):
     word = "roulette"
 
-    def __init__(self, config: TableConfig, tick_hz: int, dice: Any, seating: Seating) -> None:
+    def __init__(self, config: TableConfig, tick_hz: int, dice: TableDraws, seating: Seating) -> None:
         if not isinstance(config.options, RouletteOptions):
             raise TypeError(f"table {config.id} is not a roulette table")
         self.config = config
@@ -62,7 +63,7 @@ class RouletteDealer(Dealer):
             return f"betting, {wheel.seconds_left} s left"
         if wheel.phase is Phase.SPINNING:
             return "no more bets"
-        return wheel.phase.value
+        return str(wheel.phase.value)
 
     def between_hands(self, at_rest: bool) -> bool:
         """Not while the ball is spinning: a removed table closes (refunding) before or after."""
@@ -82,7 +83,7 @@ class RouletteDealer(Dealer):
     def sit_problem(self, player: str, wallet: int) -> str | None:
         return None
 
-    def seated(self, player: str, back: bool) -> list[Any]:
+    def seated(self, player: str, back: bool) -> list[Event]:
         self.wheel.rejoin(player)
         riding = self.wheel.bets_of(player)
         welcome = (f"Welcome to {self.config.id}: single-zero roulette, bets from {self.config.min_bet} "
@@ -92,8 +93,8 @@ class RouletteDealer(Dealer):
                        f"{'are' if len(riding) != 1 else 'is'} yours again."
         return [Note(None, f"{player} sits down at the wheel."), Note((player,), welcome)]
 
-    def unseated(self, player: str, how: str) -> list[Any]:
-        events = self.wheel.disconnect(player) if how == "gone" else self.wheel.leave(player)
+    def unseated(self, player: str, how: str) -> list[Event]:
+        events: list[Event] = [*(self.wheel.disconnect(player) if how == "gone" else self.wheel.leave(player))]
         if events and how != "gone":
             n = len(self.wheel.bets_of(player))
             bets = f"Your {n} bets stay on the layout and ride" if n != 1 else \
@@ -128,14 +129,14 @@ class RouletteDealer(Dealer):
         return self._after(self.wheel.spin(move.player, solo=self._alone()))
 
     # --- time and the host's other inputs -----------------------------------
-    def advance(self, ticks: int) -> list[Any]:
+    def advance(self, ticks: int) -> list[Event]:
         return self._after(self.wheel.advance(ticks, self._timed()))
 
-    def hold_refused(self, key: str, reason: str) -> list[Any]:
+    def hold_refused(self, key: str, reason: str) -> list[Event]:
         self._owners.pop(key, None)
-        return self.wheel.hold_refused(key, reason)
+        return [*self.wheel.hold_refused(key, reason)]
 
-    def close(self, why: str) -> list[Any]:
+    def close(self, why: str) -> list[Event]:
         away = self.wheel.away
         return self._after([Note(None, why), *self.wheel.close(why)], away)
 
@@ -177,11 +178,11 @@ class RouletteDealer(Dealer):
         return view.event_data(event)
 
     # --- after the wheel --------------------------------------------------------
-    def _after(self, events: list[Any], away: frozenset[str] = frozenset()) -> list[Any]:
+    def _after(self, events: Sequence[Event], away: frozenset[str] = frozenset()) -> list[Event]:
         """Book-keeping on the wheel's events, and what follows a spin: the
         dice rotate (revealing the spin's seed), players who left are sent a
         Notice after the Settle that paid them, the operator's log gets the spin."""
-        out: list[Any] = []
+        out: list[Event] = []
         dropped: BallDropped | None = None
         for e in events:
             out.append(e)

@@ -9,8 +9,11 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from server.games.wagers import (BetAccepted, BetCancelled, BetRefused, BetRemoved,  # noqa: F401
-                                 UnbetRefused)
+from server.games.wagers import BetAccepted as BetAccepted
+from server.games.wagers import BetCancelled as BetCancelled
+from server.games.wagers import BetRefused as BetRefused
+from server.games.wagers import BetRemoved as BetRemoved
+from server.games.wagers import UnbetRefused as UnbetRefused
 
 from server.games.intents import MoneyIntent
 

@@ -10,8 +10,6 @@ learn them from this package; `read` checks them with file:line errors and
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
-
 from server.config.keys import Field, Problem, as_int, describe, option, rows_of
 from server.games.seam import Built, OptionsReader, TableKeys
 
@@ -20,14 +18,14 @@ MAX_CHIPS = 1_000_000_000
 
 
 # --- the config keys -----------------------------------------------------------------
-def as_yes_no(value: Any, raw: str | None = None) -> bool:
+def as_yes_no(value: object, raw: str | None = None) -> bool:
     """true/false (YAML's yes/no values); a number or text is refused, not guessed."""
     if not isinstance(value, bool):
         raise Problem(f"must be true or false, not {describe(value)}")
     return value
 
 
-def as_wheel(value: Any, raw: str | None = None) -> str:
+def as_wheel(value: object, raw: str | None = None) -> str:
     """A wheel this package plays, refused by name otherwise (`double_zero` is not one)."""
     if isinstance(value, str) and value in WHEELS:
         return value
