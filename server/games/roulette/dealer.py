@@ -37,6 +37,7 @@ from .rounds import Phase
 from .snapshot import TableSnapshot
 from .wheel import RouletteWheel
 
+
 class RouletteDealer(Dealer):
     word = "roulette"
 
