@@ -200,3 +200,21 @@ async def test_shutdown_refunds_bets_not_yet_spun(casino_factory):
     assert "Refunded to your wallet: straight 17 100." in text
     assert "Notice: Your bets at roulette that rode after you left were refunded" in plain(
         await bob.read_until_closed())
+
+
+async def test_a_wheel_installed_by_reload_never_reuses_an_earlier_wheels_ledger_keys(casino_factory):
+    """The wheel numbers its keys from 1 under the table's id alone; the host's
+    install number keeps a reloaded dealer's keys apart from the last one's
+    (a repeated key would be a retry that moves nothing)."""
+    app = await casino_factory(seed=16, limits=FAST)
+    ann = await seated(app, "ann")
+    host = app.tables["roulette"]
+    await ann.cmd_expect("bet red 10", "Your bets")            # key roulette:1
+    await ann.cmd_expect("unbet all", "Taken down")            # key roulette:2: at rest again
+    assert host.at_rest
+    before = await wallet(app, "ann")
+    host.install(host.dealer.config)                          # what reload does once the table is at rest
+    await ann.cmd_expect("bet red 10", "Your bets")            # the new wheel's key roulette:1 again
+    assert await wallet(app, "ann") == before - 10
+    assert (await app.ledger.balance("ann")).held == {"roulette": 10}
+    await ann.close()

@@ -158,3 +158,23 @@ def test_gmcp_data_for_client_scripts():
         "player": "ann", "spin": 1, "pocket": 17, "won": [{"bet": "straight 17", "amount": 350}],
         "lost": [{"bet": "red", "amount": 5}], "net": 345}, ("ann",))]
     assert t.table_data() == {"spin": 2, "seconds_left": None, "history": [17], "bets_on_layout": 0}
+
+
+def test_the_view_reads_a_frozen_snapshot_and_never_imports_the_dealer():
+    """view.py renders a fact and a TableSnapshot the dealer builds; it imports
+    nothing of dealer.py anywhere (not in a function, not for type checking)."""
+    import ast
+    import dataclasses
+    from pathlib import Path
+
+    import server.games.roulette.view as view_module
+    source = Path(view_module.__file__).read_text()
+    imported = [node.module or "" for node in ast.walk(ast.parse(source)) if isinstance(node, ast.ImportFrom)]
+    imported += [a.name for node in ast.walk(ast.parse(source)) if isinstance(node, ast.Import) for a in node.names]
+    assert not [m for m in imported if "dealer" in m], imported
+    t = seat(busy(), "cy")
+    snap = t.dealer.snapshot()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        snap.spins = 0
+    assert snap.seated == ("ann", "bob", "cy") and len(snap.bets_of("ann")) == 9 and snap.spins == 22
+    assert view_module.table_view(snap, Viewer("ann", Prefs(), seated=True)) == view(t)

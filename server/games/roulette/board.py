@@ -79,8 +79,10 @@ class _Grid:
             self._mark(y, x, "|")
 
     def box(self, y0: int, x0: int, y1: int, x1: int) -> None:
-        self.hline(y0, x0, x1), self.hline(y1, x0, x1)
-        self.vline(x0, y0, y1), self.vline(x1, y0, y1)
+        self.hline(y0, x0, x1)
+        self.hline(y1, x0, x1)
+        self.vline(x0, y0, y1)
+        self.vline(x1, y0, y1)
 
     def _mark(self, y: int, x: int, ch: str) -> None:
         here = self.chars[y][x]
@@ -185,7 +187,8 @@ def draw_narrow(stakes: Stakes, color: bool, unicode: bool) -> list[str]:
         top = 3 + (d - 1) * 5
         if d > 1:
             g.hline(top - 1, 0, NARROW - 1)
-        g.put(top, 1, label[:3]), g.put(top + 1, 1, label[4:])
+        g.put(top, 1, label[:3])
+        g.put(top + 1, 1, label[4:])
         _chips(g, top + 2, 1, stakes.dozen.get(d))
         for r in range(4):
             for c, x in enumerate(cells):

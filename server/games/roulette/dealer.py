@@ -19,55 +19,44 @@ longest seated.
 """
 from __future__ import annotations
 
-import itertools
-from dataclasses import dataclass, replace
-from typing import Any
+from collections.abc import Sequence
+from dataclasses import replace
 
 from server.config.model import TableConfig
+from server.dice.source import TableDraws
+from server.games.actions import Action, Actions, Move
 from server.games.intents import Hold, Refund, Settle
-from server.games.seam import Dealer, HandResult, Note, Notice, Viewer
+from server.games.seam import Dealer, Event, HandResult, Note, Notice, Viewer
 from server.games.seating import Seating
 
 from . import view
 from .bets import parse
-from .events import BallDropped, Settlement, WheelClosed
+from .events import BallDropped, BetsSummary, Settlement, WheelClosed
 from .options import RouletteOptions
 from .rounds import Phase
+from .snapshot import TableSnapshot
 from .wheel import RouletteWheel
-
-# Each dealer's wheel numbers its intent keys from 1; a table given new settings
-# (`reload`) gets a new dealer within the same run, so its keys carry an install
-# number that no earlier dealer of this process used.
-_INSTALLS = itertools.count(1)
-
-
-@dataclass(frozen=True)
-class BetsSummary:
-    """Show a player their numbered live wagers (as they stand when shown)."""
-
-    player: str
 
 
 class RouletteDealer(Dealer):
     word = "roulette"
 
-    def __init__(self, config: TableConfig, tick_hz: int, dice: Any, seating: Seating) -> None:
+    def __init__(self, config: TableConfig, tick_hz: int, dice: TableDraws, seating: Seating) -> None:
         if not isinstance(config.options, RouletteOptions):
             raise TypeError(f"table {config.id} is not a roulette table")
         self.config = config
         self.tick_hz = tick_hz
         self.dice = dice
         self.seating = seating
-        self.wheel = RouletteWheel(config.options, dice.draw, tick_hz, f"{config.id}.{next(_INSTALLS)}")
+        # The wheel numbers its intent keys from 1 under the table's id; the host
+        # makes them unique across runs and across dealers of one run (a reload's
+        # new dealer) by its own prefix (TableHost.ledger_key).
+        self.wheel = RouletteWheel(config.options, dice.draw, tick_hz, config.id)
         self._owners: dict[str, str] = {}            # stakes on the layout -> player
 
     # --- who is who -------------------------------------------------------
     def live(self, player: str) -> bool:
         return False             # bets ride after the player goes: nobody waits for them
-
-    def on_layout(self, handle: str) -> bool:
-        """The wager is on the layout (not cancelled by a refused hold, not yet settled)."""
-        return handle in self._owners
 
     def phase(self) -> str:
         wheel = self.wheel
@@ -75,7 +64,7 @@ class RouletteDealer(Dealer):
             return f"betting, {wheel.seconds_left} s left"
         if wheel.phase is Phase.SPINNING:
             return "no more bets"
-        return wheel.phase.value
+        return str(wheel.phase.value)
 
     def between_hands(self, at_rest: bool) -> bool:
         """Not while the ball is spinning: a removed table closes (refunding) before or after."""
@@ -95,7 +84,7 @@ class RouletteDealer(Dealer):
     def sit_problem(self, player: str, wallet: int) -> str | None:
         return None
 
-    def seated(self, player: str, back: bool) -> list[Any]:
+    def seated(self, player: str, back: bool) -> list[Event]:
         self.wheel.rejoin(player)
         riding = self.wheel.bets_of(player)
         welcome = (f"Welcome to {self.config.id}: single-zero roulette, bets from {self.config.min_bet} "
@@ -105,8 +94,8 @@ class RouletteDealer(Dealer):
                        f"{'are' if len(riding) != 1 else 'is'} yours again."
         return [Note(None, f"{player} sits down at the wheel."), Note((player,), welcome)]
 
-    def unseated(self, player: str, how: str) -> list[Any]:
-        events = self.wheel.disconnect(player) if how == "gone" else self.wheel.leave(player)
+    def unseated(self, player: str, how: str) -> list[Event]:
+        events: list[Event] = [*(self.wheel.disconnect(player) if how == "gone" else self.wheel.leave(player))]
         if events and how != "gone":
             n = len(self.wheel.bets_of(player))
             bets = f"Your {n} bets stay on the layout and ride" if n != 1 else \
@@ -114,44 +103,41 @@ class RouletteDealer(Dealer):
             events.append(Note((player,), f"{bets} on the next spin; what they return goes to your wallet."))
         return events
 
-    # --- commands -----------------------------------------------------------
-    def act(self, player: str, words: list[str], wallet: int) -> list[Any]:
-        if player not in self.seating:
-            return [Note((player,), "Sit down first: play roulette.")]
-        verb, rest = words[0].lower(), words[1:]
-        if verb == "bet":
-            return self._bet(player, rest, wallet)
-        if verb == "bets":
-            return [BetsSummary(player)]
-        if verb == "unbet":
-            if not rest:
-                return [Note((player,), "Usage: unbet <number|name|all>; 'bets' numbers your bets.")]
-            events = self._after(self.wheel.unbet(player, " ".join(rest)))
-            return events + [BetsSummary(player)] if len(events) > 1 else events
-        if verb == "spin":
-            return self._after(self.wheel.spin(player, solo=self._alone()))
-        return [Note((player,), f"Roulette has no '{verb}': bet, bets, unbet, spin.")]
-
-    def _bet(self, player: str, words: list[str], wallet: int) -> list[Any]:
+    # --- commands (the words are declared in ACTIONS below) ---------------------
+    def _bet(self, move: Move) -> list[Event]:
+        player, words = move.player, _words(move)
         if not words:
             return [Note((player,), "Usage: bet <kind> [numbers] <amount>, e.g. bet red 10; "
                                     "'help roulette' lists the bets.")]
         bet = parse(words)
-        if not isinstance(bet, str) and bet.amount > wallet and self.wheel.phase is not Phase.SPINNING:
+        if not isinstance(bet, str) and bet.amount > move.wallet and self.wheel.phase is not Phase.SPINNING:
             return [Note((player,), f"Refused: {bet.name} {bet.amount} is more than your wallet "
-                                    f"({wallet} chips).")]
+                                    f"({move.wallet} chips).")]
         events = self._after(self.wheel.bet(player, words))
         return events + [BetsSummary(player)] if any(isinstance(e, Hold) for e in events) else events
 
+    def _bets(self, move: Move) -> list[Event]:
+        return [BetsSummary(move.player)]
+
+    def _unbet(self, move: Move) -> list[Event]:
+        player, words = move.player, _words(move)
+        if not words:
+            return [Note((player,), "Usage: unbet <number|name|all>; 'bets' numbers your bets.")]
+        events = self._after(self.wheel.unbet(player, " ".join(words)))
+        return events + [BetsSummary(player)] if len(events) > 1 else events
+
+    def _spin(self, move: Move) -> list[Event]:
+        return self._after(self.wheel.spin(move.player, solo=self._alone()))
+
     # --- time and the host's other inputs -----------------------------------
-    def advance(self, ticks: int) -> list[Any]:
+    def advance(self, ticks: int) -> list[Event]:
         return self._after(self.wheel.advance(ticks, self._timed()))
 
-    def hold_refused(self, key: str, reason: str) -> list[Any]:
+    def hold_refused(self, key: str, reason: str) -> list[Event]:
         self._owners.pop(key, None)
-        return self.wheel.hold_refused(key, reason)
+        return [*self.wheel.hold_refused(key, reason)]
 
-    def close(self, why: str) -> list[Any]:
+    def close(self, why: str) -> list[Event]:
         away = self.wheel.away
         return self._after([Note(None, why), *self.wheel.close(why)], away)
 
@@ -167,27 +153,37 @@ class RouletteDealer(Dealer):
         return True
 
     # --- what people see ------------------------------------------------------
-    def render(self, event: Any, viewer: Viewer) -> list[str]:
-        return view.event_lines(self, event, viewer)
+    def snapshot(self) -> TableSnapshot:
+        """The table as the view reads it, now (built for each call: see snapshot.py)."""
+        wheel, commitment = self.wheel, getattr(self.dice, "commitment", None)
+        return TableSnapshot(
+            table_id=self.config.id, min_bet=self.config.min_bet, max_bet=self.config.max_bet,
+            options=wheel.options, phase=wheel.phase, seconds_left=wheel.seconds_left,
+            spins=wheel.spins, history=wheel.history, wagers=wheel.wagers,
+            held=frozenset(self._owners), away=wheel.away, seated=tuple(self.seating.names()),
+            commitment=commitment if isinstance(commitment, str) else None)
+
+    def render(self, event: Event, viewer: Viewer) -> list[str]:
+        return view.event_lines(self.snapshot(), event, viewer)
 
     def view(self, viewer: Viewer) -> list[str]:
-        return view.table_view(self, viewer)
+        return view.table_view(self.snapshot(), viewer)
 
     def rules(self) -> list[str]:
-        return view.rules_text(self)
+        return view.rules_text(self.snapshot())
 
-    def table_data(self) -> dict[str, Any]:
-        return view.table_data(self)
+    def table_data(self) -> dict[str, object]:
+        return view.table_data(self.snapshot())
 
-    def event_data(self, event: Any) -> list[Any]:
+    def event_data(self, event: Event) -> list[tuple[str, dict[str, object], tuple[str, ...] | None]]:
         return view.event_data(event)
 
     # --- after the wheel --------------------------------------------------------
-    def _after(self, events: list[Any], away: frozenset[str] = frozenset()) -> list[Any]:
+    def _after(self, events: Sequence[Event], away: frozenset[str] = frozenset()) -> list[Event]:
         """Book-keeping on the wheel's events, and what follows a spin: the
         dice rotate (revealing the spin's seed), players who left are sent a
         Notice after the Settle that paid them, the operator's log gets the spin."""
-        out: list[Any] = []
+        out: list[Event] = []
         dropped: BallDropped | None = None
         for e in events:
             out.append(e)
@@ -214,3 +210,23 @@ class RouletteDealer(Dealer):
                                    ("staked", sum(s.staked for s in settlements)),
                                    ("paid", sum(s.paid for s in settlements)))))
         return out
+
+
+def _words(move: Move) -> list[str]:
+    """The words after the verb, as typed (the actions' default parser keeps them)."""
+    args = move.args
+    return [str(w) for w in args] if isinstance(args, tuple) else []
+
+
+ACTIONS = Actions("Roulette", (
+    Action("bet", "bet <kind> [numbers] <amount>",
+           "a wager on the layout, e.g. bet red 10, bet split 17 20 5, bet corner 17 21 5. "
+           "'help roulette' lists every bet and what it pays.", RouletteDealer._bet, opens=True),
+    Action("bets", "bets", "your bets on the layout, numbered for unbet.", RouletteDealer._bets),
+    Action("unbet", "unbet <number|name|all>",
+           "take a bet down (unbet 2, unbet red, unbet split 17 20) until No more bets.",
+           RouletteDealer._unbet),
+    Action("spin", "spin", "alone at the wheel with a bet down: no more bets, and the ball drops.",
+           RouletteDealer._spin, opens=True),
+))
+RouletteDealer.actions = ACTIONS

@@ -7,7 +7,7 @@ from server.dice.kinds import WHEEL
 from server.games.seam import GameEntry, OddsSheet
 from server.render.width import glue
 
-from .dealer import RouletteDealer
+from .dealer import ACTIONS, RouletteDealer
 from .kinds import KINDS, KindInfo
 from .odds import house_edges
 from .options import ROULETTE_KEYS
@@ -35,14 +35,7 @@ ROULETTE = GameEntry(
     game="roulette",
     variant=None,
     summary="a European wheel, 0 and 1-36; every bet against the house",
-    words_old={
-        "bet": "bet <kind> [numbers] <amount> - a wager on the layout, e.g. bet red 10, bet split 17 20 5, "
-               "bet corner 17 21 5. 'help roulette' lists every bet and what it pays.",
-        "bets": "bets - your bets on the layout, numbered for unbet.",
-        "unbet": "unbet <number|name|all> - take a bet down (unbet 2, unbet red, unbet split 17 20) "
-                 "until No more bets.",
-        "spin": "spin - alone at the wheel with a bet down: no more bets, and the ball drops.",
-    },
+    actions=ACTIONS,
     keys=ROULETTE_KEYS,
     make=RouletteDealer,
     help_lines=(
@@ -56,7 +49,6 @@ ROULETTE = GameEntry(
         "paid to your wallet. 'fair' shows the wheel's commitment; the first seated may 'seed <text>'.",
     ),
     topics={info.kind.value: bet_line(info) for info in KINDS.values()},
-    opening_old=("bet", "spin"),
     odds=odds_sheet,
     draws=WHEEL,
     drop_forfeits=False,          # bets ride on the next spin and are paid to the wallet

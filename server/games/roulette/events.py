@@ -9,8 +9,11 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from server.games.wagers import (BetAccepted, BetCancelled, BetRefused, BetRemoved,  # noqa: F401
-                                 UnbetRefused)
+from server.games.wagers import BetAccepted as BetAccepted
+from server.games.wagers import BetCancelled as BetCancelled
+from server.games.wagers import BetRefused as BetRefused
+from server.games.wagers import BetRemoved as BetRemoved
+from server.games.wagers import UnbetRefused as UnbetRefused
 
 from server.games.intents import MoneyIntent
 
@@ -117,6 +120,13 @@ class BetsRide:
 
 
 @dataclass(frozen=True)
+class BetsSummary:
+    """Show a player their numbered live wagers (as they stand when shown)."""
+
+    player: str
+
+
+@dataclass(frozen=True)
 class WheelClosed:
     """Shutdown or eviction: every bet not yet spun was refunded (Refunds come first)."""
 
@@ -125,5 +135,5 @@ class WheelClosed:
 
 
 Fact = (BetAccepted | BetRefused | BetRemoved | UnbetRefused | BetCancelled | SpinRefused | BetsOpen
-        | LastCall | NoMoreBets | BallDropped | Settlement | BetsRide | WheelClosed)
+        | LastCall | NoMoreBets | BallDropped | Settlement | BetsRide | BetsSummary | WheelClosed)
 Event = Fact | MoneyIntent

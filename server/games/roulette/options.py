@@ -10,26 +10,46 @@ learn them from this package; `read` checks them with file:line errors and
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
-
-from server.config.keys import Field, Problem, as_int, describe
+from server.config.keys import Field, Problem, as_int, describe, option, rows_of
 from server.games.seam import Built, OptionsReader, TableKeys
 
 WHEELS = ("single_zero",)          # the wheels this package plays (RULES.md: European, 37 pockets)
 MAX_CHIPS = 1_000_000_000
 
 
+# --- the config keys -----------------------------------------------------------------
+def as_yes_no(value: object, raw: str | None = None) -> bool:
+    """true/false (YAML's yes/no values); a number or text is refused, not guessed."""
+    if not isinstance(value, bool):
+        raise Problem(f"must be true or false, not {describe(value)}")
+    return value
+
+
+def as_wheel(value: object, raw: str | None = None) -> str:
+    """A wheel this package plays, refused by name otherwise (`double_zero` is not one)."""
+    if isinstance(value, str) and value in WHEELS:
+        return value
+    named = repr(value) if isinstance(value, str) else describe(value)
+    meant = str(value).strip().lower().replace("-", "_").replace(" ", "_")
+    hint = f" (did you mean {meant!r}?)" if meant in WHEELS else ""
+    raise Problem(f"{named} is not a wheel this casino plays: the only one is "
+                  f"{' or '.join(WHEELS)}, 0 and 1-36{hint}")
+
+
 @dataclass(frozen=True)
 class RouletteOptions:
-    """Defaults are RULES.md's: 20 s window, last call at 5 s left, ball drops 3 s later."""
+    """Defaults are RULES.md's: 20 s window, last call at 5 s left, ball drops 3 s later.
 
-    min_bet: int = 1
-    max_bet: int = 10_000
-    la_partage: bool = False
-    bet_window: float = 20
-    last_call: float = 5           # seconds left when the last call is made; 0: none
-    spin_seconds: float = 3
-    wheel: str = "single_zero"
+    Each field is a config key of a `game: roulette` entry (`option`: its
+    check, range and default, declared once; `rows_of` makes the rows)."""
+
+    min_bet: int = option(1, as_int, 1, MAX_CHIPS)
+    max_bet: int = option(10_000, as_int, 1, MAX_CHIPS)
+    wheel: str = option("single_zero", as_wheel)
+    la_partage: bool = option(False, as_yes_no)
+    bet_window: float = option(20, as_int, 2, 600)
+    last_call: float = option(5, as_int, 0, 599)      # seconds left when the last call is made; 0: none
+    spin_seconds: float = option(3, as_int, 0, 60)
 
     def problems(self) -> list[str]:
         """Why these options make no table, one line each (empty: fine)."""
@@ -60,36 +80,7 @@ def to_ticks(seconds: float, tick_hz: int) -> int:
     return round(seconds * tick_hz)
 
 
-# --- the config keys -----------------------------------------------------------------
-def as_yes_no(value: Any, raw: str | None = None) -> bool:
-    """true/false (YAML's yes/no values); a number or text is refused, not guessed."""
-    if not isinstance(value, bool):
-        raise Problem(f"must be true or false, not {describe(value)}")
-    return value
-
-
-def as_wheel(value: Any, raw: str | None = None) -> str:
-    """A wheel this package plays, refused by name otherwise (`double_zero` is not one)."""
-    if isinstance(value, str) and value in WHEELS:
-        return value
-    named = repr(value) if isinstance(value, str) else describe(value)
-    meant = str(value).strip().lower().replace("-", "_").replace(" ", "_")
-    hint = f" (did you mean {meant!r}?)" if meant in WHEELS else ""
-    raise Problem(f"{named} is not a wheel this casino plays: the only one is "
-                  f"{' or '.join(WHEELS)}, 0 and 1-36{hint}")
-
-
-_RO = RouletteOptions()
-ROULETTE_FIELDS = (
-    Field("max_players", as_int, 8, 1, 20),
-    Field("min_bet", as_int, _RO.min_bet, 1, MAX_CHIPS),
-    Field("max_bet", as_int, _RO.max_bet, 1, MAX_CHIPS),
-    Field("wheel", as_wheel, _RO.wheel),
-    Field("la_partage", as_yes_no, _RO.la_partage),
-    Field("bet_window", as_int, int(_RO.bet_window), 2, 600),
-    Field("last_call", as_int, int(_RO.last_call), 0, 599),
-    Field("spin_seconds", as_int, int(_RO.spin_seconds), 0, 60),
-)
+ROULETTE_FIELDS = (Field("max_players", as_int, 8, 1, 20), *rows_of(RouletteOptions))
 
 
 def read(entry: OptionsReader) -> Built:

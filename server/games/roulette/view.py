@@ -10,7 +10,7 @@ lies across in 57 columns, or stands up in 31 for a narrower client.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
 
 from server.games.seam import Viewer, render_note
 from server.render.text import paint, wrap
@@ -18,14 +18,12 @@ from server.render.text import paint, wrap
 from . import board
 from .events import (
     BallDropped, BetAccepted, BetCancelled, BetRefused, BetRemoved, BetsOpen, BetsRide, LastCall,
-    NoMoreBets, Outcome, Settlement, SpinRefused, UnbetRefused, Wager, WheelClosed,
+    BetsSummary, Line, NoMoreBets, Outcome, Settlement, SpinRefused, UnbetRefused, Wager, WheelClosed,
 )
 from .kinds import KINDS, Kind
 from .layout import RED, colour
 from .rounds import Phase
-
-if TYPE_CHECKING:
-    from .dealer import RouletteDealer
+from .snapshot import TableSnapshot
 
 REMINDER = "bet <kind> [numbers] <amount> | bets | unbet <n|name|all> | spin | table rules | leave | help roulette"
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -45,14 +43,14 @@ def pocket(n: int, color: bool) -> str:
 
 
 # --- events ------------------------------------------------------------------
-def event_lines(table: "RouletteDealer", event: Any, viewer: Viewer) -> list[str]:
+def event_lines(snap: TableSnapshot, event: object, viewer: Viewer) -> list[str]:
     note = render_note(event, viewer)
     if note is not None:
         return note
     c, me = viewer.prefs.color, viewer.key
     if isinstance(event, BetAccepted):
         w = event.wager
-        if w.player != me or not table.on_layout(w.handle):
+        if w.player != me or not snap.on_layout(w.handle):
             return []                      # not yours, or its hold was refused meanwhile
         return ([event.note] if event.note else []) + [f"Bet accepted: {w.name} {w.bet.amount}."]
     if isinstance(event, (BetRefused, UnbetRefused, SpinRefused)):
@@ -88,13 +86,12 @@ def event_lines(table: "RouletteDealer", event: Any, viewer: Viewer) -> list[str
         if not mine:
             return []
         return [f"Refunded to your wallet: {', '.join(f'{w.name} {w.bet.amount}' for w in mine)}."]
-    from .dealer import BetsSummary
     if isinstance(event, BetsSummary):
-        return [bets_line(table.wheel.bets_of(me))] if event.player == me else []
+        return [bets_line(snap.bets_of(me))] if event.player == me else []
     return []
 
 
-def event_data(event: Any) -> list[tuple[str, dict[str, Any], tuple[str, ...] | None]]:
+def event_data(event: object) -> list[tuple[str, dict[str, object], tuple[str, ...] | None]]:
     """A fact as GMCP data (docs/gmcp.md): the number to everyone, a settlement to its player."""
     if isinstance(event, BallDropped):
         return [("Casino.Spin", {"spin": event.spin, "pocket": event.pocket, "colour": event.colour.value,
@@ -108,11 +105,10 @@ def event_data(event: Any) -> list[tuple[str, dict[str, Any], tuple[str, ...] | 
     return []
 
 
-def table_data(table: "RouletteDealer") -> dict[str, Any]:
+def table_data(snap: TableSnapshot) -> dict[str, object]:
     """What roulette adds to Casino.Table: the spin coming, its clock, the last numbers."""
-    wheel = table.wheel
-    return {"spin": wheel.spins + 1, "seconds_left": wheel.seconds_left, "history": list(wheel.history),
-            "bets_on_layout": len(wheel.wagers)}
+    return {"spin": snap.spins + 1, "seconds_left": snap.seconds_left, "history": list(snap.history),
+            "bets_on_layout": len(snap.wagers)}
 
 
 def _secs(seconds: float) -> str:
@@ -136,7 +132,7 @@ def settlement_line(s: Settlement, color: bool) -> str:
     return f"Settlement, spin {s.spin}: " + "; ".join(parts) + "." + back
 
 
-def _lost(line: Any) -> str:
+def _lost(line: Line) -> str:
     if line.outcome is Outcome.HALF:
         return f"{line.wager.name} -{-line.net} (la partage: half back)"
     return f"{line.wager.name} -{line.wager.bet.amount}"
@@ -154,16 +150,16 @@ def refund_text(table_id: str, wagers: tuple[Wager, ...]) -> str:
             f"closed: {total} chips back to your wallet.")
 
 
-def bets_line(wagers: list[Wager]) -> str:
+def bets_line(wagers: Sequence[Wager]) -> str:
     if not wagers:
         return "You have no bets on the layout."
     return "Your bets: " + "  ".join(f"{i}) {w.name} {w.bet.amount}" for i, w in enumerate(wagers, 1))
 
 
 # --- the table ---------------------------------------------------------------
-def stakes_of(wagers: list[Wager]) -> tuple[board.Stakes, list[Wager]]:
+def stakes_of(wagers: Sequence[Wager]) -> tuple[board.Stakes, list[Wager]]:
     """The viewer's chips on the board's spots, and the inside combinations listed apart."""
-    s, apart = board.Stakes(), []
+    s, apart = board.Stakes(), list[Wager]()
     for w in wagers:
         kind, n, amount = w.bet.kind, min(w.bet.numbers), w.bet.amount
         if kind is Kind.STRAIGHT:
@@ -181,25 +177,25 @@ def stakes_of(wagers: list[Wager]) -> tuple[board.Stakes, list[Wager]]:
     return s, apart
 
 
-def table_view(table: "RouletteDealer", viewer: Viewer) -> list[str]:
-    prefs, me, wheel = viewer.prefs, viewer.key, table.wheel
+def table_view(snap: TableSnapshot, viewer: Viewer) -> list[str]:
+    prefs, me = viewer.prefs, viewer.key
     width = min(prefs.width, 80)
     c = prefs.color
-    mine = wheel.bets_of(me)
+    mine = snap.bets_of(me)
     dot = " · " if prefs.unicode else " - "
-    partage = ", la partage" if wheel.options.la_partage else ""
-    lines = [paint(f"{table.config.id}{dot}single-zero roulette{partage}", "bold", color=c)]
+    partage = ", la partage" if snap.options.la_partage else ""
+    lines = [paint(f"{snap.table_id}{dot}single-zero roulette{partage}", "bold", color=c)]
     stakes, apart = stakes_of(mine)
     draw = board.draw if width >= board.WIDTH else board.draw_narrow
     lines += draw(stakes, c, prefs.unicode)
     if not c:
         lines.append("    (* is red, 0 green, the rest black)")
-    shown = [pocket(n, c) for n in wheel.history] or ["none yet"]
+    shown = [pocket(n, c) for n in snap.history] or ["none yet"]
     lines += wrap_tokens("Last 20:", shown, width)
-    lines += wrap(status(table, alone=len(table.seating.names()) <= 1), width)
-    seated = ", ".join(table.seating.names()) or "nobody"
-    riding = sum(1 for w in wheel.wagers if w.player in wheel.away)
-    lines += wrap(f"Seated: {seated}. Bets {table.config.min_bet}-{table.config.max_bet} a wager."
+    lines += wrap(status(snap, alone=len(snap.seated) <= 1), width)
+    seated = ", ".join(snap.seated) or "nobody"
+    riding = sum(1 for w in snap.wagers if w.player in snap.away)
+    lines += wrap(f"Seated: {seated}. Bets {snap.min_bet}-{snap.max_bet} a wager."
                   + (f" Riding for players who left: {riding} bets." if riding else ""), width)
     if apart:
         lines += wrap("Also on the layout: " + ", ".join(f"{w.name} {w.bet.amount}" for w in apart), width)
@@ -208,14 +204,14 @@ def table_view(table: "RouletteDealer", viewer: Viewer) -> list[str]:
                              width, gap="  ")
     else:
         lines.append(bets_line(mine))
-    commitment = getattr(table.dice, "commitment", None)
+    commitment = snap.commitment
     if commitment:
         lines += wrap(f"Fair: next spin committed to {commitment[:12]}... ('fair').", width)
     lines += wrap("Commands: " + REMINDER, width)
     return lines
 
 
-def wrap_tokens(label: str, tokens: list[str], width: int, gap: str = " ") -> list[str]:
+def wrap_tokens(label: str, tokens: Sequence[str], width: int, gap: str = " ") -> list[str]:
     """`label` then tokens, never split, wrapped by their visible width (colour aside)."""
     out, line, seen = [], label, len(label)
     for token in tokens:
@@ -228,24 +224,23 @@ def wrap_tokens(label: str, tokens: list[str], width: int, gap: str = " ") -> li
     return out + [line]
 
 
-def status(table: "RouletteDealer", alone: bool) -> str:
-    wheel = table.wheel
-    spin = wheel.spins + 1
-    if wheel.phase is Phase.BETTING:
-        return f"Spin {spin}: bets are open, no more bets in {wheel.seconds_left} s."
-    if wheel.phase is Phase.SPINNING:
+def status(snap: TableSnapshot, alone: bool) -> str:
+    spin = snap.spins + 1
+    if snap.phase is Phase.BETTING:
+        return f"Spin {spin}: bets are open, no more bets in {snap.seconds_left} s."
+    if snap.phase is Phase.SPINNING:
         return f"Spin {spin}: no more bets, the ball is spinning."
-    if wheel.phase is Phase.CLOSED:
+    if snap.phase is Phase.CLOSED:
         return "The wheel is closed."
-    if wheel.wagers and alone:
+    if snap.wagers and alone:
         return f"Spin {spin}: bets are open. Alone at the wheel, 'spin' when you are ready."
-    if wheel.wagers:
+    if snap.wagers:
         return f"Spin {spin}: bets are open."
     return f"Spin {spin}: place your bets; the first bet starts the round."
 
 
-def rules_text(table: "RouletteDealer") -> list[str]:
-    o, cfg = table.wheel.options, table.config
+def rules_text(snap: TableSnapshot) -> list[str]:
+    o = snap.options
     pays = {k: KINDS[k].pays for k in KINDS}
     zero = ("Zero loses every outside bet, except that with la partage (this table) an even-money bet "
             "gets half its stake back, rounded down." if o.la_partage else "Zero loses every outside bet.")
@@ -269,7 +264,7 @@ def rules_text(table: "RouletteDealer") -> list[str]:
         "Bets are not contracts: 'unbet' takes any of yours down until No more bets.",
         "Leaving or losing your connection forfeits nothing: your bets ride on the next spin, are paid "
         "to your wallet, and you are told at your next login. A shutdown refunds bets not yet spun.",
-        f"Wagers from {cfg.min_bet} to {cfg.max_bet} chips each, in whole chips. {edge}",
+        f"Wagers from {snap.min_bet} to {snap.max_bet} chips each, in whole chips. {edge}",
         "Each spin is one provably fair draw of 0-36: 'fair' shows the commitment before you bet and "
         "the seed revealed after the spin; 'casino verify --draw 37' recomputes it.",
     ]
