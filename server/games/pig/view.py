@@ -16,7 +16,7 @@ from __future__ import annotations
 from server.games.pig import events as ev
 from server.games.pig.rules import COMPUTER_HOLDS_AT, RollOutcome
 from server.games.pig.snapshot import PigSnapshot
-from server.render.dice import dice_art
+from server.dice.kinds import DICE
 from server.render.text import paint
 from server.render.width import fit_all, glue
 from server.games.seam import Event, Viewer, render_note
@@ -79,7 +79,7 @@ def event_lines(event: Event, table: PigSnapshot, viewer: Viewer) -> list[str]:
 def roll_lines(event: ev.Rolled, viewer: Viewer) -> list[str]:
     c = viewer.prefs.color
     d1, d2 = event.dice
-    lines = [*dice_art(event.dice, viewer.prefs), f"{d1}, {d2} Current Round Score: {event.round_score}"]
+    lines = [*DICE.art(event.dice, viewer.prefs), f"{d1}, {d2} Current Round Score: {event.round_score}"]
     who = "you lose" if event.player == viewer.key else f"{event.player} loses"
     if event.outcome is RollOutcome.ONE:
         lines.append(paint(f"A one: {who} the round score.", "bright_red", color=c))

@@ -18,7 +18,7 @@ from server.games.seam import Event, Viewer, render_note
 from server.games.simplified import events as ev
 from server.games.simplified.engine import Phase
 from server.games.simplified.rules import Outcome, Side
-from server.render.dice import dice_art
+from server.dice.kinds import DICE
 from server.render.text import paint
 from server.render.width import fit_all
 
@@ -81,7 +81,7 @@ def event_lines(event: Event, seat: Seat, viewer: Viewer) -> list[str]:
         lines = [f"{who} {verb} {event.amount} on the {SIDE[event.side]}. Type 'roll'."]
         return ([event.note] if event.note and you else []) + lines
     if isinstance(event, ev.Rolled):
-        return [*dice_art(event.dice, viewer.prefs),
+        return [*DICE.art(event.dice, viewer.prefs),
                 f"{who} rolled {event.dice[0]} and {event.dice[1]}: {paint(str(event.total), 'bold', color=c)}."]
     if isinstance(event, ev.PointSet):
         offer = " You may 'press' (double your bet) or take 'odds <amount>'." if event.can_press and you else ""
