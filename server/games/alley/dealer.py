@@ -22,7 +22,7 @@ money; this adapter parses words, keeps the seats and adds the wallet reports.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Sequence
 
 from server.config.model import TableConfig
 from server.games.alley.options import AlleyOptions
@@ -31,27 +31,46 @@ from server.games.alley.game import AlleyGame
 from server.games.alley.state import start_problem
 from server.games.alley.text import table_rules
 from server.games.alley import view as render
+from server.games.actions import Action, Actions, Move
 from server.games.seam import Dealer, Note, Viewer, WalletReport
 from server.games.seating import Seating
 
 
 _AMOUNT = re.compile(r"\d{1,9}")
+_BET_USAGE = "Usage: bet <amount>, e.g. bet 20"
+_FADE_USAGE = "Usage: fade <amount> to take part of the action, or 'fade' to decline"
 
 
-def parse(verb: str, rest: list[str]) -> ev.Action | str:
-    """The engine command for what a player typed, or a one-line usage reason."""
-    if verb in ("roll", "pass"):
-        return ev.Roll() if verb == "roll" else ev.PassDice()
-    if verb == "fade" and not rest:
-        return ev.Fade(0)
-    usage = "Usage: bet <amount>, e.g. bet 20" if verb == "bet" else \
-        "Usage: fade <amount> to take part of the action, or 'fade' to decline"
+def _amount(rest: Sequence[str], usage: str) -> int | str:
+    """The one amount typed after the verb, or a one-line usage reason."""
     if len(rest) != 1:
         return usage
     if not _AMOUNT.fullmatch(rest[0]):
         return f"The amount must be a whole number of chips. {usage}."
-    amount = int(rest[0])
-    return ev.Bet(amount) if verb == "bet" else ev.Fade(amount)
+    return int(rest[0])
+
+
+def parse_bet(rest: Sequence[str]) -> ev.Bet | str:
+    """`bet 60` -> Bet(60), or the reason it is not a bet. A reason is told
+    only once the table knows the player is in the game (see _play)."""
+    amount = _amount(rest, _BET_USAGE)
+    return amount if isinstance(amount, str) else ev.Bet(amount)
+
+
+def parse_fade(rest: Sequence[str]) -> ev.Fade | str:
+    """`fade 20` -> Fade(20); `fade` alone declines (Fade(0))."""
+    if not rest:
+        return ev.Fade(0)
+    amount = _amount(rest, _FADE_USAGE)
+    return amount if isinstance(amount, str) else ev.Fade(amount)
+
+
+def parse_roll(rest: Sequence[str]) -> ev.Roll:
+    return ev.Roll()
+
+
+def parse_pass(rest: Sequence[str]) -> ev.PassDice:
+    return ev.PassDice()
 
 
 class AlleyDealer(Dealer):
@@ -157,22 +176,21 @@ class AlleyDealer(Dealer):
         return [told, *self._after(events)]
 
     # --- commands ---------------------------------------------------------------
-    def act(self, player: str, words: list[str], wallet: int) -> list[Any]:
-        verb, rest = words[0].lower(), words[1:]
-        if player not in self.seats:
-            return [Note((player,), "Sit down first: play alley.")]
-        if verb == "start":
-            return self._start_command(player)
+    def _play(self, move: Move) -> list[Any]:
+        """bet, fade, roll, pass: the engine's command, once the player is in the
+        running game (a typing mistake is told after that, as before)."""
+        player = move.player
         if self.engine is None:
             return [Note((player,), "No game is running."), self._start_hint()]
         if player not in self.playing():
             return [Note((player,), "You are not in this game: you will play in the next one.")]
-        action = parse(verb, rest)
-        if isinstance(action, str):
-            return [Note((player,), action)]
-        return self._after(self.engine.act(player, action))
+        if isinstance(move.args, str):
+            return [Note((player,), move.args)]
+        assert isinstance(move.args, (ev.Bet, ev.Fade, ev.Roll, ev.PassDice))
+        return self._after(self.engine.act(player, move.args))
 
-    def _start_command(self, player: str) -> list[Any]:
+    def _start_command(self, move: Move) -> list[Any]:
+        player = move.player
         if self.engine is not None:
             where = "you are playing in it" if player in self.playing() else "you will play in the next one"
             return [Note((player,), f"A game is already running: {where}.")]
@@ -257,3 +275,18 @@ class AlleyDealer(Dealer):
 
     def event_data(self, event: Any) -> list[Any]:
         return render.event_data(self, event)
+
+
+ACTIONS = Actions("Alley craps", (
+    Action("start", "start", "start a game of alley craps with everyone seated (at least 2).",
+           AlleyDealer._start_command, opens=True),
+    Action("bet", "bet <amount>", "as the shooter, set the action (after a pass: shoot another pass "
+           "for that much).", AlleyDealer._play, parse_bet, opens=True),
+    Action("fade", "fade <amount>", "take that much of the shooter's action when asked; 'fade' alone "
+           "declines.", AlleyDealer._play, parse_fade),
+    Action("roll", "roll", "as the shooter, roll the dice; after a pass, shoot another pass.",
+           AlleyDealer._play, parse_roll),
+    Action("pass", "pass", "as the shooter, pass the bones to the next player (after a pass, or "
+           "instead of betting).", AlleyDealer._play, parse_pass),
+))
+AlleyDealer.actions = ACTIONS
