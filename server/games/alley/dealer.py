@@ -28,7 +28,8 @@ from server.config.model import TableConfig
 from server.games.alley.options import AlleyOptions
 from server.games.alley import events as ev
 from server.games.alley.game import AlleyGame
-from server.games.alley.state import start_problem
+from server.games.alley.snapshot import AlleySnapshot
+from server.games.alley.state import Phase, start_problem
 from server.games.alley.text import table_rules
 from server.games.alley import view as render
 from server.games.actions import Action, Actions, Move
@@ -121,7 +122,6 @@ class AlleyDealer(Dealer):
     def between_hands(self, at_rest: bool) -> bool:
         """No pass in play: a removed table may close now, returning every
         player's table bankroll."""
-        from server.games.alley.state import Phase
         return self.engine is None or self.engine.phase not in (Phase.FADING, Phase.ROLLING)
 
     def phase(self) -> str:
@@ -258,23 +258,30 @@ class AlleyDealer(Dealer):
         return [*reports, self._start_hint()]
 
     # --- what people see ----------------------------------------------------------
+    def snapshot(self) -> AlleySnapshot:
+        """The table as the view reads it, frozen: built per render call."""
+        engine = self.engine
+        return AlleySnapshot(
+            table_id=self.config.id, max_players=self.config.max_players, options=self.options,
+            tick_hz=self.tick_hz, seats=tuple(self.seats), playing=self.playing(),
+            waiting=tuple(self.waiting()), games=self.games,
+            game=engine.view() if engine is not None else None,
+            last_result=self.last_result, last_dice=self.last_dice)
+
     def render(self, event: Any, viewer: Viewer) -> list[str]:
-        return render.event_lines(self, event, viewer)
+        return render.event_lines(self.snapshot(), event, viewer)
 
     def view(self, viewer: Viewer) -> list[str]:
-        return render.table_view(self, viewer)
+        return render.table_view(self.snapshot(), viewer)
 
     def rules(self) -> list[str]:
-        return table_rules(self.options, self.config.max_players) + render.table_rules_extra(self)
+        return table_rules(self.options, self.config.max_players) + render.table_rules_extra(self.snapshot())
 
     def table_data(self) -> dict[str, Any]:
-        view = self.engine.view() if self.engine is not None else None
-        return {"shooter": self.shooter(), "playing": list(self.playing()), "waiting": self.waiting(),
-                "bankrolls": dict(self.engine.bankrolls) if self.engine is not None else {},
-                "point": getattr(view, "point", None)}
+        return render.table_data(self.snapshot())
 
     def event_data(self, event: Any) -> list[Any]:
-        return render.event_data(self, event)
+        return render.event_data(self.snapshot(), event)
 
 
 ACTIONS = Actions("Alley craps", (

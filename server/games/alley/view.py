@@ -5,22 +5,23 @@ The engine's events carry numbers only; here they become spec 000's phrases
 addressed to "you" when the viewer is the one concerned. One small function
 per event, looked up in a table. Dice are drawn with server.render.dice, so a
 player's `set dice`, `set unicode` and `set color` hold here as everywhere.
+
+Every function here reads a fact and the table's frozen AlleySnapshot (built
+by the dealer, server.games.alley.snapshot), never the dealer itself.
 """
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from server.games.alley import events as ev
 from server.games.alley.rules import Decision
+from server.games.alley.snapshot import AlleySnapshot
 from server.games.alley.state import Phase
 from server.render.dice import dice_art, dice_inline
 from server.render.text import paint, wrap
 from server.render.width import fit, fit_all, glue
 from server.games.seam import Viewer, render_note
-
-if TYPE_CHECKING:
-    from server.games.alley.dealer import AlleyDealer
 
 REMINDER = "start | bet <amount> | fade <amount> | fade | roll | pass | table | table rules | leave"
 
@@ -45,9 +46,9 @@ _BONES = {
 
 
 class _Ctx:
-    """The viewer, the table and a few helpers every event line needs."""
+    """The viewer, the table's snapshot and a few helpers every event line needs."""
 
-    def __init__(self, table: AlleyDealer, viewer: Viewer) -> None:
+    def __init__(self, table: AlleySnapshot, viewer: Viewer) -> None:
         self.table, self.viewer, self.me = table, viewer, viewer.key
         self.color = viewer.prefs.color
 
@@ -246,7 +247,7 @@ LINES: dict[type, Callable[[_Ctx, Any], list[str]]] = {
 }
 
 
-def event_lines(table: AlleyDealer, event: Any, viewer: Viewer) -> list[str]:
+def event_lines(table: AlleySnapshot, event: Any, viewer: Viewer) -> list[str]:
     note = render_note(event, viewer)
     if note is not None:
         return note
@@ -263,20 +264,19 @@ _WAITING = {
 }
 
 
-def table_view(table: AlleyDealer, viewer: Viewer) -> list[str]:
+def table_view(table: AlleySnapshot, viewer: Viewer) -> list[str]:
     o, width = table.options, viewer.prefs.width
-    lines = wrap(f"Alley craps at {table.config.id}: {max(2, o.min_players)} to {table.config.max_players} "
+    lines = wrap(f"Alley craps at {table.table_id}: {max(2, o.min_players)} to {table.max_players} "
                  f"players, buy-in {o.buy_in}, bets in multiples of {o.bet_unit}. The house takes nothing.",
                  width)
-    engine = table.engine
-    if engine is None:
+    v = table.game
+    if v is None:
         lines += wrap(f"No game is running. Seated: {', '.join(table.seats) or 'nobody'}. "
                       "Anyone seated can type 'start' once enough players are seated.", width)
         if isinstance(table.last_result, ev.GameOver) and table.last_result.winner:
             r = table.last_result
             lines.append(f"Last game: {r.winner} won the pot of {r.pot} ({r.net:+d}).")
         return fit_all(lines + _commands(width), width)
-    v = engine.view()
     fades = dict(v.fades)
     covered = sum(fades.values())
     lines.append(f"Game {table.games}. Shooter: {v.shooter}.")
@@ -290,7 +290,7 @@ def table_view(table: AlleyDealer, viewer: Viewer) -> list[str]:
         what = _WAITING[v.phase].format(shooter=v.shooter, who=v.waiting_for)
         lines.append(f"Waiting for {what} ({glue(str(left), 's', 'left')}).")
     lines.append(f"  {'Player':<16}{'Bankroll':>9}")
-    playing = set(engine.players)
+    playing = set(table.playing)
     for player, bankroll in v.bankrolls:
         marks = []
         if player == v.shooter:
@@ -302,8 +302,8 @@ def table_view(table: AlleyDealer, viewer: Viewer) -> list[str]:
         elif bankroll == 0:
             marks.append("cleaned out")
         lines.append(f"  {player:<16}{bankroll:>9}  {', '.join(marks)}".rstrip())
-    if table.waiting():
-        lines += wrap("Waiting for the next game: " + ", ".join(table.waiting()) + ".", width)
+    if table.waiting:
+        lines += wrap("Waiting for the next game: " + ", ".join(table.waiting) + ".", width)
     if table.last_dice:
         lines.append(f"Last roll: {dice_inline(table.last_dice, viewer.prefs)} = {sum(table.last_dice)}")
     return fit_all(lines + _commands(width), width)
@@ -316,11 +316,11 @@ def _commands(width: int) -> list[str]:
                + " " + glue(*words[-1].split()), width)
 
 
-def table_rules_extra(table: AlleyDealer) -> list[str]:
+def table_rules_extra(table: AlleySnapshot) -> list[str]:
     o = table.options
     return [
         (f"At this table: 'play alley' takes a seat; the game starts when someone seated types 'start' "
-        f"(at least {max(2, o.min_players)} seated) or when all {table.config.max_players} seats are "
+        f"(at least {max(2, o.min_players)} seated) or when all {table.max_players} seats are "
         "taken. Who sits down during a game plays in the next one."),
         f"The buy-in of {o.buy_in} is held from your wallet by the ledger when the game starts.",
         (f"Time limits: {o.bet_window} s to set the action (then the bones pass), {o.fade_window} s to "
@@ -332,7 +332,15 @@ def table_rules_extra(table: AlleyDealer) -> list[str]:
 
 
 # --- data for client scripts (GMCP Casino.*, docs/gmcp.md) ---------------------
-def event_data(table: "AlleyDealer", event: Any) -> list[tuple[str, dict[str, Any], tuple[str, ...] | None]]:
+def table_data(table: AlleySnapshot) -> dict[str, Any]:
+    """The game's part of GMCP Casino.Table."""
+    v = table.game
+    return {"shooter": v.shooter if v is not None else None, "playing": list(table.playing),
+            "waiting": list(table.waiting), "bankrolls": dict(v.bankrolls) if v is not None else {},
+            "point": v.point if v is not None else None}
+
+
+def event_data(table: AlleySnapshot, event: Any) -> list[tuple[str, dict[str, Any], tuple[str, ...] | None]]:
     if isinstance(event, ev.Rolled):
         return [("Casino.Roll", {"shooter": event.shooter, "dice": list(event.dice), "total": event.total,
                                  "point_before": event.point, "decision": event.decision.value,
