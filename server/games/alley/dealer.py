@@ -22,9 +22,10 @@ money; this adapter parses words, keeps the seats and adds the wallet reports.
 from __future__ import annotations
 
 import re
-from typing import Any, Sequence
+from typing import Sequence
 
 from server.config.model import TableConfig
+from server.dice.source import TableDraws
 from server.games.alley.options import AlleyOptions
 from server.games.alley import events as ev
 from server.games.alley.game import AlleyGame
@@ -33,7 +34,7 @@ from server.games.alley.state import Phase, start_problem
 from server.games.alley.text import table_rules
 from server.games.alley import view as render
 from server.games.actions import Action, Actions, Move
-from server.games.seam import Dealer, Note, Viewer, WalletReport
+from server.games.seam import Dealer, Event, Note, Viewer, WalletReport
 from server.games.seating import Seating
 
 
@@ -77,7 +78,7 @@ def parse_pass(rest: Sequence[str]) -> ev.PassDice:
 class AlleyDealer(Dealer):
     word = "alley"
 
-    def __init__(self, config: TableConfig, tick_hz: int, dice: Any, seating: Seating) -> None:
+    def __init__(self, config: TableConfig, tick_hz: int, dice: TableDraws, seating: Seating) -> None:
         if not isinstance(config.options, AlleyOptions):
             raise TypeError(f"table {config.id} is not an alley craps table")
         self.config = config
@@ -135,9 +136,9 @@ class AlleyDealer(Dealer):
             return f"The buy-in here is {self.options.buy_in} chips and your wallet has {wallet}."
         return None
 
-    def seated(self, player: str, back: bool) -> list[Any]:
+    def seated(self, player: str, back: bool) -> list[Event]:
         o, most = self.options, self.config.max_players
-        events: list[Any] = [
+        events: list[Event] = [
             Note(None, f"{player} sits down at the alley craps table."),
             Note((player,), f"Welcome to {self.config.id}: {max(2, o.min_players)} to {most} players "
                             f"bet against each other, the house takes nothing. The buy-in is {o.buy_in} "
@@ -159,7 +160,7 @@ class AlleyDealer(Dealer):
             return Note(None, f"Seated: {names}. A game needs at least {least} players.")
         return Note(None, f"Seated: {names}. Anyone seated can type 'start' to begin.")
 
-    def unseated(self, player: str, how: str) -> list[Any]:
+    def unseated(self, player: str, how: str) -> list[Event]:
         """Leaving and a dropped connection are the same: out of the game at
         once; the engine plays out a live fade fairly."""
         if player not in self.playing():
@@ -176,7 +177,7 @@ class AlleyDealer(Dealer):
         return [told, *self._after(events)]
 
     # --- commands ---------------------------------------------------------------
-    def _play(self, move: Move) -> list[Any]:
+    def _play(self, move: Move) -> list[Event]:
         """bet, fade, roll, pass: the engine's command, once the player is in the
         running game (a typing mistake is told after that, as before)."""
         player = move.player
@@ -189,7 +190,7 @@ class AlleyDealer(Dealer):
         assert isinstance(move.args, (ev.Bet, ev.Fade, ev.Roll, ev.PassDice))
         return self._after(self.engine.act(player, move.args))
 
-    def _start_command(self, move: Move) -> list[Any]:
+    def _start_command(self, move: Move) -> list[Event]:
         player = move.player
         if self.engine is not None:
             where = "you are playing in it" if player in self.playing() else "you will play in the next one"
@@ -199,7 +200,7 @@ class AlleyDealer(Dealer):
             return [Note((player,), f"Cannot start: {problem} ({len(self.seats)} seated).")]
         return [Note(None, f"{player} starts the game.")] + self._start()
 
-    def _start(self) -> list[Any]:
+    def _start(self) -> list[Event]:
         self._full = False
         self.games += 1
         self.in_game = tuple(self.seats)
@@ -210,7 +211,7 @@ class AlleyDealer(Dealer):
         return self._after(self.engine.start())
 
     # --- time and the host's other inputs ---------------------------------------
-    def advance(self, ticks: int) -> list[Any]:
+    def advance(self, ticks: int) -> list[Event]:
         if self.engine is None:
             full, self._full = self._full, False
             if full and not start_problem(self.seats, self.options, self.config.max_players):
@@ -218,7 +219,7 @@ class AlleyDealer(Dealer):
             return []
         return self._after(self.engine.advance(ticks))
 
-    def hold_refused(self, key: str, reason: str) -> list[Any]:
+    def hold_refused(self, key: str, reason: str) -> list[Event]:
         if self.engine is None:
             return []
         facts = self.engine.hold_refused(key)
@@ -227,17 +228,17 @@ class AlleyDealer(Dealer):
                 for f in facts if isinstance(f, ev.BuyInRefused)]
         return [*told, *facts]
 
-    def close(self, why: str) -> list[Any]:
+    def close(self, why: str) -> list[Event]:
         if self.engine is None:
             return []
         return self._after(self.engine.close(why))
 
 
     # --- after every engine answer ----------------------------------------------
-    def _after(self, events: list[Any]) -> list[Any]:
+    def _after(self, events: Sequence[Event]) -> list[Event]:
         """Add what the table adds to the engine's events: wallet reports, the
         end of a game (rotate the dice, free the table for the next start)."""
-        out: list[Any] = []
+        out: list[Event] = []
         for e in events:
             out.append(e)
             if isinstance(e, ev.Rolled):
@@ -249,8 +250,8 @@ class AlleyDealer(Dealer):
                 out += self._game_done(e)
         return out
 
-    def _game_done(self, result: ev.GameOver | ev.GameClosed) -> list[Any]:
-        reports = [WalletReport(p) for p in self.playing()]   # leavers were told when paid
+    def _game_done(self, result: ev.GameOver | ev.GameClosed) -> list[Event]:
+        reports: list[Event] = [WalletReport(p) for p in self.playing()]   # leavers were told when paid
         self.engine, self.last_result = None, result
         if isinstance(result, ev.GameClosed):
             return reports
@@ -268,7 +269,7 @@ class AlleyDealer(Dealer):
             game=engine.view() if engine is not None else None,
             last_result=self.last_result, last_dice=self.last_dice)
 
-    def render(self, event: Any, viewer: Viewer) -> list[str]:
+    def render(self, event: Event, viewer: Viewer) -> list[str]:
         return render.event_lines(self.snapshot(), event, viewer)
 
     def view(self, viewer: Viewer) -> list[str]:
@@ -277,10 +278,10 @@ class AlleyDealer(Dealer):
     def rules(self) -> list[str]:
         return table_rules(self.options, self.config.max_players) + render.table_rules_extra(self.snapshot())
 
-    def table_data(self) -> dict[str, Any]:
+    def table_data(self) -> dict[str, object]:
         return render.table_data(self.snapshot())
 
-    def event_data(self, event: Any) -> list[Any]:
+    def event_data(self, event: Event) -> list[tuple[str, dict[str, object], tuple[str, ...] | None]]:
         return render.event_data(self.snapshot(), event)
 
 
