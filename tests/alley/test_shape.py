@@ -51,3 +51,14 @@ def test_the_snapshot_is_frozen_plain_data():
         snap.games = 3                                      # type: ignore[misc]
     for f in dataclasses.fields(snap):
         assert not isinstance(getattr(snap, f.name), (list, dict, set)), f.name
+
+
+@pytest.mark.parametrize("module", sorted(p.stem for p in PACKAGE.glob("*.py")))
+def test_no_module_holds_mutable_state(module):
+    """Tables share these modules: a module-level list, dict or set would be
+    state shared by every table in the process."""
+    import importlib
+    mod = importlib.import_module(f"server.games.alley.{module}")
+    shared = [name for name, value in vars(mod).items()
+              if not name.startswith("__") and isinstance(value, (list, dict, set, bytearray))]
+    assert shared == []

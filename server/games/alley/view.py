@@ -12,6 +12,7 @@ by the dealer, server.games.alley.snapshot), never the dealer itself.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import TypeVar, cast
 
 from server.games.alley import events as ev
@@ -25,24 +26,24 @@ from server.games.seam import Event, Viewer, render_note
 
 REMINDER = "start | bet <amount> | fade <amount> | fade | roll | pass | table | table rules | leave"
 
-_ROLL_CALL = {
+_ROLL_CALL = MappingProxyType({
     Decision.NATURAL: "a natural!",
     Decision.CRAPS: "craps!",
     Decision.POINT_MADE: "the point is made!",
     Decision.SEVEN_OUT: "seven out!",
-}
-_TIMED_OUT = {
+})
+_TIMED_OUT = MappingProxyType({
     ev.Waiting.BET: "{who} did not set the action in time.",
     ev.Waiting.FADE: "{who} did not answer in time and sits this pass out.",
     ev.Waiting.ROLL: "{who} did not roll in time: the dealer rolls.",
     ev.Waiting.CHOICE: "{who} did not choose in time.",
-}
-_BONES = {
+})
+_BONES = MappingProxyType({
     ev.PassReason.CHOSE: "{frm_passes} the bones to {to}.",
     ev.PassReason.TIMEOUT: "The bones pass from {frm} to {to}.",
     ev.PassReason.CLEANED_OUT: "The bones pass to {to}.",
     ev.PassReason.LEFT: "{frm} has left: the bones pass to {to}.",
-}
+})
 
 
 class _Ctx:
@@ -247,7 +248,7 @@ def _row(kind: type[F], lines: Callable[[_Ctx, F], list[str]]) -> tuple[type, Li
     return kind, call
 
 
-LINES: Mapping[type, Line] = dict((
+LINES: Mapping[type, Line] = MappingProxyType(dict((
     _row(ev.GameStarted, _started),
     _row(ev.ShooterUp, _shooter_up),
     _row(ev.ActionSet, _action_set),
@@ -272,7 +273,7 @@ LINES: Mapping[type, Line] = dict((
     _row(ev.GameOver, _game_over),
     _row(ev.GameClosed, _closed),
     _row(ev.Refused, _refused),
-))
+)))
 
 
 def event_lines(table: AlleySnapshot, event: Event, viewer: Viewer) -> list[str]:
@@ -284,12 +285,12 @@ def event_lines(table: AlleySnapshot, event: Event, viewer: Viewer) -> list[str]
 
 
 # --- `table` -----------------------------------------------------------------------
-_WAITING = {
+_WAITING = MappingProxyType({
     Phase.BETTING: "{shooter} to set the action (bet <amount>) or pass",
     Phase.FADING: "{who} to fade",
     Phase.ROLLING: "{shooter} to roll",
     Phase.CHOOSING: "{shooter} to roll again or pass the bones",
-}
+})
 
 
 def table_view(table: AlleySnapshot, viewer: Viewer) -> list[str]:
