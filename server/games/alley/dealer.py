@@ -17,7 +17,9 @@ Seating policy (RULES.md "Alley craps", issue 6):
   dice rotate (reveal and re-commit).
 
 The engine (server.games.alley) decides everything about the game and its
-money; this adapter parses words, keeps the seats and adds the wallet reports.
+money; this adapter declares the words (ACTIONS, at the bottom), keeps the
+seats, adds the wallet reports and hands the view (server.games.alley.view) a
+frozen AlleySnapshot of the table, never itself.
 """
 from __future__ import annotations
 
@@ -285,6 +287,9 @@ class AlleyDealer(Dealer):
         return render.event_data(self.snapshot(), event)
 
 
+# No row sets `needs` or `phases`: a bare `bet`, or any word with no game
+# running or from a player waiting for the next game, is answered by _play in
+# the order players have always been told (no game, not in it, then usage).
 ACTIONS = Actions("Alley craps", (
     Action("start", "start", "start a game of alley craps with everyone seated (at least 2).",
            AlleyDealer._start_command, opens=True),
