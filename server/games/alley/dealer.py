@@ -17,47 +17,70 @@ Seating policy (RULES.md "Alley craps", issue 6):
   dice rotate (reveal and re-commit).
 
 The engine (server.games.alley) decides everything about the game and its
-money; this adapter parses words, keeps the seats and adds the wallet reports.
+money; this adapter declares the words (ACTIONS, at the bottom), keeps the
+seats, adds the wallet reports and hands the view (server.games.alley.view) a
+frozen AlleySnapshot of the table, never itself.
 """
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Sequence
 
 from server.config.model import TableConfig
+from server.dice.source import TableDraws
 from server.games.alley.options import AlleyOptions
 from server.games.alley import events as ev
 from server.games.alley.game import AlleyGame
-from server.games.alley.state import start_problem
+from server.games.alley.snapshot import AlleySnapshot
+from server.games.alley.state import Phase, start_problem
 from server.games.alley.text import table_rules
 from server.games.alley import view as render
-from server.games.seam import Dealer, Note, Viewer, WalletReport
+from server.games.actions import Action, Actions, Move
+from server.games.seam import Dealer, Event, Note, Viewer, WalletReport
 from server.games.seating import Seating
 
 
 _AMOUNT = re.compile(r"\d{1,9}")
+_BET_USAGE = "Usage: bet <amount>, e.g. bet 20"
+_FADE_USAGE = "Usage: fade <amount> to take part of the action, or 'fade' to decline"
 
 
-def parse(verb: str, rest: list[str]) -> ev.Action | str:
-    """The engine command for what a player typed, or a one-line usage reason."""
-    if verb in ("roll", "pass"):
-        return ev.Roll() if verb == "roll" else ev.PassDice()
-    if verb == "fade" and not rest:
-        return ev.Fade(0)
-    usage = "Usage: bet <amount>, e.g. bet 20" if verb == "bet" else \
-        "Usage: fade <amount> to take part of the action, or 'fade' to decline"
+def _amount(rest: Sequence[str], usage: str) -> int | str:
+    """The one amount typed after the verb, or a one-line usage reason."""
     if len(rest) != 1:
         return usage
     if not _AMOUNT.fullmatch(rest[0]):
         return f"The amount must be a whole number of chips. {usage}."
-    amount = int(rest[0])
-    return ev.Bet(amount) if verb == "bet" else ev.Fade(amount)
+    return int(rest[0])
+
+
+def parse_bet(rest: Sequence[str]) -> ev.Bet | str:
+    """`bet 60` -> Bet(60), or the reason it is not a bet. A reason is told
+    only once the table knows the player is in the game (see _play)."""
+    amount = _amount(rest, _BET_USAGE)
+    return amount if isinstance(amount, str) else ev.Bet(amount)
+
+
+def parse_fade(rest: Sequence[str]) -> ev.Fade | str:
+    """`fade 20` -> Fade(20); `fade` alone declines (Fade(0))."""
+    if not rest:
+        return ev.Fade(0)
+    amount = _amount(rest, _FADE_USAGE)
+    return amount if isinstance(amount, str) else ev.Fade(amount)
+
+
+def parse_roll(rest: Sequence[str]) -> ev.Roll:
+    return ev.Roll()
+
+
+def parse_pass(rest: Sequence[str]) -> ev.PassDice:
+    return ev.PassDice()
 
 
 class AlleyDealer(Dealer):
     word = "alley"
 
-    def __init__(self, config: TableConfig, tick_hz: int, dice: Any, seating: Seating) -> None:
+    def __init__(self, config: TableConfig, tick_hz: int, dice: TableDraws, seating: Seating) -> None:
         if not isinstance(config.options, AlleyOptions):
             raise TypeError(f"table {config.id} is not an alley craps table")
         self.config = config
@@ -102,7 +125,6 @@ class AlleyDealer(Dealer):
     def between_hands(self, at_rest: bool) -> bool:
         """No pass in play: a removed table may close now, returning every
         player's table bankroll."""
-        from server.games.alley.state import Phase
         return self.engine is None or self.engine.phase not in (Phase.FADING, Phase.ROLLING)
 
     def phase(self) -> str:
@@ -116,9 +138,9 @@ class AlleyDealer(Dealer):
             return f"The buy-in here is {self.options.buy_in} chips and your wallet has {wallet}."
         return None
 
-    def seated(self, player: str, back: bool) -> list[Any]:
+    def seated(self, player: str, back: bool) -> list[Event]:
         o, most = self.options, self.config.max_players
-        events: list[Any] = [
+        events: list[Event] = [
             Note(None, f"{player} sits down at the alley craps table."),
             Note((player,), f"Welcome to {self.config.id}: {max(2, o.min_players)} to {most} players "
                             f"bet against each other, the house takes nothing. The buy-in is {o.buy_in} "
@@ -140,7 +162,7 @@ class AlleyDealer(Dealer):
             return Note(None, f"Seated: {names}. A game needs at least {least} players.")
         return Note(None, f"Seated: {names}. Anyone seated can type 'start' to begin.")
 
-    def unseated(self, player: str, how: str) -> list[Any]:
+    def unseated(self, player: str, how: str) -> list[Event]:
         """Leaving and a dropped connection are the same: out of the game at
         once; the engine plays out a live fade fairly."""
         if player not in self.playing():
@@ -157,22 +179,21 @@ class AlleyDealer(Dealer):
         return [told, *self._after(events)]
 
     # --- commands ---------------------------------------------------------------
-    def act(self, player: str, words: list[str], wallet: int) -> list[Any]:
-        verb, rest = words[0].lower(), words[1:]
-        if player not in self.seats:
-            return [Note((player,), "Sit down first: play alley.")]
-        if verb == "start":
-            return self._start_command(player)
+    def _play(self, move: Move) -> list[Event]:
+        """bet, fade, roll, pass: the engine's command, once the player is in the
+        running game (a typing mistake is told after that, as before)."""
+        player = move.player
         if self.engine is None:
             return [Note((player,), "No game is running."), self._start_hint()]
         if player not in self.playing():
             return [Note((player,), "You are not in this game: you will play in the next one.")]
-        action = parse(verb, rest)
-        if isinstance(action, str):
-            return [Note((player,), action)]
-        return self._after(self.engine.act(player, action))
+        if isinstance(move.args, str):
+            return [Note((player,), move.args)]
+        assert isinstance(move.args, (ev.Bet, ev.Fade, ev.Roll, ev.PassDice))
+        return self._after(self.engine.act(player, move.args))
 
-    def _start_command(self, player: str) -> list[Any]:
+    def _start_command(self, move: Move) -> list[Event]:
+        player = move.player
         if self.engine is not None:
             where = "you are playing in it" if player in self.playing() else "you will play in the next one"
             return [Note((player,), f"A game is already running: {where}.")]
@@ -181,7 +202,7 @@ class AlleyDealer(Dealer):
             return [Note((player,), f"Cannot start: {problem} ({len(self.seats)} seated).")]
         return [Note(None, f"{player} starts the game.")] + self._start()
 
-    def _start(self) -> list[Any]:
+    def _start(self) -> list[Event]:
         self._full = False
         self.games += 1
         self.in_game = tuple(self.seats)
@@ -192,7 +213,7 @@ class AlleyDealer(Dealer):
         return self._after(self.engine.start())
 
     # --- time and the host's other inputs ---------------------------------------
-    def advance(self, ticks: int) -> list[Any]:
+    def advance(self, ticks: int) -> list[Event]:
         if self.engine is None:
             full, self._full = self._full, False
             if full and not start_problem(self.seats, self.options, self.config.max_players):
@@ -200,7 +221,7 @@ class AlleyDealer(Dealer):
             return []
         return self._after(self.engine.advance(ticks))
 
-    def hold_refused(self, key: str, reason: str) -> list[Any]:
+    def hold_refused(self, key: str, reason: str) -> list[Event]:
         if self.engine is None:
             return []
         facts = self.engine.hold_refused(key)
@@ -209,17 +230,17 @@ class AlleyDealer(Dealer):
                 for f in facts if isinstance(f, ev.BuyInRefused)]
         return [*told, *facts]
 
-    def close(self, why: str) -> list[Any]:
+    def close(self, why: str) -> list[Event]:
         if self.engine is None:
             return []
         return self._after(self.engine.close(why))
 
 
     # --- after every engine answer ----------------------------------------------
-    def _after(self, events: list[Any]) -> list[Any]:
+    def _after(self, events: Sequence[Event]) -> list[Event]:
         """Add what the table adds to the engine's events: wallet reports, the
         end of a game (rotate the dice, free the table for the next start)."""
-        out: list[Any] = []
+        out: list[Event] = []
         for e in events:
             out.append(e)
             if isinstance(e, ev.Rolled):
@@ -231,8 +252,8 @@ class AlleyDealer(Dealer):
                 out += self._game_done(e)
         return out
 
-    def _game_done(self, result: ev.GameOver | ev.GameClosed) -> list[Any]:
-        reports = [WalletReport(p) for p in self.playing()]   # leavers were told when paid
+    def _game_done(self, result: ev.GameOver | ev.GameClosed) -> list[Event]:
+        reports: list[Event] = [WalletReport(p) for p in self.playing()]   # leavers were told when paid
         self.engine, self.last_result = None, result
         if isinstance(result, ev.GameClosed):
             return reports
@@ -240,20 +261,45 @@ class AlleyDealer(Dealer):
         return [*reports, self._start_hint()]
 
     # --- what people see ----------------------------------------------------------
-    def render(self, event: Any, viewer: Viewer) -> list[str]:
-        return render.event_lines(self, event, viewer)
+    def snapshot(self) -> AlleySnapshot:
+        """The table as the view reads it, frozen: built per render call."""
+        engine = self.engine
+        return AlleySnapshot(
+            table_id=self.config.id, max_players=self.config.max_players, options=self.options,
+            tick_hz=self.tick_hz, seats=tuple(self.seats), playing=self.playing(),
+            waiting=tuple(self.waiting()), games=self.games,
+            game=engine.view() if engine is not None else None,
+            last_result=self.last_result, last_dice=self.last_dice)
+
+    def render(self, event: Event, viewer: Viewer) -> list[str]:
+        return render.event_lines(self.snapshot(), event, viewer)
 
     def view(self, viewer: Viewer) -> list[str]:
-        return render.table_view(self, viewer)
+        return render.table_view(self.snapshot(), viewer)
 
     def rules(self) -> list[str]:
-        return table_rules(self.options, self.config.max_players) + render.table_rules_extra(self)
+        return table_rules(self.options, self.config.max_players) + render.table_rules_extra(self.snapshot())
 
-    def table_data(self) -> dict[str, Any]:
-        view = self.engine.view() if self.engine is not None else None
-        return {"shooter": self.shooter(), "playing": list(self.playing()), "waiting": self.waiting(),
-                "bankrolls": dict(self.engine.bankrolls) if self.engine is not None else {},
-                "point": getattr(view, "point", None)}
+    def table_data(self) -> dict[str, object]:
+        return render.table_data(self.snapshot())
 
-    def event_data(self, event: Any) -> list[Any]:
-        return render.event_data(self, event)
+    def event_data(self, event: Event) -> list[tuple[str, dict[str, object], tuple[str, ...] | None]]:
+        return render.event_data(self.snapshot(), event)
+
+
+# No row sets `needs` or `phases`: a bare `bet`, or any word with no game
+# running or from a player waiting for the next game, is answered by _play in
+# the order players have always been told (no game, not in it, then usage).
+ACTIONS = Actions("Alley craps", (
+    Action("start", "start", "start a game of alley craps with everyone seated (at least 2).",
+           AlleyDealer._start_command, opens=True),
+    Action("bet", "bet <amount>", "as the shooter, set the action (after a pass: shoot another pass "
+           "for that much).", AlleyDealer._play, parse_bet, opens=True),
+    Action("fade", "fade <amount>", "take that much of the shooter's action when asked; 'fade' alone "
+           "declines.", AlleyDealer._play, parse_fade),
+    Action("roll", "roll", "as the shooter, roll the dice; after a pass, shoot another pass.",
+           AlleyDealer._play, parse_roll),
+    Action("pass", "pass", "as the shooter, pass the bones to the next player (after a pass, or "
+           "instead of betting).", AlleyDealer._play, parse_pass),
+))
+AlleyDealer.actions = ACTIONS

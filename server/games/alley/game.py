@@ -334,8 +334,9 @@ class AlleyGame:
         for player, delta in results:
             self._seats.bank[player] += delta
         self._pass, self._decided = None, self._decided + 1
-        return [ev.PassResolved(p.shooter, won, decision, p.covered, tuple(results)),
-                ev.Balances(self._seats.balances())] + self._after_pass()
+        events: list[Event] = [ev.PassResolved(p.shooter, won, decision, p.covered, tuple(results)),
+                               ev.Balances(self._seats.balances())]
+        return events + self._after_pass()
 
     def _after_pass(self) -> list[Event]:
         """Between passes: settle up, then the shooter chooses or the bones move on."""
@@ -382,8 +383,8 @@ class AlleyGame:
         p = self._pass
         in_play = p is not None and self.phase in (Phase.FADING, Phase.ROLLING)
         involved = p is not None and (player == p.shooter or player in p.fades)
-        if in_play and involved and (call_off or self.phase is Phase.FADING and player == p.shooter):
-            assert p is not None
+        if p is not None and in_play and involved and (
+                call_off or self.phase is Phase.FADING and player == p.shooter):
             self._pass = None
             events: list[Event] = [ev.PassCalledOff(p.shooter)]
             more, over = self._settle_up()

@@ -8,32 +8,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from server.config.keys import Field, as_int
+from server.config.keys import Field, as_int, option, rows_of
 from server.games.seam import Built, OptionsReader, TableKeys
 
 
 @dataclass(frozen=True)
 class AlleyOptions:
-    min_players: int = 2
-    buy_in: int = 100
-    bet_unit: int = 10
-    bet_window: int = 60        # seconds for the shooter to set the action
-    fade_window: int = 30       # seconds for each opponent to fade
-    roll_window: int = 30       # seconds for each roll
-    choice_window: int = 30     # seconds to choose roll again or pass the bones
+    min_players: int = option(2, as_int, 2, 6)
+    buy_in: int = option(100, as_int, 1, 1_000_000)
+    bet_unit: int = option(10, as_int, 1, 1_000_000)
+    bet_window: int = option(60, as_int, 1, 3600)       # seconds for the shooter to set the action
+    fade_window: int = option(30, as_int, 1, 3600)      # seconds for each opponent to fade
+    roll_window: int = option(30, as_int, 1, 3600)      # seconds for each roll
+    choice_window: int = option(30, as_int, 1, 3600)    # seconds to choose roll again or pass the bones
 
 
-_AO = AlleyOptions()
-ALLEY_FIELDS = (
-    Field("max_players", as_int, 6, 2, 6),
-    Field("min_players", as_int, _AO.min_players, 2, 6),
-    Field("buy_in", as_int, _AO.buy_in, 1, 1_000_000),
-    Field("bet_unit", as_int, _AO.bet_unit, 1, 1_000_000),
-    Field("bet_window", as_int, _AO.bet_window, 1, 3600),
-    Field("fade_window", as_int, _AO.fade_window, 1, 3600),
-    Field("roll_window", as_int, _AO.roll_window, 1, 3600),
-    Field("choice_window", as_int, _AO.choice_window, 1, 3600),
-)
+ALLEY_FIELDS = (Field("max_players", as_int, 6, 2, 6), *rows_of(AlleyOptions))
 
 
 def read(entry: OptionsReader) -> Built:

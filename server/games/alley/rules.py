@@ -6,6 +6,7 @@ fade, live here apart from the game's turn and tick bookkeeping.
 from __future__ import annotations
 
 from enum import Enum
+from types import MappingProxyType
 
 
 class Decision(Enum):
@@ -19,10 +20,10 @@ class Decision(Enum):
     NO_DECISION = "none"       # any other total while a point is on
 
 
-COME_OUT = {7: Decision.NATURAL, 11: Decision.NATURAL,
-            2: Decision.CRAPS, 3: Decision.CRAPS, 12: Decision.CRAPS}
-SHOOTER_WINS = {Decision.NATURAL: True, Decision.POINT_MADE: True,
-                Decision.CRAPS: False, Decision.SEVEN_OUT: False}
+COME_OUT = MappingProxyType({7: Decision.NATURAL, 11: Decision.NATURAL,
+                             2: Decision.CRAPS, 3: Decision.CRAPS, 12: Decision.CRAPS})
+SHOOTER_WINS = MappingProxyType({Decision.NATURAL: True, Decision.POINT_MADE: True,
+                                 Decision.CRAPS: False, Decision.SEVEN_OUT: False})
 
 
 def decide(point: int | None, total: int) -> Decision:

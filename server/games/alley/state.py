@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from types import MappingProxyType
 from typing import Sequence
 
 from server.games.alley.options import AlleyOptions
@@ -22,8 +23,8 @@ class Phase(Enum):
     CLOSED = "closed"
 
 
-WAITING = {Phase.BETTING: ev.Waiting.BET, Phase.FADING: ev.Waiting.FADE,
-           Phase.ROLLING: ev.Waiting.ROLL, Phase.CHOOSING: ev.Waiting.CHOICE}
+WAITING = MappingProxyType({Phase.BETTING: ev.Waiting.BET, Phase.FADING: ev.Waiting.FADE,
+                            Phase.ROLLING: ev.Waiting.ROLL, Phase.CHOOSING: ev.Waiting.CHOICE})
 
 
 def start_problem(players: Sequence[str], options: AlleyOptions, max_players: int = 6) -> str | None:

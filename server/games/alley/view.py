@@ -5,49 +5,51 @@ The engine's events carry numbers only; here they become spec 000's phrases
 addressed to "you" when the viewer is the one concerned. One small function
 per event, looked up in a table. Dice are drawn with server.render.dice, so a
 player's `set dice`, `set unicode` and `set color` hold here as everywhere.
+
+Every function here reads a fact and the table's frozen AlleySnapshot (built
+by the dealer, server.games.alley.snapshot), never the dealer itself.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+from typing import TypeVar, cast
 
 from server.games.alley import events as ev
 from server.games.alley.rules import Decision
+from server.games.alley.snapshot import AlleySnapshot
 from server.games.alley.state import Phase
 from server.render.dice import dice_art, dice_inline
 from server.render.text import paint, wrap
 from server.render.width import fit, fit_all, glue
-from server.games.seam import Viewer, render_note
-
-if TYPE_CHECKING:
-    from server.games.alley.dealer import AlleyDealer
+from server.games.seam import Event, Viewer, render_note
 
 REMINDER = "start | bet <amount> | fade <amount> | fade | roll | pass | table | table rules | leave"
 
-_ROLL_CALL = {
+_ROLL_CALL = MappingProxyType({
     Decision.NATURAL: "a natural!",
     Decision.CRAPS: "craps!",
     Decision.POINT_MADE: "the point is made!",
     Decision.SEVEN_OUT: "seven out!",
-}
-_TIMED_OUT = {
+})
+_TIMED_OUT = MappingProxyType({
     ev.Waiting.BET: "{who} did not set the action in time.",
     ev.Waiting.FADE: "{who} did not answer in time and sits this pass out.",
     ev.Waiting.ROLL: "{who} did not roll in time: the dealer rolls.",
     ev.Waiting.CHOICE: "{who} did not choose in time.",
-}
-_BONES = {
+})
+_BONES = MappingProxyType({
     ev.PassReason.CHOSE: "{frm_passes} the bones to {to}.",
     ev.PassReason.TIMEOUT: "The bones pass from {frm} to {to}.",
     ev.PassReason.CLEANED_OUT: "The bones pass to {to}.",
     ev.PassReason.LEFT: "{frm} has left: the bones pass to {to}.",
-}
+})
 
 
 class _Ctx:
-    """The viewer, the table and a few helpers every event line needs."""
+    """The viewer, the table's snapshot and a few helpers every event line needs."""
 
-    def __init__(self, table: AlleyDealer, viewer: Viewer) -> None:
+    def __init__(self, table: AlleySnapshot, viewer: Viewer) -> None:
         self.table, self.viewer, self.me = table, viewer, viewer.key
         self.color = viewer.prefs.color
 
@@ -234,19 +236,47 @@ def _refused(c: _Ctx, e: ev.Refused) -> list[str]:
     return [e.reason[:1].upper() + e.reason[1:] + "."]
 
 
-LINES: dict[type, Callable[[_Ctx, Any], list[str]]] = {
-    ev.GameStarted: _started, ev.ShooterUp: _shooter_up, ev.ActionSet: _action_set,
-    ev.FadeAsked: _fade_asked, ev.Faded: _faded, ev.FadeDeclined: _declined,
-    ev.ActionCovered: _covered, ev.ActionPartlyCovered: _partly, ev.NoAction: _no_action,
-    ev.PassCalledOff: _called_off, ev.RollAsked: _roll_asked, ev.Rolled: _rolled,
-    ev.PassResolved: _resolved, ev.Balances: _balances, ev.CleanedOut: _cleaned_out,
-    ev.ChoiceAsked: _choice, ev.BonesPassed: _bones, ev.TimedOut: _timed_out,
-    ev.PlayerLeft: _left, ev.PaidOut: _paid_out, ev.BuyInRefused: _refused_buy_in,
-    ev.GameOver: _game_over, ev.GameClosed: _closed, ev.Refused: _refused,
-}
+F = TypeVar("F")
+Line = Callable[["_Ctx", object], list[str]]
 
 
-def event_lines(table: AlleyDealer, event: Any, viewer: Viewer) -> list[str]:
+def _row(kind: type[F], lines: Callable[[_Ctx, F], list[str]]) -> tuple[type, Line]:
+    """One entry of LINES: mypy checks that `lines` takes a `kind`; the
+    lookup by the fact's exact type makes the cast true."""
+    def call(c: _Ctx, event: object) -> list[str]:
+        return lines(c, cast(F, event))
+    return kind, call
+
+
+LINES: Mapping[type, Line] = MappingProxyType(dict((
+    _row(ev.GameStarted, _started),
+    _row(ev.ShooterUp, _shooter_up),
+    _row(ev.ActionSet, _action_set),
+    _row(ev.FadeAsked, _fade_asked),
+    _row(ev.Faded, _faded),
+    _row(ev.FadeDeclined, _declined),
+    _row(ev.ActionCovered, _covered),
+    _row(ev.ActionPartlyCovered, _partly),
+    _row(ev.NoAction, _no_action),
+    _row(ev.PassCalledOff, _called_off),
+    _row(ev.RollAsked, _roll_asked),
+    _row(ev.Rolled, _rolled),
+    _row(ev.PassResolved, _resolved),
+    _row(ev.Balances, _balances),
+    _row(ev.CleanedOut, _cleaned_out),
+    _row(ev.ChoiceAsked, _choice),
+    _row(ev.BonesPassed, _bones),
+    _row(ev.TimedOut, _timed_out),
+    _row(ev.PlayerLeft, _left),
+    _row(ev.PaidOut, _paid_out),
+    _row(ev.BuyInRefused, _refused_buy_in),
+    _row(ev.GameOver, _game_over),
+    _row(ev.GameClosed, _closed),
+    _row(ev.Refused, _refused),
+)))
+
+
+def event_lines(table: AlleySnapshot, event: Event, viewer: Viewer) -> list[str]:
     note = render_note(event, viewer)
     if note is not None:
         return note
@@ -255,28 +285,27 @@ def event_lines(table: AlleyDealer, event: Any, viewer: Viewer) -> list[str]:
 
 
 # --- `table` -----------------------------------------------------------------------
-_WAITING = {
+_WAITING = MappingProxyType({
     Phase.BETTING: "{shooter} to set the action (bet <amount>) or pass",
     Phase.FADING: "{who} to fade",
     Phase.ROLLING: "{shooter} to roll",
     Phase.CHOOSING: "{shooter} to roll again or pass the bones",
-}
+})
 
 
-def table_view(table: AlleyDealer, viewer: Viewer) -> list[str]:
+def table_view(table: AlleySnapshot, viewer: Viewer) -> list[str]:
     o, width = table.options, viewer.prefs.width
-    lines = wrap(f"Alley craps at {table.config.id}: {max(2, o.min_players)} to {table.config.max_players} "
+    lines = wrap(f"Alley craps at {table.table_id}: {max(2, o.min_players)} to {table.max_players} "
                  f"players, buy-in {o.buy_in}, bets in multiples of {o.bet_unit}. The house takes nothing.",
                  width)
-    engine = table.engine
-    if engine is None:
+    v = table.game
+    if v is None:
         lines += wrap(f"No game is running. Seated: {', '.join(table.seats) or 'nobody'}. "
                       "Anyone seated can type 'start' once enough players are seated.", width)
         if isinstance(table.last_result, ev.GameOver) and table.last_result.winner:
             r = table.last_result
             lines.append(f"Last game: {r.winner} won the pot of {r.pot} ({r.net:+d}).")
         return fit_all(lines + _commands(width), width)
-    v = engine.view()
     fades = dict(v.fades)
     covered = sum(fades.values())
     lines.append(f"Game {table.games}. Shooter: {v.shooter}.")
@@ -290,7 +319,7 @@ def table_view(table: AlleyDealer, viewer: Viewer) -> list[str]:
         what = _WAITING[v.phase].format(shooter=v.shooter, who=v.waiting_for)
         lines.append(f"Waiting for {what} ({glue(str(left), 's', 'left')}).")
     lines.append(f"  {'Player':<16}{'Bankroll':>9}")
-    playing = set(engine.players)
+    playing = set(table.playing)
     for player, bankroll in v.bankrolls:
         marks = []
         if player == v.shooter:
@@ -302,8 +331,8 @@ def table_view(table: AlleyDealer, viewer: Viewer) -> list[str]:
         elif bankroll == 0:
             marks.append("cleaned out")
         lines.append(f"  {player:<16}{bankroll:>9}  {', '.join(marks)}".rstrip())
-    if table.waiting():
-        lines += wrap("Waiting for the next game: " + ", ".join(table.waiting()) + ".", width)
+    if table.waiting:
+        lines += wrap("Waiting for the next game: " + ", ".join(table.waiting) + ".", width)
     if table.last_dice:
         lines.append(f"Last roll: {dice_inline(table.last_dice, viewer.prefs)} = {sum(table.last_dice)}")
     return fit_all(lines + _commands(width), width)
@@ -316,11 +345,11 @@ def _commands(width: int) -> list[str]:
                + " " + glue(*words[-1].split()), width)
 
 
-def table_rules_extra(table: AlleyDealer) -> list[str]:
+def table_rules_extra(table: AlleySnapshot) -> list[str]:
     o = table.options
     return [
         (f"At this table: 'play alley' takes a seat; the game starts when someone seated types 'start' "
-        f"(at least {max(2, o.min_players)} seated) or when all {table.config.max_players} seats are "
+        f"(at least {max(2, o.min_players)} seated) or when all {table.max_players} seats are "
         "taken. Who sits down during a game plays in the next one."),
         f"The buy-in of {o.buy_in} is held from your wallet by the ledger when the game starts.",
         (f"Time limits: {o.bet_window} s to set the action (then the bones pass), {o.fade_window} s to "
@@ -332,7 +361,15 @@ def table_rules_extra(table: AlleyDealer) -> list[str]:
 
 
 # --- data for client scripts (GMCP Casino.*, docs/gmcp.md) ---------------------
-def event_data(table: "AlleyDealer", event: Any) -> list[tuple[str, dict[str, Any], tuple[str, ...] | None]]:
+def table_data(table: AlleySnapshot) -> dict[str, object]:
+    """The game's part of GMCP Casino.Table."""
+    v = table.game
+    return {"shooter": v.shooter if v is not None else None, "playing": list(table.playing),
+            "waiting": list(table.waiting), "bankrolls": dict(v.bankrolls) if v is not None else {},
+            "point": v.point if v is not None else None}
+
+
+def event_data(table: AlleySnapshot, event: Event) -> list[tuple[str, dict[str, object], tuple[str, ...] | None]]:
     if isinstance(event, ev.Rolled):
         return [("Casino.Roll", {"shooter": event.shooter, "dice": list(event.dice), "total": event.total,
                                  "point_before": event.point, "decision": event.decision.value,
