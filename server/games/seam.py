@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, is_dataclass
 from fractions import Fraction
-from typing import Any, Callable, ClassVar, Protocol
+from typing import Any, Callable, ClassVar, Mapping, Protocol
 
 from server.config.keys import Field
 from server.config.model import TableConfig
@@ -255,7 +255,7 @@ class TableKeys:
     read: Callable[[OptionsReader], Built]
     top: tuple[str, ...]                        # keys at the top of the entry (besides id, game)
     rows: tuple[Field, ...]                     # every key it reads, wherever, for the docs
-    hints: dict[str, str] = field(default_factory=dict)   # another game's key here -> what to use
+    hints: Mapping[str, str] = field(default_factory=dict)   # another game's key here -> what to use
 
 
 MakeDealer = Callable[[TableConfig, int, TableDraws, Seating], Dealer]   # config, tick_hz, dice, seating
@@ -296,7 +296,7 @@ class GameEntry:
     odds: Callable[[TableConfig], OddsSheet] | None = None   # `casino odds`; None: no house edge to show
     draws: DrawKind = DICE                    # what the table draws: `fair`, verify, art, GMCP
     drop_forfeits: bool = True                # a dropped connection loses live bets (`quit` warns first)
-    topics: dict[str, str] = field(default_factory=dict)   # help <topic> beyond the words: bet kinds
+    topics: Mapping[str, str] = field(default_factory=dict)   # help <topic> beyond the words: bet kinds
 
     @property
     def words(self) -> dict[str, str]:
