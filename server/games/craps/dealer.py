@@ -26,6 +26,7 @@ from server.games.craps.outcome import rulebook
 from server.games.craps.state import CrapsState
 from server.games.craps.pacing import Pacing, Signal
 from server.games.craps import view as render
+from server.games.actions import Action, Actions, Move
 from server.games.seam import Dealer, HandResult, Note, SeatRequest, Viewer
 from server.games.seating import Seating
 
@@ -161,51 +162,49 @@ class BankCrapsDealer(Dealer):
                 events.append(Note(None, f"{player} has gone; their live bets are forfeit."))
         return events + self._changed()
 
-    # --- commands -----------------------------------------------------------
-    def act(self, player: str, words: list[str], wallet: int) -> list[Any]:
-        seat = self.seating.seat(player)
-        if seat is None:
-            return [Note((player,), "Sit down first: play craps.")]
-        verb, rest = words[0], words[1:]
-        if verb == "bet":
-            return self._bet(player, rest, wallet)
-        if verb == "bets":
-            return [BetsSummary(player)]
-        if verb == "unbet":
-            if not rest:
-                return [Note((player,), "Usage: unbet <number|name|all>")]
-            events = self.state.unbet(player, " ".join(rest))
-            removed = any(isinstance(e, ev.BetRemoved) for e in events)
-            return events + ([BetsSummary(player)] if removed else [])
-        if verb == "roll":
-            return self._roll_command(player)
-        if verb == "autoroll":
-            if self.shooter() != player:
-                return [Note((player,), "Only the shooter can autoroll.")]
-            if not self._live(player):
-                return [Note((player,), "Autoroll runs while you have live bets: bet first.")]
-            self.autoroll.add(player)
-            return [Note((player,), f"Autoroll on: the dice roll every {self.config.options.timing.autoroll} "
-                                    "seconds while you have live bets. 'stop' ends it.")]
-        if verb == "stop":
-            if player in self.autoroll:
-                self.autoroll.discard(player)
-                return [Note((player,), "Autoroll off. You keep your seat and your bets.")]
-            return [SeatRequest(player, "leave")]
-        if verb == "sitout":
-            return [SeatRequest(player, "sitout")]
-        return [Note((player,), f"Bank craps has no '{verb}'.")]
-
-    def _bet(self, player: str, words: list[str], wallet: int) -> list[Any]:
+    # --- commands (the words are declared in ACTIONS below) ---------------------
+    def _bet(self, move: Move) -> list[Any]:
+        player, words = move.player, _words(move)
         if not words:
             return [Note((player,), "Usage: bet <kind> [numbers] <amount>, e.g. bet pass 10")]
-        events = self.state.bet(player, words, wallet)
+        events = self.state.bet(player, words, move.wallet)
         accepted = [e for e in events if isinstance(e, ev.BetAccepted)]
         if not accepted:
             return events
         # The hold first: the bet is shown as accepted only once it is durable.
         holds = [e for e in events if not isinstance(e, ev.BetAccepted)]
         return holds + accepted + [BetsSummary(player, accepted[0].wager.handle)]
+
+    def _bets(self, move: Move) -> list[Any]:
+        return [BetsSummary(move.player)]
+
+    def _unbet(self, move: Move) -> list[Any]:
+        events = self.state.unbet(move.player, " ".join(_words(move)))
+        removed = any(isinstance(e, ev.BetRemoved) for e in events)
+        return events + ([BetsSummary(move.player)] if removed else [])
+
+    def _roll_word(self, move: Move) -> list[Any]:
+        return self._roll_command(move.player)
+
+    def _autoroll(self, move: Move) -> list[Any]:
+        player = move.player
+        if self.shooter() != player:
+            return [Note((player,), "Only the shooter can autoroll.")]
+        if not self._live(player):
+            return [Note((player,), "Autoroll runs while you have live bets: bet first.")]
+        self.autoroll.add(player)
+        return [Note((player,), f"Autoroll on: the dice roll every {self.config.options.timing.autoroll} "
+                                "seconds while you have live bets. 'stop' ends it.")]
+
+    def _stop(self, move: Move) -> list[Any]:
+        player = move.player
+        if player in self.autoroll:
+            self.autoroll.discard(player)
+            return [Note((player,), "Autoroll off. You keep your seat and your bets.")]
+        return [SeatRequest(player, "leave")]
+
+    def _sitout(self, move: Move) -> list[Any]:
+        return [SeatRequest(move.player, "sitout")]
 
     def _roll_command(self, player: str) -> list[Any]:
         if self.shooter() != player:
@@ -339,3 +338,27 @@ class BankCrapsDealer(Dealer):
 
     def event_data(self, event: Any) -> list[Any]:
         return render.event_data(self, event)
+
+
+def _words(move: Move) -> list[str]:
+    """The words after the verb, as the default parser kept them."""
+    args = move.args
+    return [str(w) for w in args] if isinstance(args, tuple) else []
+
+
+ACTIONS = Actions("Bank craps", (
+    Action("bet", "bet <kind> [numbers] <amount>", "place a wager, e.g. bet pass 10, bet place 6 12, "
+           "bet hop 2 3 5. 'help craps' lists the kinds.", BankCrapsDealer._bet, opens=True),
+    Action("bets", "bets", "your wagers, numbered for unbet.", BankCrapsDealer._bets),
+    Action("unbet", "unbet <number|name|all>", "take down a wager that is not a contract "
+           "(pass, come and bonus bets stay).", BankCrapsDealer._unbet, needs=True),
+    Action("roll", "roll", "as the shooter, roll the dice (once the betting window has closed).",
+           BankCrapsDealer._roll_word),
+    Action("autoroll", "autoroll", "as the shooter, roll every few seconds while you have live bets; "
+           "'stop' ends it.", BankCrapsDealer._autoroll),
+    Action("stop", "stop", "end autoroll; without autoroll, leave the table once your bets are decided.",
+           BankCrapsDealer._stop),
+    Action("sitout", "sitout", "stop shooting and betting once your bets are decided; "
+           "'play craps' to come back.", BankCrapsDealer._sitout),
+))
+BankCrapsDealer.actions = ACTIONS
