@@ -58,3 +58,17 @@ def test_the_snapshot_is_frozen():
     from server.games.craps.snapshot import CrapsSnapshot
     assert dataclasses.fields(CrapsSnapshot)
     assert CrapsSnapshot.__dataclass_params__.frozen  # type: ignore[attr-defined]
+
+
+def test_no_process_wide_state_that_changes():
+    """Tables share nothing that moves: constant tables are read-only, nothing is memoized per process."""
+    from server.games.craps import bets, outcome
+    for table in (bets._UNITS, outcome._BOOKS):
+        with pytest.raises(TypeError):
+            table[next(iter(table))] = table[next(iter(table))]       # type: ignore[index]
+    assert outcome.rulebook(2) is outcome.rulebook(2)                # shared, built at import
+    assert bets.payout_unit(bets.Kind.HORN, 0) == 4 and bets.payout_unit(bets.Kind.COME, 6) == 1
+    for path in sorted(PACKAGE.glob("*.py")):
+        source = path.read_text()
+        assert "lru_cache" not in source and "functools.cache" not in source, path.name
+        assert "\nglobal " not in source and "    global " not in source, path.name

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from fractions import Fraction
-from functools import lru_cache
 from typing import TypeVar
 
 from server.config.model import TableConfig
@@ -214,18 +213,11 @@ def _bets() -> list[tuple[str, Bet | Kind]]:
 def house_edges(table: TableConfig) -> list[tuple[str, Fraction]]:
     """Every bank craps bet's exact house edge at this table's settings."""
     limits = Limits.of(table)
-    return list(_house_edges(limits.odds, limits.field_12))
-
-
-@lru_cache(maxsize=32)
-def _house_edges(odds: int, field_12: int) -> tuple[tuple[str, Fraction], ...]:
-    """Edges depend only on the odds and field_12 settings (not on min/max): cached."""
-    limits = Limits(odds=odds, field_12=field_12)
-    book = rulebook(field_12)
-    result = []
+    book = rulebook(limits.field_12)
+    result: list[tuple[str, Fraction]] = []
     for label, bet in _bets():
         if isinstance(bet, Kind):
             result.append((label, line_with_odds(book, limits, bet)))
         else:
             result.append((label, edge(book, bet)))
-    return tuple(result)
+    return result

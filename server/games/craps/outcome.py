@@ -14,7 +14,8 @@ Small/Tall/All tracker, rolls in the hand) and is pure as well.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import NamedTuple
 
 from .bets import (
@@ -266,12 +267,12 @@ def decide(rule: Rule, bet: Bet, dice: Dice, view: TableView) -> Outcome:
     return Outcome(Result.WIN, win)
 
 
-_BOOKS: dict[int, Rulebook] = {}
+# The rulebooks of the two field payouts a table may have (options: field_12
+# 2 or 3), built once at import and shared: a Rulebook is never changed.
+_BOOKS: Mapping[int, Rulebook] = MappingProxyType({f: Rulebook(f) for f in (2, 3)})
 
 
 def rulebook(field_12: int = 2) -> Rulebook:
-    """The shared (immutable) rulebook for a field_12 setting."""
+    """The shared (immutable) rulebook for a field_12 setting (any other: a new one)."""
     book = _BOOKS.get(field_12)
-    if book is None:
-        book = _BOOKS[field_12] = Rulebook(field_12)
-    return book
+    return Rulebook(field_12) if book is None else book
