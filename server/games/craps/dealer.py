@@ -145,9 +145,6 @@ class BankCrapsDealer(Dealer):
         removed = any(isinstance(e, ev.BetRemoved) for e in events)
         return events + ([BetsSummary(move.player)] if removed else [])
 
-    def _roll_word(self, move: Move) -> list[Event]:
-        return self._roll_command(move.player)
-
     def _autoroll(self, move: Move) -> list[Event]:
         player = move.player
         if self.shooter() != player:
@@ -168,7 +165,8 @@ class BankCrapsDealer(Dealer):
     def _sitout(self, move: Move) -> list[Event]:
         return [SeatRequest(move.player, "sitout")]
 
-    def _roll_command(self, player: str) -> list[Event]:
+    def _roll_word(self, move: Move) -> list[Event]:
+        player = move.player
         if self.shooter() != player:
             who = self.shooter()
             return [Note((player,), f"{who} is the shooter." if who else "Nobody can shoot now.")]
