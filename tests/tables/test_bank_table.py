@@ -9,8 +9,9 @@ from server.config.load import load_config
 from server.dice.source import FixedDice
 from server.games.craps import events as ev
 from server.games.intents import Forfeit, Hold, Refund, Settle
-from server.games.craps.dealer import (BankCrapsDealer, LastCall, RollSettlement, ShooterUp,
-                                      WindowClosed)
+from server.games.craps.dealer import BankCrapsDealer
+from server.games.craps.events import (LastCall, RollSettlement, ShooterUp,
+                                       WindowClosed)
 from server.games.seam import Note
 from support.pure_table import PureTable
 

@@ -8,9 +8,11 @@ the house-edge calculator and the simulator all read one source of truth.
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 from math import gcd
+from types import MappingProxyType
 
 
 class Kind(enum.StrEnum):
@@ -121,12 +123,7 @@ def ratio_unit(num: int, den: int) -> int:
 def payout_unit(kind: Kind, number: int) -> int:
     """The stake multiple a bet needs so that every win it can have is whole chips."""
     unit = _UNITS.get((kind, number))
-    if unit is None:
-        unit = _UNITS[kind, number] = _payout_unit(kind, number)
-    return unit
-
-
-_UNITS: dict[tuple[Kind, int], int] = {}
+    return _payout_unit(kind, number) if unit is None else unit
 
 
 def _payout_unit(kind: Kind, number: int) -> int:
@@ -171,3 +168,12 @@ def commission(kind: Kind, stake: int, win: int) -> int:
     else:
         return 0
     return -((-base * COMMISSION.numerator) // COMMISSION.denominator)
+
+
+# Every bet's unit, worked out once at import and never changed (a table of
+# constants, not a cache that grows): each kind with each number it takes,
+# line bets also on the numbers they travel to.
+_UNITS: Mapping[tuple[Kind, int], int] = MappingProxyType({
+    (kind, n): _payout_unit(kind, n)
+    for kind, numbers in NUMBERS.items()
+    for n in (*(numbers or (0,)), *(POINTS if kind in LINE else ()))})

@@ -15,90 +15,47 @@ Policy (RULES.md "Bank craps", "Table timing"); the host's Seating is the queue:
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
-from typing import Any
 
 from server.config.model import TableConfig
+from server.dice.source import TableDraws
 from server.games.craps import events as ev
 from server.games.craps.bets import Kind
+from server.games.craps.events import BetsSummary, LastCall, RollSettlement, ShooterUp, Throw, WindowClosed
 from server.games.craps.limits import Limits
+from server.games.craps.options import CrapsOptions
 from server.games.craps.outcome import rulebook
+from server.games.craps.snapshot import CrapsSnapshot, Seated
 from server.games.craps.state import CrapsState
-from server.games.craps.pacing import Pacing, Signal
+from server.games.craps.state import Event as StateEvent
+from server.games.craps.pacing import Pacing, Signal, Stage
 from server.games.craps import view as render
-from server.games.seam import Dealer, HandResult, Note, SeatRequest, Viewer
+from server.games.actions import Action, Actions, Move
+from server.games.seam import Dealer, Event, HandResult, Note, SeatRequest, Viewer
 from server.games.seating import Seating
-
-
-@dataclass(frozen=True)
-class ShooterUp:
-    player: str
-    dealer: bool = False            # the dealer took the dice (nobody can shoot)
-
-
-@dataclass(frozen=True)
-class Throw:
-    """Who threw the dice that the next Rolled shows."""
-
-    shooter: str | None
-    dealer: bool
-
-
-@dataclass(frozen=True)
-class WindowClosed:
-    """The betting window is over: the shooter may roll (bets stay open until
-    the dice fly); `seconds` until the dealer rolls, or autoroll throws next."""
-
-    shooter: str
-    seconds: int
-    autoroll: bool = False
-
-
-@dataclass(frozen=True)
-class LastCall:
-    seconds: int
-
-
-@dataclass(frozen=True)
-class BetsSummary:
-    """Show a player their numbered live wagers (as they stand when shown);
-    `after` is the wager just placed: no summary if its hold was refused."""
-
-    player: str
-    after: str | None = None
-
-
-@dataclass(frozen=True)
-class RollSettlement:
-    """One player's consolidated result of a roll."""
-
-    player: str
-    won: tuple[tuple[str, int], ...]       # (bet name, win over the stake)
-    lost: tuple[tuple[str, int], ...]      # (bet name, stake lost)
-    pushed: tuple[tuple[str, int], ...]    # (bet name, stake returned)
-    commission: int
-
-    @property
-    def net(self) -> int:
-        return sum(a for _, a in self.won) - sum(a for _, a in self.lost)
 
 
 class BankCrapsDealer(Dealer):
     word = "craps"
 
-    def __init__(self, config: TableConfig, tick_hz: int, dice: Any, seating: Seating) -> None:
-        self.config = config
-        self.tick_hz = tick_hz
+    def __init__(self, config: TableConfig, tick_hz: int, dice: TableDraws, seating: Seating) -> None:
+        if not isinstance(config.options, CrapsOptions):
+            raise TypeError(f"table {config.id} is not a craps table")
+        super().__init__(config, tick_hz, dice, seating)
+        self.options: CrapsOptions = config.options
         self.state = CrapsState(config)
-        self.dice = dice
-        self.seating = seating
-        t = config.options.timing
+        t = self.options.timing
         self.pacing = Pacing(t.window * tick_hz, t.last_call * tick_hz, t.shooter * tick_hz,
                              t.autoroll * tick_hz)
         self.autoroll: set[str] = set()        # shooters whose autoroll is on
         self._shooter: str | None = None       # as last announced
         self._multi = False                    # as the pacing last knew it
         self.last_dice: tuple[int, int] | None = None
+        self._snap: CrapsSnapshot | None = None  # what the view reads, until the next input
+
+    def _touched(self) -> None:
+        """An input is in: the table (or its seats, which the host changes just
+        before it calls `seated` or `unseated`) may change, so the snapshot goes."""
+        self._snap = None
 
     # --- who is who -------------------------------------------------------
     def shooter(self) -> str | None:
@@ -127,9 +84,9 @@ class BankCrapsDealer(Dealer):
         point = self.state.point
         return f"point {point}" if point else "come-out"
 
-    def _changed(self) -> list[Any]:
+    def _changed(self) -> list[Event]:
         """Pacing and announcements after the seats changed."""
-        events: list[Any] = []
+        events: list[Event] = []
         multi = self._multiplayer()
         if multi != self._multi:        # went solo, or a second player sat down
             self._multi = multi
@@ -144,7 +101,8 @@ class BankCrapsDealer(Dealer):
     def sit_problem(self, player: str, wallet: int) -> str | None:
         return None
 
-    def seated(self, player: str, back: bool) -> list[Any]:
+    def seated(self, player: str, back: bool) -> list[Event]:
+        self._touched()
         if back:
             return self._changed()
         return [Note(None, f"{player} joins the table."),
@@ -152,54 +110,26 @@ class BankCrapsDealer(Dealer):
                                 f"{self.config.max_bet}. 'table' shows the layout, 'help craps' the bets."),
                 *self._changed()]
 
-    def unseated(self, player: str, how: str) -> list[Any]:
+    def unseated(self, player: str, how: str) -> list[Event]:
+        self._touched()
         self.autoroll.discard(player)
-        events: list[Any] = []
+        events: list[Event] = []
         if how == "gone":
-            events = self.state.forfeit(player)
+            events = [*self.state.forfeit(player)]
             if events:
                 events.append(Note(None, f"{player} has gone; their live bets are forfeit."))
         return events + self._changed()
 
-    # --- commands -----------------------------------------------------------
-    def act(self, player: str, words: list[str], wallet: int) -> list[Any]:
-        seat = self.seating.seat(player)
-        if seat is None:
-            return [Note((player,), "Sit down first: play craps.")]
-        verb, rest = words[0], words[1:]
-        if verb == "bet":
-            return self._bet(player, rest, wallet)
-        if verb == "bets":
-            return [BetsSummary(player)]
-        if verb == "unbet":
-            if not rest:
-                return [Note((player,), "Usage: unbet <number|name|all>")]
-            events = self.state.unbet(player, " ".join(rest))
-            removed = any(isinstance(e, ev.BetRemoved) for e in events)
-            return events + ([BetsSummary(player)] if removed else [])
-        if verb == "roll":
-            return self._roll_command(player)
-        if verb == "autoroll":
-            if self.shooter() != player:
-                return [Note((player,), "Only the shooter can autoroll.")]
-            if not self._live(player):
-                return [Note((player,), "Autoroll runs while you have live bets: bet first.")]
-            self.autoroll.add(player)
-            return [Note((player,), f"Autoroll on: the dice roll every {self.config.options.timing.autoroll} "
-                                    "seconds while you have live bets. 'stop' ends it.")]
-        if verb == "stop":
-            if player in self.autoroll:
-                self.autoroll.discard(player)
-                return [Note((player,), "Autoroll off. You keep your seat and your bets.")]
-            return [SeatRequest(player, "leave")]
-        if verb == "sitout":
-            return [SeatRequest(player, "sitout")]
-        return [Note((player,), f"Bank craps has no '{verb}'.")]
+    # --- commands (the words are declared in ACTIONS below) ---------------------
+    def act(self, player: str, words: list[str], wallet: int) -> list[Event]:
+        self._touched()
+        return super().act(player, words, wallet)
 
-    def _bet(self, player: str, words: list[str], wallet: int) -> list[Any]:
+    def _bet(self, move: Move) -> list[Event]:
+        player, words = move.player, _words(move)
         if not words:
             return [Note((player,), "Usage: bet <kind> [numbers] <amount>, e.g. bet pass 10")]
-        events = self.state.bet(player, words, wallet)
+        events: list[Event] = [*self.state.bet(player, words, move.wallet)]
         accepted = [e for e in events if isinstance(e, ev.BetAccepted)]
         if not accepted:
             return events
@@ -207,7 +137,36 @@ class BankCrapsDealer(Dealer):
         holds = [e for e in events if not isinstance(e, ev.BetAccepted)]
         return holds + accepted + [BetsSummary(player, accepted[0].wager.handle)]
 
-    def _roll_command(self, player: str) -> list[Any]:
+    def _bets(self, move: Move) -> list[Event]:
+        return [BetsSummary(move.player)]
+
+    def _unbet(self, move: Move) -> list[Event]:
+        events: list[Event] = [*self.state.unbet(move.player, " ".join(_words(move)))]
+        removed = any(isinstance(e, ev.BetRemoved) for e in events)
+        return events + ([BetsSummary(move.player)] if removed else [])
+
+    def _autoroll(self, move: Move) -> list[Event]:
+        player = move.player
+        if self.shooter() != player:
+            return [Note((player,), "Only the shooter can autoroll.")]
+        if not self._live(player):
+            return [Note((player,), "Autoroll runs while you have live bets: bet first.")]
+        self.autoroll.add(player)
+        return [Note((player,), f"Autoroll on: the dice roll every {self.options.timing.autoroll} "
+                                "seconds while you have live bets. 'stop' ends it.")]
+
+    def _stop(self, move: Move) -> list[Event]:
+        player = move.player
+        if player in self.autoroll:
+            self.autoroll.discard(player)
+            return [Note((player,), "Autoroll off. You keep your seat and your bets.")]
+        return [SeatRequest(player, "leave")]
+
+    def _sitout(self, move: Move) -> list[Event]:
+        return [SeatRequest(move.player, "sitout")]
+
+    def _roll_word(self, move: Move) -> list[Event]:
+        player = move.player
         if self.shooter() != player:
             who = self.shooter()
             return [Note((player,), f"{who} is the shooter." if who else "Nobody can shoot now.")]
@@ -220,11 +179,11 @@ class BankCrapsDealer(Dealer):
         return self._roll(dealer=False)
 
     # --- rolling ------------------------------------------------------------
-    def _roll(self, dealer: bool) -> list[Any]:
+    def _roll(self, dealer: bool) -> list[Event]:
         shooter = self.shooter()
         dice = self.dice.roll()
         self.last_dice = dice
-        events: list[Any] = [Throw(shooter, dealer)]
+        events: list[Event] = [Throw(shooter, dealer)]
         before_view = self.state.view
         outcome = self.state.roll(dice)
         events += outcome
@@ -244,10 +203,10 @@ class BankCrapsDealer(Dealer):
         self.pacing.restart(multiplayer=self._multiplayer())
         return events + self._changed()
 
-    def _settlements(self, outcome: list[Any]) -> list[Any]:
-        won: dict[str, list] = defaultdict(list)
-        lost: dict[str, list] = defaultdict(list)
-        pushed: dict[str, list] = defaultdict(list)
+    def _settlements(self, outcome: list[StateEvent]) -> list[Event]:
+        won: dict[str, list[tuple[str, int]]] = defaultdict(list)
+        lost: dict[str, list[tuple[str, int]]] = defaultdict(list)
+        pushed: dict[str, list[tuple[str, int]]] = defaultdict(list)
         commission: dict[str, int] = defaultdict(int)
         players: list[str] = []
         for e in outcome:
@@ -262,7 +221,7 @@ class BankCrapsDealer(Dealer):
                     lost[p].append((e.wager.name, e.wager.bet.amount))
                 else:
                     pushed[p].append((e.wager.name, e.wager.bet.amount))
-        out: list[Any] = []
+        out: list[Event] = []
         for p in players:
             out.append(RollSettlement(p, tuple(won[p]), tuple(lost[p]), tuple(pushed[p]), commission[p]))
         for p in self.seating.names():
@@ -271,8 +230,9 @@ class BankCrapsDealer(Dealer):
         return out
 
     # --- time -----------------------------------------------------------------
-    def advance(self, ticks: int) -> list[Any]:
-        events: list[Any] = []
+    def advance(self, ticks: int) -> list[Event]:
+        self._touched()
+        events: list[Event] = []
         for _ in range(ticks):
             shooter = self.shooter()
             if shooter is None:
@@ -284,7 +244,7 @@ class BankCrapsDealer(Dealer):
                 if signal is Signal.LAST_CALL:
                     events.append(LastCall(self.pacing.seconds_left(self.tick_hz)))
                 elif signal is Signal.WINDOW_CLOSED:
-                    events.append(WindowClosed(shooter, self.config.options.timing.shooter, auto))
+                    events.append(WindowClosed(shooter, self.options.timing.shooter, auto))
                 elif signal in (Signal.DEALER_ROLL, Signal.AUTOROLL):
                     events += self._roll(dealer=signal is Signal.DEALER_ROLL)
                     break
@@ -296,18 +256,17 @@ class BankCrapsDealer(Dealer):
         refunding what is left (odds, place bets, established come bets)."""
         return self.state.point == 0
 
-
     def reconfigure(self, config: TableConfig) -> bool:
         """Take new settings live when that is fair to every live wager: limits
         and odds apply to the next wager, timing to the next window; a new
         field payout waits until no field bet is live."""
-        old = self.config.options
-        new = config.options
-        if config.game != "craps" or new.variant != old.variant:
+        self._touched()
+        old, new = self.options, config.options
+        if config.game != "craps" or not isinstance(new, CrapsOptions) or new.variant != old.variant:
             return False
         if new.field_12 != old.field_12 and any(w.bet.kind is Kind.FIELD for w in self.state.wagers.values()):
             return False
-        self.config = config
+        self.config, self.options = config, new
         self.state.limits = Limits.of(config)
         self.state.book = rulebook(new.field_12)
         t, hz = new.timing, self.tick_hz
@@ -316,26 +275,69 @@ class BankCrapsDealer(Dealer):
         return True
 
     # --- the host's other inputs -------------------------------------------
-    def hold_refused(self, key: str, reason: str) -> list[Any]:
+    def hold_refused(self, key: str, reason: str) -> list[Event]:
         """The ledger would not hold a stake: the wager is off, said in one line."""
-        return self.state.cancel(key, reason)
+        self._touched()
+        return [*self.state.cancel(key, reason)]
 
-    def close(self, why: str) -> list[Any]:
+    def close(self, why: str) -> list[Event]:
+        self._touched()
         return [Note(None, why), *self.state.refund_all()]
 
-
     # --- what people see ------------------------------------------------------
-    def render(self, event: Any, viewer: Viewer) -> list[str]:
-        return render.event_lines(self, event, viewer)
+    # The view (view.py) is handed the fact and a snapshot, never the dealer.
+    def snapshot(self) -> CrapsSnapshot:
+        """The table as the view may read it, built once per input: every
+        hook that can change the table (or follows a change to the seats)
+        drops it (`_touched`), and the first render after builds it again."""
+        snap = self._snap
+        if snap is None:
+            pacing = self.pacing
+            timed = self._multiplayer() and pacing.stage is not Stage.SOLO
+            snap = self._snap = CrapsSnapshot(
+                table_id=self.config.id, min_bet=self.config.min_bet, max_bet=self.config.max_bet,
+                options=self.options, hand=self.state.view, wagers=tuple(self.state.wagers.values()),
+                handles=frozenset(self.state.wagers), seats=tuple(Seated(s.player, s.sitting_out)
+                                                                 for s in self.seating.seats),
+                shooter=self.shooter(), last_dice=self.last_dice, stage=pacing.stage.value,
+                seconds_left=pacing.seconds_left(self.tick_hz) if timed else None)
+        return snap
+
+    def render(self, event: Event, viewer: Viewer) -> list[str]:
+        return render.event_lines(event, self.snapshot(), viewer)
 
     def view(self, viewer: Viewer) -> list[str]:
-        return render.table_view(self, viewer)
+        return render.table_view(self.snapshot(), viewer)
 
     def rules(self) -> list[str]:
-        return render.rules_text(self)
+        return render.rules_text(self.snapshot())
 
-    def table_data(self) -> dict[str, Any]:
-        return render.table_data(self)
+    def table_data(self) -> dict[str, object]:
+        return render.table_data(self.snapshot())
 
-    def event_data(self, event: Any) -> list[Any]:
-        return render.event_data(self, event)
+    def event_data(self, event: Event) -> list[tuple[str, dict[str, object], tuple[str, ...] | None]]:
+        return render.event_data(event, self.snapshot())
+
+
+def _words(move: Move) -> list[str]:
+    """The words after the verb, as the default parser kept them."""
+    args = move.args
+    return [str(w) for w in args] if isinstance(args, tuple) else []
+
+
+ACTIONS = Actions("Bank craps", (
+    Action("bet", "bet <kind> [numbers] <amount>", "place a wager, e.g. bet pass 10, bet place 6 12, "
+           "bet hop 2 3 5. 'help craps' lists the kinds.", BankCrapsDealer._bet, opens=True),
+    Action("bets", "bets", "your wagers, numbered for unbet.", BankCrapsDealer._bets),
+    Action("unbet", "unbet <number|name|all>", "take down a wager that is not a contract "
+           "(pass, come and bonus bets stay).", BankCrapsDealer._unbet, needs=True),
+    Action("roll", "roll", "as the shooter, roll the dice (once the betting window has closed).",
+           BankCrapsDealer._roll_word),
+    Action("autoroll", "autoroll", "as the shooter, roll every few seconds while you have live bets; "
+           "'stop' ends it.", BankCrapsDealer._autoroll),
+    Action("stop", "stop", "end autoroll; without autoroll, leave the table once your bets are decided.",
+           BankCrapsDealer._stop),
+    Action("sitout", "sitout", "stop shooting and betting once your bets are decided; "
+           "'play craps' to come back.", BankCrapsDealer._sitout),
+))
+BankCrapsDealer.actions = ACTIONS

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from fractions import Fraction
-from functools import lru_cache
+from typing import TypeVar
 
 from server.config.model import TableConfig
 
@@ -31,8 +31,9 @@ from .outcome import (
     rulebook,
 )
 
-State = Hashable
-Step = Callable[[State], list[tuple[Fraction, Fraction | None, State | None]]]
+State = TypeVar("State", bound=Hashable)
+# One way out of a state: (probability, terminal value, None) or (probability, None, next state).
+Transition = tuple[Fraction, Fraction | None, State | None]
 P = Fraction(1, 36)
 
 
@@ -55,9 +56,9 @@ def _nothing(v: TableView) -> TableView:
     return COME_OUT
 
 
-def solve(start: State, step: Step) -> Fraction:
+def solve(start: State, step: Callable[[State], list[Transition[State]]]) -> Fraction:
     """Expected terminal value of an absorbing chain, exactly (Tarjan + Gauss per SCC)."""
-    edges: dict[State, list[tuple[Fraction, Fraction | None, State | None]]] = {}
+    edges: dict[State, list[Transition[State]]] = {}
     todo = [start]
     while todo:
         s = todo.pop()
@@ -74,6 +75,8 @@ def solve(start: State, step: Step) -> Fraction:
             rows[i][i] += 1
             for p, terminal, nxt in edges[s]:
                 if nxt is None:
+                    if terminal is None:
+                        raise ValueError(f"a transition from {s!r} leads nowhere")
                     rows[i][size] += p * terminal
                 elif nxt in members:
                     rows[i][members[nxt]] -= p
@@ -98,7 +101,7 @@ def _gauss(rows: list[list[Fraction]]) -> list[Fraction]:
     return [rows[r][n] for r in range(n)]
 
 
-def _sccs(start: State, edges: dict) -> list[list[State]]:
+def _sccs(start: State, edges: dict[State, list[Transition[State]]]) -> list[list[State]]:
     """Tarjan's SCCs, iterative; emitted successors first (reverse topological order)."""
     index: dict[State, int] = {}
     low: dict[State, int] = {}
@@ -129,7 +132,7 @@ def _sccs(start: State, edges: dict) -> list[list[State]]:
                 parent = work[-1][0]
                 low[parent] = min(low[parent], low[s])
             if low[s] == index[s]:
-                scc = []
+                scc: list[State] = []
                 while True:
                     m = stack.pop()
                     on_stack.discard(m)
@@ -144,23 +147,25 @@ def expected_value(book: Rulebook, bet: Bet, view: TableView = COME_OUT) -> Frac
     """Expected net chips of `bet` placed with the table at `view`, played until it resolves."""
     project = PROJECTION.get(bet.kind, _nothing)
 
-    def step(state: tuple[Bet, TableView]) -> list[tuple[Fraction, Fraction | None, State | None]]:
+    def step(state: tuple[Bet, TableView]) -> list[Transition[tuple[Bet, TableView]]]:
         b, v = state
-        merged: dict[object, Fraction] = {}
+        ends: dict[Fraction, Fraction] = {}                      # terminal value -> probability
+        goes: dict[tuple[Bet, TableView], Fraction] = {}         # next state -> probability
         for dice in ALL_DICE:
             o = book.outcome(b, dice, v)
             r = o.result
             if r is Result.WIN:
-                key: object = ("end", Fraction(o.amount))
+                ends[Fraction(o.amount)] = ends.get(Fraction(o.amount), Fraction(0)) + P
             elif r is Result.LOSE:
-                key = ("end", Fraction(-b.amount))
+                ends[Fraction(-b.amount)] = ends.get(Fraction(-b.amount), Fraction(0)) + P
             elif r is Result.PUSH:
-                key = ("end", Fraction(0))
+                ends[Fraction(0)] = ends.get(Fraction(0), Fraction(0)) + P
             else:
                 nb = b.travel(o.number) if r is Result.TRAVEL else b
-                key = ("go", (nb, project(advance(v, dice))))
-            merged[key] = merged.get(key, Fraction(0)) + P
-        return [(p, k[1], None) if k[0] == "end" else (p, None, k[1]) for k, p in merged.items()]
+                nxt = (nb, project(advance(v, dice)))
+                goes[nxt] = goes.get(nxt, Fraction(0)) + P
+        out: list[Transition[tuple[Bet, TableView]]] = [(p, value, None) for value, p in ends.items()]
+        return out + [(p, None, nxt) for nxt, p in goes.items()]
 
     return solve((bet, project(view)), step)
 
@@ -208,18 +213,11 @@ def _bets() -> list[tuple[str, Bet | Kind]]:
 def house_edges(table: TableConfig) -> list[tuple[str, Fraction]]:
     """Every bank craps bet's exact house edge at this table's settings."""
     limits = Limits.of(table)
-    return list(_house_edges(limits.odds, limits.field_12))
-
-
-@lru_cache(maxsize=32)
-def _house_edges(odds: int, field_12: int) -> tuple[tuple[str, Fraction], ...]:
-    """Edges depend only on the odds and field_12 settings (not on min/max): cached."""
-    limits = Limits(odds=odds, field_12=field_12)
-    book = rulebook(field_12)
-    result = []
+    book = rulebook(limits.field_12)
+    result: list[tuple[str, Fraction]] = []
     for label, bet in _bets():
         if isinstance(bet, Kind):
             result.append((label, line_with_odds(book, limits, bet)))
         else:
             result.append((label, edge(book, bet)))
-    return tuple(result)
+    return result

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from server.config.model import TableConfig
-from server.games.craps.dealer import BankCrapsDealer
+from server.games.craps.dealer import ACTIONS, BankCrapsDealer
 from server.games.craps.options import CRAPS_KEYS
 from server.games.craps.help import PAYOUT_LINES, TOPICS
 from server.games.seam import GameEntry, OddsSheet
@@ -25,19 +25,10 @@ BANK_CRAPS = GameEntry(
     game="craps",
     variant="bank",
     summary="everyone against the house; shooters take turns",
-    words_old={
-        "bet": "bet <kind> [numbers] <amount> - place a wager, e.g. bet pass 10, bet place 6 12, bet hop 2 3 5. 'help craps' lists the kinds.",
-        "bets": "bets - your wagers, numbered for unbet.",
-        "unbet": "unbet <number|name|all> - take down a wager that is not a contract (pass, come and bonus bets stay).",
-        "roll": "roll - as the shooter, roll the dice (once the betting window has closed).",
-        "autoroll": "autoroll - as the shooter, roll every few seconds while you have live bets; 'stop' ends it.",
-        "stop": "stop - end autoroll; without autoroll, leave the table once your bets are decided.",
-        "sitout": "sitout - stop shooting and betting once your bets are decided; 'play craps' to come back.",
-    },
+    actions=ACTIONS,
     keys=CRAPS_KEYS,
     make=BankCrapsDealer,
     help_lines=PAYOUT_LINES,
-    opening_old=("bet",),
     odds=odds_sheet,
     topics=TOPICS,
 )

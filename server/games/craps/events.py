@@ -1,4 +1,6 @@
-"""Facts the bank craps table state reports, for render and the table host.
+"""Facts the bank craps table reports, for render and the table host: the
+rules state's (a wager placed, a roll, a point) and the dealer's (who has the
+dice, the betting window, each player's settlement).
 
 Facts say what happened, never how to show it. Money moves only through the
 intents of server.games.intents that come in the same list.
@@ -7,8 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from server.games.wagers import (BetAccepted, BetCancelled, BetRefused, BetRemoved,  # noqa: F401
-                                 UnbetRefused)
+from server.games.wagers import BetAccepted as BetAccepted
+from server.games.wagers import BetCancelled as BetCancelled
+from server.games.wagers import BetRefused as BetRefused
+from server.games.wagers import BetRemoved as BetRemoved
+from server.games.wagers import UnbetRefused as UnbetRefused
 
 from .bets import Bet
 
@@ -78,6 +83,60 @@ class Travelled:
 
     wager: Wager
     number: int
+
+
+# --- the dealer's facts: seats, the dice and the clock ------------------------
+@dataclass(frozen=True)
+class ShooterUp:
+    player: str
+    dealer: bool = False            # the dealer took the dice (nobody can shoot)
+
+
+@dataclass(frozen=True)
+class Throw:
+    """Who threw the dice that the next Rolled shows."""
+
+    shooter: str | None
+    dealer: bool
+
+
+@dataclass(frozen=True)
+class WindowClosed:
+    """The betting window is over: the shooter may roll (bets stay open until
+    the dice fly); `seconds` until the dealer rolls, or autoroll throws next."""
+
+    shooter: str
+    seconds: int
+    autoroll: bool = False
+
+
+@dataclass(frozen=True)
+class LastCall:
+    seconds: int
+
+
+@dataclass(frozen=True)
+class BetsSummary:
+    """Show a player their numbered live wagers (as they stand when shown);
+    `after` is the wager just placed: no summary if its hold was refused."""
+
+    player: str
+    after: str | None = None
+
+
+@dataclass(frozen=True)
+class RollSettlement:
+    """One player's consolidated result of a roll."""
+
+    player: str
+    won: tuple[tuple[str, int], ...]       # (bet name, win over the stake)
+    lost: tuple[tuple[str, int], ...]      # (bet name, stake lost)
+    pushed: tuple[tuple[str, int], ...]    # (bet name, stake returned)
+    commission: int
+
+    @property
+    def net(self) -> int:
+        return sum(a for _, a in self.won) - sum(a for _, a in self.lost)
 
 
 Fact = (BetAccepted | BetRefused | BetRemoved | UnbetRefused | BetCancelled | Rolled | PointSet

@@ -7,9 +7,8 @@ are at the top of the entry, with defaults that depend on the variant.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
-from server.config.keys import Field, Problem, as_id, as_int, describe
+from server.config.keys import Field, Problem, as_id, as_int, describe, option, rows_of
 from server.games.seam import Built, OptionsReader, TableKeys
 
 MAX_CHIPS = 1_000_000_000
@@ -19,23 +18,13 @@ MAX_CHIPS = 1_000_000_000
 class CrapsTiming:
     """Table timing for multiplayer craps, in seconds (RULES.md "Table timing")."""
 
-    window: int = 10
-    last_call: int = 3
-    shooter: int = 60
-    autoroll: int = 3
+    window: int = option(10, as_int, 2, 600)           # betting before each roll
+    last_call: int = option(3, as_int, 1, 599)         # left in the window at the last call
+    shooter: int = option(60, as_int, 1, 3600)         # the shooter's deadline, then the dealer rolls
+    autoroll: int = option(3, as_int, 1, 600)          # between autorolls
 
 
-@dataclass(frozen=True)
-class CrapsOptions:
-    variant: str = "bank"               # "bank" or "simplified"
-    odds: int = 0                       # 0 = 3-4-5x; N = N times the flat stake
-    field_12: int = 2                   # field pays 2:1 or 3:1 on 12
-    dont_pass_bar: int | None = 12      # simplified only: 12 or None (no bar)
-    press: str = "pass"                 # simplified only: "pass", "both" or "none"
-    timing: CrapsTiming = field(default_factory=CrapsTiming)
-
-
-def as_bar(value: Any, raw: str | None = None) -> int | None:
+def as_bar(value: object, raw: str | None = None) -> int | None:
     """Don't pass bars 12, or nothing at all (`none`/null), as in 001."""
     if value is None or value == "none":
         return None
@@ -44,22 +33,18 @@ def as_bar(value: Any, raw: str | None = None) -> int | None:
     raise Problem(f"must be 12 or none, not {describe(value)}")
 
 
-_CT = CrapsTiming()
-TIMING_FIELDS = (
-    Field("window", as_int, _CT.window, 2, 600),
-    Field("last_call", as_int, _CT.last_call, 1, 599),
-    Field("shooter", as_int, _CT.shooter, 1, 3600),
-    Field("autoroll", as_int, _CT.autoroll, 1, 600),
-)
+@dataclass(frozen=True)
+class CrapsOptions:
+    variant: str = option("bank", as_id, choices=("bank", "simplified"))
+    odds: int = option(0, as_int, 0, 1_000_000)                     # 0 = 3-4-5x; N = N times the flat stake
+    field_12: int = option(2, as_int, choices=(2, 3))               # field pays 2:1 or 3:1 on 12
+    dont_pass_bar: int | None = option(12, as_bar)                  # simplified only: 12 or None (no bar)
+    press: str = option("pass", as_id, choices=("pass", "both", "none"))   # simplified only
+    timing: CrapsTiming = field(default_factory=CrapsTiming)         # the `timing:` section (TIMING_FIELDS)
 
-_CO = CrapsOptions()
-CRAPS_FIELDS = (
-    Field("variant", as_id, _CO.variant, choices=("bank", "simplified")),
-    Field("odds", as_int, _CO.odds, 0, 1_000_000),
-    Field("field_12", as_int, _CO.field_12, choices=(2, 3)),
-    Field("dont_pass_bar", as_bar, _CO.dont_pass_bar),
-    Field("press", as_id, _CO.press, choices=("pass", "both", "none")),
-)
+
+TIMING_FIELDS = rows_of(CrapsTiming)
+CRAPS_FIELDS = rows_of(CrapsOptions)
 SIMPLIFIED_ONLY = ("dont_pass_bar", "press")
 
 # Per variant: (max_players default, max_players ceiling, min_bet default, max_bet default).

@@ -14,7 +14,8 @@ Small/Tall/All tracker, rolls in the hand) and is pure as well.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import NamedTuple
 
 from .bets import (
@@ -201,8 +202,8 @@ def _ats(mask: int, pays: int) -> Callable[[Bet, Dice, TableView], Outcome]:
 
 
 class Rule(NamedTuple):
-    off: Row | None                  # come-out row (None: special)
-    on: Row | None                   # point-on row
+    off: Row                         # come-out row (empty: special)
+    on: Row                          # point-on row (empty: special)
     special: Callable[[Bet, Dice, TableView], Outcome] | None
     commission: bool                 # buy/lay: 5% charged on a win
     totals: frozenset[int]           # totals that can resolve or move the bet
@@ -227,12 +228,12 @@ class Rulebook:
 
     def _build(self, kind: Kind, n: int) -> Rule:
         if kind is Kind.FIRE:
-            return Rule(None, None, _fire, False, frozenset({7}))
+            return Rule((), (), _fire, False, frozenset({7}))
         ats = {Kind.SMALL: SMALL_MASK, Kind.TALL: TALL_MASK, Kind.ALL: ALL_MASK}
         if kind in ats:
             mask = ats[kind]
             totals = frozenset(t for t in range(2, 13) if mask >> t & 1) | {7}
-            return Rule(None, None, _ats(mask, ATS_PAYS[kind.value]), False, totals)
+            return Rule((), (), _ats(mask, ATS_PAYS[kind.value]), False, totals)
         if kind in (Kind.PASS, Kind.DONT_PASS, Kind.COME, Kind.DONT_COME):
             rows = _line_rows(kind, n)
         elif kind in (Kind.ODDS, Kind.LAY_ODDS, Kind.PLACE, Kind.BUY, Kind.LAY, Kind.HARD):
@@ -256,7 +257,7 @@ def decide(rule: Rule, bet: Bet, dice: Dice, view: TableView) -> Outcome:
     if rule.special is not None:
         return rule.special(bet, dice, view)
     entry = (rule.on if view.point else rule.off)[dice[0] * 6 + dice[1] - 7]
-    if type(entry) is Outcome:
+    if isinstance(entry, Outcome):
         return entry
     num, den = entry
     win = bet.amount * num // den
@@ -266,12 +267,12 @@ def decide(rule: Rule, bet: Bet, dice: Dice, view: TableView) -> Outcome:
     return Outcome(Result.WIN, win)
 
 
-_BOOKS: dict[int, Rulebook] = {}
+# The rulebooks of the two field payouts a table may have (options: field_12
+# 2 or 3), built once at import and shared: a Rulebook is never changed.
+_BOOKS: Mapping[int, Rulebook] = MappingProxyType({f: Rulebook(f) for f in (2, 3)})
 
 
 def rulebook(field_12: int = 2) -> Rulebook:
-    """The shared (immutable) rulebook for a field_12 setting."""
+    """The shared (immutable) rulebook for a field_12 setting (any other: a new one)."""
     book = _BOOKS.get(field_12)
-    if book is None:
-        book = _BOOKS[field_12] = Rulebook(field_12)
-    return book
+    return Rulebook(field_12) if book is None else book

@@ -11,17 +11,13 @@ rendering carries the same information (filled numbers in brackets).
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from server.games.craps import events as ev
 from server.games.craps.bets import Kind
+from server.games.craps.snapshot import CrapsSnapshot
 from server.render.dice import dice_art
 from server.render.text import paint, wrap
 from server.render.width import NBSP, SEPARATOR, boxed, display_width, fit, glue
-from server.games.seam import Viewer, render_note
-
-if TYPE_CHECKING:
-    from server.games.craps.dealer import BankCrapsDealer
+from server.games.seam import Event, Viewer, render_note
 
 NUMBERS = (4, 5, 6, 8, 9, 10)
 NUMBER_TITLES = {4: "4", 5: "5", 6: "SIX", 8: "8", 9: "NINE", 10: "10"}
@@ -37,8 +33,7 @@ def reminder(words: tuple[str, ...]) -> str:
 
 
 # --- events ------------------------------------------------------------------
-def event_lines(table: "BankCrapsDealer", event: Any, viewer: Viewer) -> list[str]:
-    from server.games.craps import dealer as t
+def event_lines(event: Event, snap: CrapsSnapshot, viewer: Viewer) -> list[str]:
     note = render_note(event, viewer)
     if note is not None:
         return note
@@ -46,7 +41,7 @@ def event_lines(table: "BankCrapsDealer", event: Any, viewer: Viewer) -> list[st
     me = viewer.key
     if isinstance(event, ev.BetAccepted):
         w = event.wager
-        if w.handle not in table.state.wagers:
+        if w.handle not in snap.handles:
             return []                      # its hold was refused meanwhile
         if w.player != me:
             return []
@@ -61,7 +56,7 @@ def event_lines(table: "BankCrapsDealer", event: Any, viewer: Viewer) -> list[st
             return []
         why = event.reason.rstrip(".") or "the stake could not be held"
         return [f"Refused: {event.wager.name} {event.wager.bet.amount}: {why}."]
-    if isinstance(event, t.Throw):
+    if isinstance(event, ev.Throw):
         if event.dealer:
             return [f"The dealer rolls for {event.shooter}." if event.shooter else "The dealer rolls."]
         return [f"{'You roll' if event.shooter == me else f'{event.shooter} rolls'}:"]
@@ -84,14 +79,14 @@ def event_lines(table: "BankCrapsDealer", event: Any, viewer: Viewer) -> list[st
             return []                      # line bets simply follow the puck
         what = "come" if w.bet.kind is Kind.COME else "don't come"
         return [f"Your {what} bet travels to the {event.number}."]
-    if isinstance(event, t.RollSettlement):
+    if isinstance(event, ev.RollSettlement):
         return [settlement_line(event, c)] if event.player == me else []
-    if isinstance(event, t.BetsSummary):
-        if event.player != me or (event.after and event.after not in table.state.wagers):
+    if isinstance(event, ev.BetsSummary):
+        if event.player != me or (event.after and event.after not in snap.handles):
             return []                      # not mine, or the bet it follows was refused
-        return [bets_line(table.state.bets_of(me))]
-    if isinstance(event, t.ShooterUp):
-        point = table.state.point
+        return [bets_line(snap.bets_of(me))]
+    if isinstance(event, ev.ShooterUp):
+        point = snap.point
         if event.player != me:
             return [f"{event.player} has the dice." + (f" The point is {point}." if point else "")]
         if point:       # taking over a hand in progress: say where it stands
@@ -99,14 +94,14 @@ def event_lines(table: "BankCrapsDealer", event: Any, viewer: Viewer) -> list[st
                     "Pass and don't pass wait for the next come-out; come, don't come, place, "
                     "field and the rest are open. Bet, then 'roll'."]
         return ["You have the dice. Bet, then 'roll' (or 'autoroll')."]
-    if isinstance(event, t.WindowClosed):
+    if isinstance(event, ev.WindowClosed):
         if event.shooter == me:
             if event.autoroll:
                 return ["The betting window is over: autoroll throws next."]
             return [f"You may roll now: 'roll' within {_seconds(event.seconds)}, "
                     "or the dealer rolls for you."]
         return [f"{event.shooter} may roll now; bets stay open until the dice fly."]
-    if isinstance(event, t.LastCall):
+    if isinstance(event, ev.LastCall):
         return [paint(f"Last call! {_seconds(event.seconds)} to place your bets.", "bright_yellow", color=c)]
     return []
 
@@ -126,8 +121,8 @@ def call(rolled: ev.Rolled) -> str:
     return f"{words}! ({d1} + {d2} = {total})"
 
 
-def settlement_line(s: Any, color: bool) -> str:
-    parts = []
+def settlement_line(s: ev.RollSettlement, color: bool) -> str:
+    parts: list[str] = []
     if s.won:
         parts.append(paint(f"won {sum(a for _, a in s.won)}", "bright_green", color=color) + " ("
                      + ", ".join(f"{n} +{a}" for n, a in s.won) + ")")
@@ -144,7 +139,7 @@ def settlement_line(s: Any, color: bool) -> str:
     return "Settlement: " + "; ".join(parts) + "."
 
 
-def bets_line(wagers: list[ev.Wager]) -> str:
+def bets_line(wagers: tuple[ev.Wager, ...]) -> str:
     """The numbered wagers; each "7) come9 10" is glued, so it never breaks."""
     if not wagers:
         return "You have no bets down."
@@ -177,7 +172,7 @@ class _Box:
 class _Mine:
     """The viewer's wagers, summed the ways both layouts show them."""
 
-    def __init__(self, wagers: list[ev.Wager]) -> None:
+    def __init__(self, wagers: tuple[ev.Wager, ...]) -> None:
         self.wagers = wagers
 
     def stake(self, kinds: tuple[Kind, ...], number: int | None = None) -> int:
@@ -208,36 +203,36 @@ class _Mine:
         return _join(self.stake((Kind.PLACE,), n), self.stake((Kind.BUY,), n), "b")
 
 
-def table_view(table: "BankCrapsDealer", viewer: Viewer) -> list[str]:
+def table_view(snap: CrapsSnapshot, viewer: Viewer) -> list[str]:
     """The table for one viewer: the boxed 80-column layout when the viewer's
     width allows it and every row fits, the compact boxed layout otherwise.
     Every line fits `viewer.prefs.width`."""
     width = viewer.prefs.width
-    mine = _Mine(table.state.bets_of(viewer.key))
+    mine = _Mine(snap.bets_of(viewer.key))
     art = None
     if width >= FULL_WIDTH:
-        art = _full_layout(table, viewer, mine)
+        art = _full_layout(snap, viewer, mine)
         if any(display_width(line) > FULL_WIDTH for line in art):
             art = None                   # huge stakes: the compact rows wrap instead
     if art is None:
-        art = _compact_layout(table, viewer, mine, min(width, FULL_WIDTH))
+        art = _compact_layout(snap, viewer, mine, min(width, FULL_WIDTH))
     width = min(width, FULL_WIDTH)
-    shooter = table.shooter()
-    seats = ", ".join(s.player + (" (out)" if s.sitting_out else "") for s in table.seating.seats) or "nobody"
+    shooter = snap.shooter
+    seats = ", ".join(s.player + (" (out)" if s.sitting_out else "") for s in snap.seats) or "nobody"
     lines = art + wrap(f"Shooter: {shooter or 'none'}.  Seated: {seats}.  "
-                       f"Bets {table.config.min_bet}-{table.config.max_bet}.", width)
-    if table.last_dice:
-        lines += ["Last roll:", *dice_art(table.last_dice, viewer.prefs)]
+                       f"Bets {snap.min_bet}-{snap.max_bet}.", width)
+    if snap.last_dice:
+        lines += ["Last roll:", *dice_art(snap.last_dice, viewer.prefs)]
     lines += fit(bets_line(mine.wagers), width)
     lines += fit("Commands: " + reminder(REMINDER), width)
     return lines
 
 
-def _full_layout(table: "BankCrapsDealer", viewer: Viewer, mine: _Mine) -> list[str]:
+def _full_layout(snap: CrapsSnapshot, viewer: Viewer, mine: _Mine) -> list[str]:
     box = _Box(viewer)
-    point = table.state.point
+    point = snap.point
     cols = [10] + [8] * 6 + [13]
-    title = f" {table.config.id} · bank craps " if viewer.prefs.unicode else f" {table.config.id} - bank craps "
+    title = f" {snap.table_id} · bank craps " if viewer.prefs.unicode else f" {snap.table_id} - bank craps "
     top = box.tl + title.center(box.inner, box.h) + box.tr
     sep = box.lt + box.cross.join(box.h * w for w in cols) + box.rt
 
@@ -259,7 +254,7 @@ def _full_layout(table: "BankCrapsDealer", viewer: Viewer, mine: _Mine) -> list[
              box.felt(sep)]
     pass_odds = mine.line_odds(Kind.PASS, Kind.ODDS)
     dp_odds = mine.line_odds(Kind.DONT_PASS, Kind.LAY_ODDS)
-    f12 = table.config.options.field_12
+    f12 = snap.options.field_12
     lines += [
         box.line(f" PASS LINE {amt((Kind.PASS,))}   odds {pass_odds or '-'}"
                  f"        DON'T PASS BAR 12  {amt((Kind.DONT_PASS,))}   odds {dp_odds or '-'}"),
@@ -270,7 +265,7 @@ def _full_layout(table: "BankCrapsDealer", viewer: Viewer, mine: _Mine) -> list[
         box.line(" PROPS " + "  ".join(f"{n}:{amt((Kind.PROP,), n)}" for n in (2, 3, 11, 12))
                  + f"     HOPS {_hops(mine.wagers)}"),
     ]
-    fire_marks, small, tall = _trackers(table, box.color)
+    fire_marks, small, tall = _trackers(snap, box.color)
     lines.append(box.line(f" FIRE {amt((Kind.FIRE,))}: {fire_marks}"))
     lines.append(box.line(f" SMALL {amt((Kind.SMALL,))}: {small}   TALL {amt((Kind.TALL,))}: {tall}"
                           f"   ALL {amt((Kind.ALL,))}"))
@@ -278,8 +273,8 @@ def _full_layout(table: "BankCrapsDealer", viewer: Viewer, mine: _Mine) -> list[
     return lines
 
 
-def _trackers(table: "BankCrapsDealer", color: bool) -> tuple[str, str, str]:
-    fire, hits = table.state.view.fire, table.state.view.hits
+def _trackers(snap: CrapsSnapshot, color: bool) -> tuple[str, str, str]:
+    fire, hits = snap.hand.fire, snap.hand.hits
     return (" ".join(_filled(n, bool(fire >> n & 1), color) for n in NUMBERS),
             " ".join(_filled(n, bool(hits >> n & 1), color) for n in (2, 3, 4, 5, 6)),
             " ".join(_filled(n, bool(hits >> n & 1), color) for n in (8, 9, 10, 11, 12)))
@@ -290,11 +285,11 @@ def tight(text: str) -> str:
     return text.replace(" ", NBSP)
 
 
-def _compact_layout(table: "BankCrapsDealer", viewer: Viewer, mine: _Mine, width: int) -> list[str]:
+def _compact_layout(snap: CrapsSnapshot, viewer: Viewer, mine: _Mine, width: int) -> list[str]:
     """The same facts for 40 to 79 columns: one box, rows of glued
     "label amount" groups that wrap inside it, and one row per number the
     viewer has money on."""
-    point = table.state.point
+    point = snap.point
     color = viewer.prefs.color
     amt = mine.amt
     puck = " ".join(_filled(n, n == point, color) for n in NUMBERS)
@@ -306,10 +301,10 @@ def _compact_layout(table: "BankCrapsDealer", viewer: Viewer, mine: _Mine, width
             if value]
         if parts:
             rows.append(f"  {n:>2}: " + ", ".join(parts))
-    f12 = table.config.options.field_12
+    f12 = snap.options.field_12
     pass_odds = mine.line_odds(Kind.PASS, Kind.ODDS) or "-"
     dp_odds = mine.line_odds(Kind.DONT_PASS, Kind.LAY_ODDS) or "-"
-    fire_marks, small, tall = _trackers(table, color)
+    fire_marks, small, tall = _trackers(snap, color)
     rows += [
         SEPARATOR,
         tight(f"PASS LINE {amt((Kind.PASS,))}") + "  " + tight(f"odds {pass_odds}"),
@@ -327,7 +322,7 @@ def _compact_layout(table: "BankCrapsDealer", viewer: Viewer, mine: _Mine, width
         tight(f"SMALL {amt((Kind.SMALL,))}: {small}"),
         tight(f"TALL {amt((Kind.TALL,))}: {tall}") + "  " + tight(f"ALL {amt((Kind.ALL,))}"),
     ]
-    title = f"{table.config.id} · bank craps" if viewer.prefs.unicode else f"{table.config.id} - bank craps"
+    title = f"{snap.table_id} · bank craps" if viewer.prefs.unicode else f"{snap.table_id} - bank craps"
 
     def felt(text: str) -> str:
         return paint(text, "bright_white", "on_dark_green", color=color)
@@ -341,7 +336,7 @@ def _join(place: int, buy: int, suffix: str) -> str:
     return "+".join(parts)
 
 
-def _hops(mine: list[ev.Wager]) -> str:
+def _hops(mine: tuple[ev.Wager, ...]) -> str:
     hops = [w for w in mine if w.bet.kind is Kind.HOP]
     if not hops:
         return "-"
@@ -356,8 +351,8 @@ def _filled(n: int, on: bool, color: bool) -> str:
     return f"\x1b[1;93m[{n}]\x1b[22;97m" if color else f"[{n}]"
 
 
-def rules_text(table: "BankCrapsDealer") -> list[str]:
-    o = table.config.options
+def rules_text(snap: CrapsSnapshot) -> list[str]:
+    o = snap.options
     odds = ("3x on 4 and 10, 4x on 5 and 9, 5x on 6 and 8 taken; 6x the flat bet laid"
             if o.odds == 0 else f"{o.odds}x the flat bet on both sides")
     t = o.timing
@@ -377,19 +372,18 @@ def rules_text(table: "BankCrapsDealer") -> list[str]:
         "Pass, come and bonus bets are contracts; anything else can be taken down with unbet.",
         f"With two or more players each roll has a {t.window} s betting window (last call at {t.last_call} s);",
         f"  then the shooter has {t.shooter} s before the dealer rolls. Solo play has no waiting.",
-        f"Wagers from {table.config.min_bet} to {table.config.max_bet}, and each must pay whole chips.",
+        f"Wagers from {snap.min_bet} to {snap.max_bet}, and each must pay whole chips.",
     ]
 
 
 # --- data for client scripts (GMCP Casino.*, docs/gmcp.md) ---------------------
-def event_data(table: "BankCrapsDealer", event: Any) -> list[tuple[str, dict[str, Any], tuple[str, ...] | None]]:
+def event_data(event: Event, snap: CrapsSnapshot) -> list[tuple[str, dict[str, object], tuple[str, ...] | None]]:
     """A fact as data: (package, payload, to whom or None for every viewer)."""
-    from server.games.craps import dealer as t
     if isinstance(event, ev.Rolled):
         return [("Casino.Roll", {"dice": list(event.dice), "total": event.total,
                                  "call": call(event), "point_before": event.point or None,
-                                 "point": table.state.point or None}, None)]
-    if isinstance(event, t.RollSettlement):
+                                 "point": snap.point or None}, None)]
+    if isinstance(event, ev.RollSettlement):
         return [("Casino.Settlement", {
             "player": event.player,
             "won": [{"bet": n, "amount": a} for n, a in event.won],
@@ -399,9 +393,7 @@ def event_data(table: "BankCrapsDealer", event: Any) -> list[tuple[str, dict[str
     return []
 
 
-def table_data(table: "BankCrapsDealer") -> dict[str, Any]:
+def table_data(snap: CrapsSnapshot) -> dict[str, object]:
     """What bank craps adds to the table's state: the puck and the clock."""
-    pacing = table.pacing
-    timed = table._multiplayer() and pacing.stage.value != "solo"
-    return {"shooter": table.shooter(), "point": table.state.point or None, "hand_rolls": table.state.view.rolls,
-            "stage": pacing.stage.value, "seconds_left": pacing.seconds_left(table.tick_hz) if timed else None}
+    return {"shooter": snap.shooter, "point": snap.point or None, "hand_rolls": snap.hand.rolls,
+            "stage": snap.stage, "seconds_left": snap.seconds_left}
