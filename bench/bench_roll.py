@@ -165,7 +165,7 @@ class Table:
         for watcher in self.watchers:
             self.app.online[watcher.key] = watcher
             self.host.watch(watcher)
-        assert len(self.host.viewers()) == len(self.seats) + len(self.watchers)
+        assert len(self.host.delivery.viewers(self.host.core)) == len(self.seats) + len(self.watchers)
 
     async def rebet(self, wagers: list[str]) -> None:
         """Bring every player back up to the full set of wagers (the untimed part)."""

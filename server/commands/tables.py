@@ -149,8 +149,7 @@ def _game_word(word: str):
             ctx.tell(f"'{word}' is a table command: sit at a table first ({games}).")
             return
         if not host.entry.has_word(word):
-            ctx.tell(host.entry.actions.unknown(word) if host.entry.actions is not None
-                     else f"{host.entry.title} has no '{word}'.")
+            ctx.tell(host.entry.actions.unknown(word))
             return
         problem = host.refusal(session, word)
         if problem:
@@ -187,7 +186,7 @@ def game_commands() -> dict[str, Command]:
     if _lent[0] != GAMES.version:
         aliases: dict[str, list[str]] = {}
         for entry in GAMES:
-            for action in entry.actions or ():
+            for action in entry.actions:
                 aliases.setdefault(action.word, []).extend(action.aliases)
         _lent = (GAMES.version, {word: Command(word, _game_word(word), text, tuple(aliases.get(word, ())),
                                                topic="game")

@@ -116,7 +116,7 @@ class Dealer:
     Seated viewers are always rendered one by one (their bets, their turn).
     """
 
-    actions: ClassVar[Actions | None] = None    # the game's words (server.games.actions)
+    actions: ClassVar[Actions] = Actions("This table", ())   # the game's words (server.games.actions)
     word: ClassVar[str] = ""                    # play <word>, as "Sit down first" names it
 
     def __init__(self, config: TableConfig, tick_hz: int, dice: TableDraws, seating: Seating) -> None:
@@ -145,8 +145,6 @@ class Dealer:
     def act(self, player: str, words: list[str], wallet: int) -> list[Event]:
         """A game word typed by `player`: dispatched through the game's actions table."""
         actions = self.actions
-        if actions is None:
-            return [Note((player,), "This table has no game words.")]
         action = actions.find(words[0])
         if action is None:
             return [Note((player,), actions.unknown(words[0]))]
@@ -288,10 +286,8 @@ class GameEntry:
     summary: str                    # one line for the banner and `help`
     make: MakeDealer
     keys: TableKeys                 # what its tables read from casino_tables
-    actions: Actions | None = None            # its words (server.games.actions)
-    words_old: dict[str, str] = field(default_factory=dict)   # words not yet in an actions table
+    actions: Actions                # its words (server.games.actions)
     help_lines: tuple[str, ...] = ()          # more lines for `help <word>`
-    opening_old: tuple[str, ...] = ()         # opening words not yet in an actions table
     aliases: tuple[str, ...] = field(default=())
     odds: Callable[[TableConfig], OddsSheet] | None = None   # `casino odds`; None: no house edge to show
     draws: DrawKind = DICE                    # what the table draws: `fair`, verify, art, GMCP
@@ -301,24 +297,20 @@ class GameEntry:
     @property
     def words(self) -> dict[str, str]:
         """Each game word and its help line, in the order help lists them."""
-        if self.actions is None:
-            return self.words_old
         return {a.word: a.help_line for a in self.actions}
 
     def has_word(self, word: str) -> bool:
         """Whether `word` (or an alias) is one of this game's words."""
-        if self.actions is None:
-            return word in self.words_old
         return self.actions.find(word) is not None
 
     @property
     def opening_words(self) -> tuple[str, ...]:
         """Words that open a wager or a game: refused at a closing table and
         to a player on the way out or sitting out."""
-        return self.actions.opening if self.actions is not None else self.opening_old
+        return self.actions.opening
 
 
-def render_note(event: Any, viewer: Viewer) -> list[str] | None:
+def render_note(event: object, viewer: Viewer) -> list[str] | None:
     """Notes render the same at every table: None when `event` is not a Note."""
     if not isinstance(event, Note):
         return None
@@ -327,7 +319,7 @@ def render_note(event: Any, viewer: Viewer) -> list[str] | None:
     return []
 
 
-def names_in(fact: Any) -> set[str]:
+def names_in(fact: object) -> set[str]:
     """Every string `fact` carries, in any field at any depth (dataclasses,
     tuples, lists, sets, dicts): all the names it can address a viewer by.
 

@@ -8,12 +8,27 @@ bet, name), so the facts are written once, here.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Generic, Protocol, TypeVar
+
+
+class Wager(Protocol):
+    """What every game's wager has: its stake's handle (the key of its Hold),
+    its player and its name as players read it ("pass 10")."""
+
+    @property
+    def handle(self) -> str: ...
+    @property
+    def player(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+
+
+W = TypeVar("W", bound=Wager, covariant=True)
 
 
 @dataclass(frozen=True)
-class BetAccepted:
-    wager: Any
+class BetAccepted(Generic[W]):
+    wager: W
     note: str | None = None   # cents returned: "0.36 returned, your wager is 10"
 
 
@@ -24,10 +39,10 @@ class BetRefused:
 
 
 @dataclass(frozen=True)
-class BetRemoved:
+class BetRemoved(Generic[W]):
     """Taken down (`unbet`, or with its base); the stake's Refund comes first."""
 
-    wager: Any
+    wager: W
 
 
 @dataclass(frozen=True)
@@ -37,8 +52,8 @@ class UnbetRefused:
 
 
 @dataclass(frozen=True)
-class BetCancelled:
+class BetCancelled(Generic[W]):
     """The ledger would not hold the stake: the wager never was (no money moves)."""
 
-    wager: Any
+    wager: W
     reason: str = ""          # why, in the player's words ("your wallet has 990 chips")

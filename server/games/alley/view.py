@@ -19,7 +19,8 @@ from server.games.alley import events as ev
 from server.games.alley.rules import Decision
 from server.games.alley.snapshot import AlleySnapshot
 from server.games.alley.state import Phase
-from server.render.dice import dice_art, dice_inline
+from server.dice.kinds import DICE
+from server.render.dice import dice_inline
 from server.render.text import paint, wrap
 from server.render.width import fit, fit_all, glue
 from server.games.seam import Event, Viewer, render_note
@@ -154,7 +155,7 @@ def _rolled(c: _Ctx, e: ev.Rolled) -> list[str]:
     elif e.decision is Decision.NO_DECISION:
         call = f"no decision; the point is still {e.point}."
     head = f"{who}: {dice_inline(e.dice, c.viewer.prefs)} {d1} + {d2} = {e.total}: "
-    return [*dice_art(e.dice, c.viewer.prefs), head + c.paint(call or "", "bold")]
+    return [*DICE.art(e.dice, c.viewer.prefs), head + c.paint(call or "", "bold")]
 
 
 def _resolved(c: _Ctx, e: ev.PassResolved) -> list[str]:

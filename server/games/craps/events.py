@@ -139,5 +139,5 @@ class RollSettlement:
         return sum(a for _, a in self.won) - sum(a for _, a in self.lost)
 
 
-Fact = (BetAccepted | BetRefused | BetRemoved | UnbetRefused | BetCancelled | Rolled | PointSet
+Fact = (BetAccepted[Wager] | BetRefused | BetRemoved[Wager] | UnbetRefused | BetCancelled[Wager] | Rolled | PointSet
         | PointMade | SevenOut | ComeOutSeven | BetWon | BetLost | BetPushed | Travelled)

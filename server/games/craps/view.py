@@ -14,7 +14,7 @@ from __future__ import annotations
 from server.games.craps import events as ev
 from server.games.craps.bets import Kind
 from server.games.craps.snapshot import CrapsSnapshot
-from server.render.dice import dice_art
+from server.dice.kinds import DICE
 from server.render.text import paint, wrap
 from server.render.width import NBSP, SEPARATOR, boxed, display_width, fit, glue
 from server.games.seam import Event, Viewer, render_note
@@ -61,7 +61,7 @@ def event_lines(event: Event, snap: CrapsSnapshot, viewer: Viewer) -> list[str]:
             return [f"The dealer rolls for {event.shooter}." if event.shooter else "The dealer rolls."]
         return [f"{'You roll' if event.shooter == me else f'{event.shooter} rolls'}:"]
     if isinstance(event, ev.Rolled):
-        return [*dice_art(event.dice, viewer.prefs), paint(call(event), "bold", "bright_white", color=c)]
+        return [*DICE.art(event.dice, viewer.prefs), paint(call(event), "bold", "bright_white", color=c)]
     if isinstance(event, ev.PointSet):
         return [f"The point is {event.number}: the puck goes ON {event.number}."]
     if isinstance(event, ev.PointMade):
@@ -222,7 +222,7 @@ def table_view(snap: CrapsSnapshot, viewer: Viewer) -> list[str]:
     lines = art + wrap(f"Shooter: {shooter or 'none'}.  Seated: {seats}.  "
                        f"Bets {snap.min_bet}-{snap.max_bet}.", width)
     if snap.last_dice:
-        lines += ["Last roll:", *dice_art(snap.last_dice, viewer.prefs)]
+        lines += ["Last roll:", *DICE.art(snap.last_dice, viewer.prefs)]
     lines += fit(bets_line(mine.wagers), width)
     lines += fit("Commands: " + reminder(REMINDER), width)
     return lines

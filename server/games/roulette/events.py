@@ -134,6 +134,6 @@ class WheelClosed:
     refunded: tuple[Wager, ...]
 
 
-Fact = (BetAccepted | BetRefused | BetRemoved | UnbetRefused | BetCancelled | SpinRefused | BetsOpen
+Fact = (BetAccepted[Wager] | BetRefused | BetRemoved[Wager] | UnbetRefused | BetCancelled[Wager] | SpinRefused | BetsOpen
         | LastCall | NoMoreBets | BallDropped | Settlement | BetsRide | BetsSummary | WheelClosed)
 Event = Fact | MoneyIntent
