@@ -113,6 +113,7 @@ class Session:
         self.naws_cols: int | None = None
         self.last_teller: str | None = None   # who `reply` answers
         self.question: Any = None             # a table's question: async (line) -> answered?
+        self.quit_warned = False              # told once that quitting forfeits live bets
         self._outbox: list[str] = []
         self._flush_scheduled = False
         self._echo_off = False
