@@ -7,11 +7,12 @@ edges (telnet, SQLite) are opened and closed in order.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import secrets
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from server import logs
 from server.accounts import passwords
@@ -22,13 +23,18 @@ from server.commands.registry import Registry
 from server.config.model import CasinoConfig
 from server.heap import Heap
 from server.net.lines import TooLong
-from server.net.session import Session
+from server.net.session import Session, logged_in
 from server.net.throttle import ConnectionCounter, CreationLimit, LoginThrottle, TokenBucket
 from server.render.text import clean, sentence
+from server.tables.delivery import Viewing
 from server.tables.manager import Manager
 from server.world.crier import Crier
 from server.world.rooms import World
 from server.world.roster import Memo, Online
+
+if TYPE_CHECKING:
+    from server.ledger import Ledger
+    from server.tables.host import TableHost
 
 log = logging.getLogger("casino")
 
@@ -82,6 +88,8 @@ class SessionClock:
         self._due.setdefault(due, set()).add(session)
 
     def forget(self, session: Session) -> None:
+        if session.due_tick is None:
+            return                          # in no bucket
         bucket = self._due.get(session.due_tick)
         if bucket is not None:
             bucket.discard(session)
@@ -172,8 +180,8 @@ class Casino:
         cost = self.config.settings.password_hash
         passwords.configure_cost(cost.time_cost, cost.memory_kib, cost.parallelism)
         self.operators = {name.lower() for name in config.settings.operators}
-        self.ledger: Any = None
-        self.accounts: AccountStore | None = None
+        self._ledger: Ledger | None = None          # opened by start()
+        self._accounts: AccountStore | None = None  # opened by start()
         self._telnet: Any = None
         self._web: Any = None                # server.net.web.WebServer when serving the page
         self.host = config.settings.host     # where start() listens
@@ -186,7 +194,7 @@ class Casino:
         # Prefixes every table's ledger keys: keys never repeat across restarts.
         self.run_id = f"{int(time.time()):x}{secrets.token_hex(3)}"
         self.started_at = time.time()        # MSSP's UPTIME
-        self.tables: dict[str, Any] = {}     # table id -> TableHost
+        self.tables: dict[str, TableHost] = {}     # table id -> its host
         self.presence = asyncio.Condition()  # notified when someone logs in or out
         self.closed_rooms: set[str] = set()  # closed by an operator until the next reload
         self.session_clock = SessionClock(self)
@@ -200,10 +208,10 @@ class Casino:
         from server.ledger import Ledger
         from server.net.telnet import start_telnet
         self.data_path.parent.mkdir(parents=True, exist_ok=True)
-        self.ledger = await Ledger.open(self.data_path)
-        for item in getattr(self.ledger, "recovered", []) or []:
+        self._ledger = await Ledger.open(self.data_path)
+        for item in getattr(self._ledger, "recovered", []) or []:
             logs.event(log, "recovery", detail=item)
-        self.accounts = AccountStore(self.data_path)
+        self._accounts = AccountStore(self.data_path)
         self.open_tables()
         if web_port is not None:             # first: once telnet answers, so does the page
             from server.net.web import start_web
@@ -219,6 +227,20 @@ class Casino:
             self._clock_task = asyncio.create_task(self.manager.run())
         logs.event(log, "listening", host=host, port=self.port, web_port=self.web_port or "off",
                    seed=self.seed if self.seed is not None else "none")
+
+    @property
+    def ledger(self) -> Ledger:
+        """The chip ledger (open from start() on)."""
+        if self._ledger is None:
+            raise RuntimeError("the casino has not started: no ledger is open")
+        return self._ledger
+
+    @property
+    def accounts(self) -> AccountStore:
+        """The account store (open from start() on)."""
+        if self._accounts is None:
+            raise RuntimeError("the casino has not started: no account store is open")
+        return self._accounts
 
     @property
     def web_port(self) -> int:
@@ -252,7 +274,7 @@ class Casino:
             logs.event(log, "table_opened", table=table_id, game=table.game)
         return opened
 
-    async def status(self, session: Session) -> dict[str, Any]:
+    async def status(self, session: Viewing) -> dict[str, Any]:
         """A player's chips as data (GMCP Char.Status): wallet and what each table holds."""
         bal = await self.ledger.balance(session.key)
         return {"name": session.name, "wallet": bal.wallet, "held": sum(bal.held.values()),
@@ -271,7 +293,7 @@ class Casino:
         mud.send(session, "Room.Info", {"id": room.id, "name": room.name,
                                         "exits": dict(room.exits), "tables": tables})
 
-    def seat_of(self, key: str) -> Any:
+    def seat_of(self, key: str) -> TableHost | None:
         """The table host where this player (by key) sits, or None: the hosts
         are the one answer to who sits where."""
         for host in self.tables.values():
@@ -279,7 +301,7 @@ class Casino:
                 return host
         return None
 
-    def forget_table(self, host: Any) -> None:
+    def forget_table(self, host: TableHost) -> None:
         """A closed table leaves the casino (its own worker stops after this job)."""
         if self.tables.get(host.id) is host:
             del self.tables[host.id]
@@ -377,14 +399,14 @@ class Casino:
             self._telnet.close()
         if self._web:
             await self._web.close()
-        if self.ledger:
-            await self.ledger.close()
-        if self.accounts:
-            self.accounts.close()
+        if self._ledger:
+            await self._ledger.close()
+        if self._accounts:
+            self._accounts.close()
         self.stopped.set()
 
     # --- sessions -------------------------------------------------------
-    def is_operator(self, session: Session) -> bool:
+    def is_operator(self, session: Session | Viewing) -> bool:
         return session.key is not None and session.key in self.operators
 
     async def on_connect(self, session: Session) -> None:
@@ -443,7 +465,7 @@ class Casino:
             session.tell(f"That line was too long (over {limit} characters) and was ignored.")
             return
         try:
-            if session.account is None:
+            if not logged_in(session):
                 await login.handle(self, session, line, now)
             else:
                 line = clean(line).strip()
@@ -465,7 +487,7 @@ class Casino:
         account never has two live sessions and no ghost stays behind."""
         self.sessions.discard(session)
         self.session_clock.forget(session)
-        if session.account is None:
+        if not logged_in(session):
             return
         key = session.key
         if self.online.get(key) is not session:
@@ -477,7 +499,7 @@ class Casino:
                 self.announce(session.room, f"{session.name} leaves the casino.")
             # Queued at every table now, in one go: anything the player's next
             # session does at a table comes after its own table's `gone`.
-            jobs = [host.submit(lambda h=host: h.gone(session))
+            jobs = [host.submit(functools.partial(host.gone, session))
                     for host in list(self.tables.values()) if not (host.closing or host.closed)]
             for job in jobs:
                 try:

@@ -6,6 +6,16 @@ import asyncio
 import signal
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from server.config.model import CasinoConfig
+
+
+class ReloadApp(Protocol):
+    """What SIGHUP uses of the casino (server.app.Casino): its reload."""
+
+    async def reload(self) -> tuple[bool, list[str]]: ...
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -32,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     return asyncio.run(_serve(config, args))
 
 
-async def _serve(config, args: argparse.Namespace) -> int:
+async def _serve(config: CasinoConfig, args: argparse.Namespace) -> int:
     from server.app import Casino
     settings = config.settings
     app = Casino(config, args.data, seed=args.seed, config_dir=args.config, rooms_dir=args.rooms)
@@ -52,7 +62,7 @@ async def _serve(config, args: argparse.Namespace) -> int:
     return 0
 
 
-async def _reload(app) -> None:
+async def _reload(app: ReloadApp) -> None:
     """SIGHUP: the same as an operator's `reload`; the outcome goes to the log."""
     applied, lines = await app.reload()
     for line in lines:

@@ -2,15 +2,15 @@
 from __future__ import annotations
 
 import logging
-from typing import Any
 
-from server.commands.registry import Context
+from server.commands.registry import CommandApp, Context
+from server.net.session import LoggedIn
 from server.tables.host import TableClosed
 
 log = logging.getLogger("casino.commands")
 
 
-async def dispatch(app: Any, session: Any, line: str) -> None:
+async def dispatch(app: CommandApp, session: LoggedIn, line: str) -> None:
     if not line:
         session.tell()
         return

@@ -2,18 +2,40 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Protocol
 
 from server.commands.registry import REGISTRY
-from server.commands.registry import Context
+from server.commands.registry import Command, CommandApp, Context
+from server.config.model import CasinoConfig, RoomConfig
 from server.games.catalogue import entry_for
+from server.net.session import Session
 from server.render.text import paint, wrap
 from server.render.width import glue
+from server.tables.host import TableHost
+from server.world.rooms import World
+from server.world.roster import Online
 
 command = REGISTRY.command
 
 
-def describe_room(app, session) -> list[str]:
+class RoomApp(Protocol):
+    """What describing a room uses of the casino (server.app.Casino): its
+    rooms and who stands in them, the tables open there and those configured."""
+
+    @property
+    def config(self) -> CasinoConfig: ...
+    @property
+    def world(self) -> World: ...
+    @property
+    def online(self) -> Online: ...
+    @property
+    def tables(self) -> dict[str, TableHost]: ...
+
+
+def describe_room(app: RoomApp, session: Session) -> list[str]:
     """The room as `look` shows it, ending with the `Exits:` line clients trigger on."""
+    if session.room is None:
+        return []                       # nowhere (gone from the world): nothing to describe
     room = app.world.rooms[session.room]
     prefs = session.prefs
     lines = [paint(room.name, "bold", "bright_cyan", color=prefs.color)]
@@ -43,7 +65,7 @@ def _described(description: str, width: int) -> tuple[str, ...]:
 LOOK_NAMES = 5      # `look` names this many of the others here and counts the rest
 
 
-def people_here(app, session, room) -> str:
+def people_here(app: RoomApp, session: Session, room: RoomConfig) -> str:
     """`Here: ann, bob and 4,998 others.`: a few names and a count, the same
     cost in an empty room and a full one. People at a table in this room are
     shown with the table instead."""
@@ -67,7 +89,7 @@ def a_game(phrase: str) -> str:
     return ("An " if phrase[0].lower() in "aeiou" else "A ") + phrase
 
 
-def describe_table(host) -> list[str]:
+def describe_table(host: TableHost) -> list[str]:
     """A table as `look` shows it: the game, how to sit, who sits and who has
     the dice (the host's seating and its dealer are the one answer)."""
     lines = [f"{a_game(host.entry.phrase)} table is here ({host.id}): 'play {host.entry.word}' to sit."]
@@ -86,7 +108,7 @@ def describe_table(host) -> list[str]:
     return lines
 
 
-def places_at_tables(app) -> dict[str, str]:
+def places_at_tables(app: CommandApp) -> dict[str, str]:
     """`who`'s table column for everyone at a table, by account key: where each
     plays (and their role) or watches. Made once per `who` from the hosts'
     seating (a few dozen seats), not asked of every host for each name shown."""
@@ -116,18 +138,19 @@ async def say(ctx: Context) -> None:
     if not text:
         ctx.tell("Say what? For example: say hello")
         return
-    if not _heard(ctx):
+    room = ctx.session.room
+    if room is None or not _heard(ctx, room):
         return
     ctx.tell(f"You say, \"{text}\"")
-    ctx.app.broadcast_room(ctx.session.room, f"{ctx.session.name} says, \"{text}\"", exclude=ctx.session)
+    ctx.app.broadcast_room(room, f"{ctx.session.name} says, \"{text}\"", exclude=ctx.session)
 
 
-def _heard(ctx: Context) -> bool:
-    """Whether the crowd lets this speaker be heard now (World.heard); if not, why."""
+def _heard(ctx: Context, room: str) -> bool:
+    """Whether the crowd lets this speaker be heard now in `room` (World.heard); if not, why."""
     clock = ctx.app.manager
-    if ctx.app.world.heard(ctx.session.room, clock.ticks / clock.tick_hz):     # the casino's one clock
+    if ctx.app.world.heard(room, clock.ticks / clock.tick_hz):     # the casino's one clock
         return True
-    ctx.tell(f"The room is too crowded and loud ({ctx.app.world.count(ctx.session.room):,} people) "
+    ctx.tell(f"The room is too crowded and loud ({ctx.app.world.count(room):,} people) "
              "to be heard just now; nothing was said. Try again in a moment, or 'tell' someone.")
     return False
 
@@ -153,7 +176,7 @@ async def who(ctx: Context) -> None:
     ctx.tell(*page)
 
 
-def who_page(app, prefix: str, number: int, places: dict[str, str]) -> tuple[str, ...]:
+def who_page(app: CommandApp, prefix: str, number: int, places: dict[str, str]) -> tuple[str, ...]:
     """Page `number` of `who` for names starting with `prefix`, as lines."""
     people, total = app.online.page(prefix, number, WHO_PAGE)
     pages = max(1, -(-total // WHO_PAGE))
@@ -218,11 +241,12 @@ async def emote(ctx: Context) -> None:
     if not text:
         ctx.tell("Emote what? For example: emote grins")
         return
-    if not _heard(ctx):
+    room = ctx.session.room
+    if room is None or not _heard(ctx, room):
         return
     line = f"{ctx.session.name} {text}"
     ctx.tell(line)
-    ctx.app.broadcast_room(ctx.session.room, line, exclude=ctx.session)
+    ctx.app.broadcast_room(room, line, exclude=ctx.session)
 
 
 @command("help", aliases=("?",), help="""help [command|game|bet] - list the commands, or explain one.
@@ -235,7 +259,7 @@ async def help_(ctx: Context) -> None:
     registry = ctx.app.registry
     operator = ctx.app.is_operator(ctx.session)
     color = ctx.session.prefs.color
-    by_topic: dict[str, list] = {}
+    by_topic: dict[str, list[Command]] = {}
     for cmd in registry.visible(operator):
         by_topic.setdefault(cmd.topic, []).append(cmd)
     from server.commands.tables import game_words_lines
@@ -256,7 +280,7 @@ async def help_(ctx: Context) -> None:
     ctx.tell("Type 'help <command>' for more.")
 
 
-def help_topic(app, word: str, operator: bool) -> list[str]:
+def help_topic(app: CommandApp, word: str, operator: bool) -> list[str]:
     """`help <word>`: a game (its words and bets), a command (every game's
     meaning of a table word), a bet kind, or a suggestion."""
     from server.commands.tables import game_help, topic_help
@@ -285,7 +309,7 @@ async def quit_(ctx: Context) -> None:
     session = ctx.session
     host = ctx.app.seat_of(session.key)
     live = host.live(session.name) if host else 0
-    if live and host.entry.drop_forfeits and not getattr(session, "quit_warned", False):
+    if host is not None and live and host.entry.drop_forfeits and not session.quit_warned:
         session.quit_warned = True
         ctx.tell(f"You have {live} chips in live bets at {host.id}; leaving now forfeits them. "
                  "'leave' first, or type 'quit' again to go anyway.")

@@ -12,18 +12,61 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import dataclass
-from typing import Any
+from typing import Mapping, Protocol
 
 from server import logs
+from server.commands.general import RoomApp, describe_room
 from server.net import mud
+from server.net.session import LoggedIn, Session, logged_in
+from server.net.throttle import ConnectionCounter, CreationLimit, LoginThrottle
 from server.accounts.names import name_key, name_problem
 from server.accounts.create import create_account
 from server.accounts.passwords import (HashBusy, hash_password, needs_rehash, password_problem,
                                        verify_password)
-from server.accounts.store import NameTaken
+from server.accounts.store import Account, AccountStore, NameTaken
+from server.ledger import Ledger
 from server.render.text import clean
 
 log = logging.getLogger("casino.accounts")
+
+
+class Departing(Protocol):
+    """An account's previous session on its way out (server.app.Departure)."""
+
+    done: asyncio.Event                 # set once it has left
+    waiting: int                        # logins waiting for it
+
+
+class SessionDeadlines(Protocol):
+    """The casino's login and idle timeouts (server.app.SessionClock)."""
+
+    def place(self, session: Session) -> None: ...
+
+
+class LoginApp(RoomApp, Protocol):
+    """What logging in uses of the casino (server.app.Casino): the accounts
+    and the ledger, the throttles, who is online or still leaving, and the
+    world a player enters (what describing a room uses too)."""
+
+    @property
+    def accounts(self) -> AccountStore: ...
+    @property
+    def ledger(self) -> Ledger: ...
+    @property
+    def operators(self) -> set[str]: ...           # names nobody may sign up as
+    @property
+    def creations(self) -> CreationLimit: ...      # sign-ups per address
+    @property
+    def login_failures(self) -> LoginThrottle: ...
+    @property
+    def connections(self) -> ConnectionCounter: ...
+    @property
+    def leaving(self) -> Mapping[str, Departing]: ...
+    @property
+    def session_clock(self) -> SessionDeadlines: ...
+
+    def announce(self, room: str, text: str, exclude: Session | None = None) -> None: ...
+    async def status(self, session: LoggedIn) -> dict[str, object]: ...
 
 def _games_line() -> str:
     """The games on offer, from the catalogue."""
@@ -61,17 +104,17 @@ class ConfirmPassword:
     password: str
 
 
-def greet(app: Any, session: Any) -> None:
+def greet(app: LoginApp, session: Session) -> None:
     session.prompt_text = "Name: "
     session.tell(*banner())
 
 
-def _ask(session: Any, prompt: str, *, secret: bool) -> None:
+def _ask(session: Session, prompt: str, *, secret: bool) -> None:
     session.prompt_text = prompt
     session.echo(not secret)
 
 
-async def handle(app: Any, session: Any, raw: str, now: float) -> None:
+async def handle(app: LoginApp, session: Session, raw: str, now: float) -> None:
     stage = session.stage
     if isinstance(stage, (AwaitPassword, ChoosePassword, ConfirmPassword)):
         session.stage = None
@@ -123,7 +166,7 @@ async def handle(app: Any, session: Any, raw: str, now: float) -> None:
         session.tell("Log in first: connect <name> <password>, or create <name> <password>.")
 
 
-def _no_signups(app: Any, session: Any, now: float) -> bool:
+def _no_signups(app: LoginApp, session: Session, now: float) -> bool:
     """Tell and return True if this address may not make an account now."""
     wait = app.creations.blocked_for(session.ip, now)
     if wait > 0:
@@ -132,12 +175,12 @@ def _no_signups(app: Any, session: Any, now: float) -> bool:
     return wait > 0
 
 
-def _busy(session: Any) -> None:
+def _busy(session: Session) -> None:
     logs.event(log, "hash_busy", ip=session.ip)
     session.tell("The casino is busy checking passwords; try again in a moment.")
 
 
-async def _name_only(app: Any, session: Any, name: str, now: float) -> None:
+async def _name_only(app: LoginApp, session: Session, name: str, now: float) -> None:
     problem = name_problem(name)
     if problem:
         session.tell(problem)
@@ -158,7 +201,7 @@ async def _name_only(app: Any, session: Any, name: str, now: float) -> None:
     session.tell()
 
 
-async def _create(app: Any, session: Any, name: str, password: str, now: float) -> None:
+async def _create(app: LoginApp, session: Session, name: str, password: str, now: float) -> None:
     problem = name_problem(name) or password_problem(password)
     if problem:
         session.tell(problem)
@@ -190,7 +233,7 @@ async def _create(app: Any, session: Any, name: str, password: str, now: float) 
     await enter(app, session, account)
 
 
-async def _connect(app: Any, session: Any, name: str, password: str, now: float) -> None:
+async def _connect(app: LoginApp, session: Session, name: str, password: str, now: float) -> None:
     key = name_key(name)
     wait = max(app.login_failures.blocked_for(f"ip:{session.ip}", now),
                app.login_failures.blocked_for(f"ip:{session.ip}:name:{key}", now))
@@ -204,7 +247,7 @@ async def _connect(app: Any, session: Any, name: str, password: str, now: float)
     except HashBusy:
         _busy(session)
         return
-    if not right:
+    if account is None or not right:
         app.login_failures.fail(f"ip:{session.ip}", now)
         app.login_failures.fail(f"ip:{session.ip}:name:{key}", now)
         logs.event(log, "login_failed", name=key[:20], ip=session.ip)
@@ -223,13 +266,12 @@ async def _connect(app: Any, session: Any, name: str, password: str, now: float)
 LEAVE_WAIT = 30.0     # seconds a login waits for the account's previous session to finish leaving
 
 
-async def enter(app: Any, session: Any, account: Any) -> None:
+async def enter(app: LoginApp, session: Session, account: Account) -> None:
     """Put a logged-in person into the world, taking over an older session.
 
     If the account's previous session is still leaving (its tables applying
     the disconnect), wait for that first; from then on nothing awaits until
     this session is the account's one live session."""
-    from server.commands.general import describe_room
     while (departure := app.leaving.get(account.key)) is not None:
         departure.waiting += 1
         try:
@@ -252,6 +294,8 @@ async def enter(app: Any, session: Any, account: Any) -> None:
         session.anonymous = False
         app.connections.logged_in()
     session.account = account
+    if not logged_in(session):
+        return                  # never: its account was just set (this narrows its type)
     app.session_clock.place(session)       # from now on it times out when idle
     session.prompt_text = "> "
     app.online[account.key] = session

@@ -5,6 +5,7 @@ import re
 
 from server.commands.registry import REGISTRY
 from server.commands.registry import Context
+from server.ledger import Movement
 from server.render.width import NBSP, glue
 
 STATEMENT_DEFAULT, STATEMENT_MAX = 10, 100
@@ -37,7 +38,7 @@ async def statement(ctx: Context) -> None:
         ctx.tell(statement_line(row))
 
 
-def statement_line(row) -> str:
+def statement_line(row: Movement) -> str:
     """One movement: when and how much glued, then where and what; it wraps
     between those groups on a narrow screen."""
     when = glue(f"{row.time:%Y-%m-%d}", f"{row.time:%H:%M:%S}")

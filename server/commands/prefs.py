@@ -41,5 +41,5 @@ async def set_(ctx: Context) -> None:
     session.account.prefs[key] = value
     session.prefs_changed()
     await ctx.app.accounts.save_prefs(session.account.name, session.account.prefs)
-    shown = ("on" if value else "off") if isinstance(value, bool) else value
+    shown = ("on" if value else "off") if isinstance(value, bool) else str(value)
     ctx.tell(f"{key} is now {shown}.")

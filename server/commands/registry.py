@@ -13,7 +13,17 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable
+from pathlib import Path
+from typing import Awaitable, Callable, Protocol
+
+from server.accounts.store import AccountStore
+from server.config.model import CasinoConfig
+from server.ledger import Ledger
+from server.net.session import LoggedIn, Session
+from server.tables.host import TableHost
+from server.tables.manager import Manager
+from server.world.rooms import World
+from server.world.roster import Memo, Online
 
 Handler = Callable[["Context"], Awaitable[None]]
 
@@ -37,10 +47,62 @@ class Command:
         return self.text.strip().splitlines()[0]
 
 
+class CommandApp(Protocol):
+    """What commands use of the casino (server.app.Casino), read-only but
+    for the count of grants. The casino itself is never imported here:
+    server.app imports every command module."""
+
+    @property
+    def config(self) -> CasinoConfig: ...      # tables, starting chips, start room
+
+    @property
+    def data_path(self) -> Path: ...           # `ledger check` reads the live database
+
+    @property
+    def run_id(self) -> str: ...               # with `grants`: unique grant keys
+
+    grants: int                                # operator grants this run
+
+    @property
+    def registry(self) -> Registry: ...
+
+    @property
+    def manager(self) -> Manager: ...          # the clock: ticks, tick_hz
+
+    @property
+    def world(self) -> World: ...
+
+    @property
+    def online(self) -> Online: ...            # account key -> live session
+
+    @property
+    def who_pages(self) -> Memo: ...
+
+    @property
+    def closed_rooms(self) -> set[str]: ...
+
+    @property
+    def tables(self) -> dict[str, TableHost]: ...
+
+    @property
+    def ledger(self) -> Ledger: ...
+
+    @property
+    def accounts(self) -> AccountStore: ...
+
+    def is_operator(self, session: Session) -> bool: ...
+    def seat_of(self, key: str) -> TableHost | None: ...
+    def announce(self, room: str, text: str, exclude: Session | None = None) -> None: ...
+    def broadcast_room(self, room: str, text: str, exclude: Session | None = None) -> None: ...
+    def schedule_shutdown(self, seconds: int, reason: str) -> None: ...
+    async def reload(self) -> tuple[bool, list[str]]: ...
+    async def close_room(self, room_id: str, reason: str) -> list[str]: ...
+
+
 @dataclass
 class Context:
-    app: Any
-    session: Any
+    app: CommandApp
+    session: LoggedIn
     word: str                       # the command word as typed
     args: str                       # the rest of the line, stripped
     command: Command | None = None

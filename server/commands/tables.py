@@ -8,37 +8,57 @@ table says they mean; `help <game>` lists them with their help text.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Protocol
 
 from server.commands.registry import REGISTRY
-from server.commands.registry import Command, Context
+from server.commands.registry import Command, Context, Handler
 from server.games.catalogue import GAMES
+from server.ledger import Ledger
+from server.net.session import Session
 from server.render.width import fit, glue
+from server.tables.host import TableHost
+from server.world.rooms import World
 
 command = REGISTRY.command
 
 
-def tables_here(app: Any, session: Any) -> list[Any]:
-    room = app.world.rooms.get(session.room)
+class TablesApp(Protocol):
+    """What finding the tables of a room uses of the casino (server.app.Casino)."""
+
+    @property
+    def world(self) -> World: ...
+    @property
+    def tables(self) -> dict[str, TableHost]: ...
+
+
+class WalletApp(Protocol):
+    """What reading a player's wallet uses of the casino."""
+
+    @property
+    def ledger(self) -> Ledger: ...
+
+
+def tables_here(app: TablesApp, session: Session) -> list[TableHost]:
+    room = app.world.rooms.get(session.room) if session.room is not None else None
     return [app.tables[t] for t in (room.tables if room else ()) if t in app.tables]
 
 
-def find_table(app: Any, session: Any, word: str | None) -> tuple[Any | None, str | None]:
-    """The table in this room for `word` (or the only one), or a reason."""
+def find_table(app: TablesApp, session: Session, word: str | None) -> TableHost | str:
+    """The table in this room for `word` (or the only one), or why there is none."""
     here = tables_here(app, session)
     if not here:
-        return None, "There is no table here."
+        return "There is no table here."
     if word is None:
         if len(here) == 1:
-            return here[0], None
-        return None, "Which game? " + ", ".join(h.entry.word for h in here)
+            return here[0]
+        return "Which game? " + ", ".join(h.entry.word for h in here)
     for host in here:
         if host.entry.word == word.lower() or host.id == word.lower():
-            return host, None
-    return None, f"There is no {word[:20]} table here; this room has: " + ", ".join(h.entry.word for h in here) + "."
+            return host
+    return f"There is no {word[:20]} table here; this room has: " + ", ".join(h.entry.word for h in here) + "."
 
 
-async def wallet(app: Any, key: str) -> int:
+async def wallet(app: WalletApp, key: str) -> int:
     return (await app.ledger.balance(key)).wallet
 
 
@@ -55,9 +75,9 @@ def _play_help() -> str:
 @command("play", topic="table", help=_play_help)
 async def play(ctx: Context) -> None:
     app, session = ctx.app, ctx.session
-    host, why = find_table(app, session, ctx.argv[0] if ctx.argv else None)
-    if host is None:
-        ctx.tell(why)
+    host = find_table(app, session, ctx.argv[0] if ctx.argv else None)
+    if isinstance(host, str):
+        ctx.tell(host)
         return
     current = app.seat_of(session.key)
     if current is not None and current is not host:
@@ -71,9 +91,9 @@ async def play(ctx: Context) -> None:
 
 @command("watch", topic="table", help="""watch <game> - watch the table in this room without playing; 'leave' to stop.""")
 async def watch(ctx: Context) -> None:
-    host, why = find_table(ctx.app, ctx.session, ctx.argv[0] if ctx.argv else None)
-    if host is None:
-        ctx.tell(why)
+    host = find_table(ctx.app, ctx.session, ctx.argv[0] if ctx.argv else None)
+    if isinstance(host, str):
+        ctx.tell(host)
         return
     ctx.tell(host.watch(ctx.session))
 
@@ -96,13 +116,16 @@ async def leave(ctx: Context) -> None:
 @command("table", topic="table", help="""table [rules] - show the table here and its state; 'table rules' explains the game.""")
 async def table(ctx: Context) -> None:
     app, session = ctx.app, ctx.session
-    host = app.seat_of(session.key)
+    seated = app.seat_of(session.key)
     words = list(ctx.argv)
-    if host is None or (host.id not in (app.world.rooms[session.room].tables if session.room else ())):
-        host, why = find_table(app, session, None)
-        if host is None:
-            ctx.tell(why)
+    if seated is None or (seated.id not in (app.world.rooms[session.room].tables if session.room else ())):
+        found = find_table(app, session, None)
+        if isinstance(found, str):
+            ctx.tell(found)
             return
+        host = found
+    else:
+        host = seated
     if words and words[0].lower() == "rules":
         width = session.width
         for line in host.rules():                 # prose: wrapped to the reader's width
@@ -124,12 +147,10 @@ async def seed(ctx: Context) -> None:
 @command("fair", topic="table", help="""fair [new] - the table's dice (or wheel) commitment, client seed, nonce and revealed seeds; 'fair new' reveals the current server seed and commits to a new one.""")
 async def fair(ctx: Context) -> None:
     app, session = ctx.app, ctx.session
-    host = app.seat_of(session.key)
-    if host is None:
-        host, why = find_table(app, session, None)
-        if host is None:
-            ctx.tell(why)
-            return
+    host = app.seat_of(session.key) or find_table(app, session, None)
+    if isinstance(host, str):
+        ctx.tell(host)
+        return
     if ctx.argv and ctx.argv[0].lower() == "new":
         if not host.is_seated(session):
             ctx.tell("Only a player at this table can retire its server seed.")
@@ -140,7 +161,7 @@ async def fair(ctx: Context) -> None:
     ctx.tell(*await host.fair())
 
 
-def _game_word(word: str):
+def _game_word(word: str) -> Handler:
     async def routed(ctx: Context) -> None:
         app, session = ctx.app, ctx.session
         host = app.seat_of(session.key)
@@ -218,7 +239,7 @@ def topic_help(word: str) -> list[str]:
     return [f"{entry.title}: {entry.topics[word]}" for entry in GAMES if word in entry.topics]
 
 
-def game_help(app: Any, word: str) -> list[str] | None:
+def game_help(app: TablesApp, word: str) -> list[str] | None:
     """`help craps` and friends: every game played with that word, where its
     tables are, its words with their help, its bets with what they pay; or None."""
     entries = [e for e in GAMES if e.word == word.lower() or e.key == word.lower()

@@ -25,8 +25,9 @@ from __future__ import annotations
 import asyncio
 import logging
 from functools import lru_cache
-from typing import Any, Callable, Protocol
+from typing import Any, Callable, Protocol, TypeGuard
 
+from server.accounts.store import Account
 from server.net.client import clamp_width, guess_prefs
 from server.render.prefs import Prefs
 from server.render.width import fit
@@ -112,6 +113,7 @@ class Session:
         self.naws_cols: int | None = None
         self.last_teller: str | None = None   # who `reply` answers
         self.question: Any = None             # a table's question: async (line) -> answered?
+        self.quit_warned = False              # told once that quitting forfeits live bets
         self._outbox: list[str] = []
         self._flush_scheduled = False
         self._echo_off = False
@@ -282,3 +284,23 @@ class Session:
             self.writer.close()
         except Exception:
             pass
+
+
+class LoggedIn(Session):
+    """A Session whose account is set: what commands and tables are given.
+
+    Never made: it names, for the type checker, what `logged_in` finds true
+    of a Session (its account and so its key are there), so a logged-in
+    session can be handed where a table's viewer (server.tables.delivery.Viewing)
+    is wanted."""
+
+    account: Account
+
+    @property
+    def key(self) -> str:
+        return self.account.key
+
+
+def logged_in(session: Session) -> TypeGuard[LoggedIn]:
+    """Whether the session has logged in (its account is set)."""
+    return session.account is not None

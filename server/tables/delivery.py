@@ -29,10 +29,12 @@ from server.tables.core import TableCore
 class Viewing(Protocol):
     """A connected person as a table tells them things (server.net.session.Session)."""
 
-    key: str
-    name: str
-    closed: bool
-
+    @property
+    def key(self) -> str: ...            # the account's key
+    @property
+    def name(self) -> str: ...
+    @property
+    def closed(self) -> bool: ...
     @property
     def prefs(self) -> Prefs: ...
     def tell(self, *lines: str) -> None: ...

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any, Awaitable, Callable
+from typing import Any, Awaitable, Callable, Mapping, Protocol
 
 from server import logs
 from server.accounts.names import name_key
@@ -27,10 +27,11 @@ from server.dice.view import fair_lines
 from server.games.intents import Forfeit, Hold, Refund, Settle
 from server.games.seam import Ask, Dealer, Event, GameEntry, HandResult, Note, Notice, Viewer, WalletReport
 from server.games.seating import Seat, Seating
-from server.ledger import LedgerError
+from server.ledger import Balance, LedgerError
 from server.tables.core import TableCore
 from server.tables.delivery import Delivery, Viewing
-from server.tables.money import Cashier, PendingIntent
+from server.tables.manager import Manager
+from server.tables.money import Cashier, PendingIntent, TableLedger
 
 log = logging.getLogger("casino.tables")
 
@@ -41,8 +42,51 @@ class TableClosed(Exception):
     """The table has closed (or is closing) and takes no more inputs."""
 
 
+class HostLedger(TableLedger, Protocol):
+    """What a table host reads and writes of the ledger (server.ledger.Ledger):
+    the cashier's writes, a wallet to play with, a notice for one who is gone."""
+
+    async def balance(self, player: str) -> Balance: ...
+    async def notify(self, player: str, text: str) -> None: ...
+
+
+class CommandFinder(Protocol):
+    """Whether a line answering a table's question is a command instead
+    (server.commands.registry.Registry)."""
+
+    def find(self, word: str, operator: bool) -> object | None: ...
+
+
+class TableApp(Protocol):
+    """What a table host uses of the casino (server.app.Casino)."""
+
+    @property
+    def manager(self) -> Manager: ...          # the clock: tick_hz, seconds()
+
+    @property
+    def seed(self) -> int | None: ...          # --seed: deterministic dice
+
+    @property
+    def run_id(self) -> str: ...               # prefixes the table's ledger keys
+
+    @property
+    def ledger(self) -> HostLedger: ...
+
+    @property
+    def online(self) -> Mapping[str, Viewing]: ...   # account key -> connected session
+
+    @property
+    def registry(self) -> CommandFinder: ...
+
+    async def status(self, session: Viewing) -> dict[str, object]: ...   # GMCP Char.Status
+
+    def is_operator(self, session: Viewing) -> bool: ...
+
+    def forget_table(self, host: TableHost) -> None: ...   # a retired table has closed
+
+
 class TableHost:
-    def __init__(self, app: Any, config: TableConfig) -> None:
+    def __init__(self, app: TableApp, config: TableConfig) -> None:
         self.app = app
         self.id = config.id
         self.core = TableCore(config, app.manager.tick_hz, FairDice(config.id, seed=app.seed))
