@@ -16,6 +16,7 @@ run: $(STAMP)
 	$(BIN)/casino serve --host 127.0.0.1 --port 4000 --web-port 4080 --data data/casino.db
 
 test: $(STAMP) telnet-client
+	$(BIN)/mypy
 	$(BIN)/python -m pytest
 
 # The end-to-end tests drive real clients: inetutils telnet (pexpect, and in
