@@ -6,11 +6,14 @@ edges (telnet, SQLite) are opened and closed in order.
 """
 from __future__ import annotations
 
+from collections import Counter
+
 import asyncio
 import functools
 import logging
 import secrets
 import time
+from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -195,6 +198,7 @@ class Casino:
         self.run_id = f"{int(time.time()):x}{secrets.token_hex(3)}"
         self.started_at = time.time()        # MSSP's UPTIME
         self.tables: dict[str, TableHost] = {}     # table id -> its host
+        self.hosts_opened: Counter[str] = Counter()   # hosts opened per table id this run (their keys differ)
         self.presence = asyncio.Condition()  # notified when someone logs in or out
         self.closed_rooms: set[str] = set()  # closed by an operator until the next reload
         self.session_clock = SessionClock(self)
@@ -267,7 +271,8 @@ class Casino:
         for table_id, table in self.config.tables.items():
             if table_id in self.tables:
                 continue
-            host = TableHost(self, table)
+            host = TableHost(self, table, generation=self.hosts_opened[table_id])
+            self.hosts_opened[table_id] += 1
             self.tables[table_id] = host
             self.manager.subscribe(host)
             opened.append(table_id)

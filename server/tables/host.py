@@ -86,11 +86,14 @@ class TableApp(Protocol):
 
 
 class TableHost:
-    def __init__(self, app: TableApp, config: TableConfig) -> None:
+    def __init__(self, app: TableApp, config: TableConfig, generation: int = 0) -> None:
+        """`generation`: hosts this run opened before for the same table id (a
+        table removed by `reload` and added back); its dealers count their keys
+        from 1 again, so the generation keeps their keys from the old host's."""
         self.app = app
         self.id = config.id
         self.core = TableCore(config, app.manager.tick_hz, FairDice(config.id, seed=app.seed))
-        self.cashier = Cashier(app.ledger, config.id, app.run_id)
+        self.cashier = Cashier(app.ledger, config.id, f"{app.run_id}.g{generation}" if generation else app.run_id)
         self.delivery = Delivery(config.id, app.online, lambda session: app.status(session))
         self.retiring = False                     # removed from the config: closes when idle
         self.next_config: TableConfig | None = None   # a changed config waiting for the table to idle

@@ -218,3 +218,24 @@ async def test_a_wheel_installed_by_reload_never_reuses_an_earlier_wheels_ledger
     assert await wallet(app, "ann") == before - 10
     assert (await app.ledger.balance("ann")).held == {"roulette": 10}
     await ann.close()
+
+
+async def test_a_table_removed_and_added_back_never_reuses_its_old_hosts_ledger_keys(casino_factory):
+    """`reload` can remove a table and a later one add it back in the same run:
+    the new host's dealer numbers its keys from 1 again, and the host's
+    generation keeps them apart from the old host's."""
+    app = await casino_factory(seed=17, limits=FAST)
+    ann = await seated(app, "ann")
+    await ann.cmd_expect("bet red 10", "Your bets")            # key roulette:1
+    await ann.cmd_expect("unbet all", "Taken down")            # key roulette:2: at rest again
+    old = app.tables["roulette"]
+    await old.retire()                                        # what reload does with a removed table
+    assert old.closed and "roulette" not in app.tables
+    assert app.open_tables() == ["roulette"]                  # what reload does when it is back
+    assert app.tables["roulette"] is not old
+    before = await wallet(app, "ann")
+    await ann.cmd_expect("play roulette", "Welcome to roulette")
+    await ann.cmd_expect("bet red 10", "Your bets")            # the new host's key roulette:1
+    assert await wallet(app, "ann") == before - 10
+    assert (await app.ledger.balance("ann")).held == {"roulette": 10}
+    await ann.close()
