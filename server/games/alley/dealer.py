@@ -83,11 +83,8 @@ class AlleyDealer(Dealer):
     def __init__(self, config: TableConfig, tick_hz: int, dice: TableDraws, seating: Seating) -> None:
         if not isinstance(config.options, AlleyOptions):
             raise TypeError(f"table {config.id} is not an alley craps table")
-        self.config = config
+        super().__init__(config, tick_hz, dice, seating)      # seat order is the order of play
         self.options: AlleyOptions = config.options
-        self.tick_hz = tick_hz
-        self.dice = dice
-        self.seating = seating                  # seat order is the order of play
         self.engine: AlleyGame | None = None    # the game running, if any
         self.in_game: tuple[str, ...] = ()      # who the current (or last) game started with
         self.games = 0                          # game counter: keeps money keys unique

@@ -44,10 +44,7 @@ class RouletteDealer(Dealer):
     def __init__(self, config: TableConfig, tick_hz: int, dice: TableDraws, seating: Seating) -> None:
         if not isinstance(config.options, RouletteOptions):
             raise TypeError(f"table {config.id} is not a roulette table")
-        self.config = config
-        self.tick_hz = tick_hz
-        self.dice = dice
-        self.seating = seating
+        super().__init__(config, tick_hz, dice, seating)
         # The wheel numbers its intent keys from 1 under the table's id; the host
         # makes them unique across runs and across dealers of one run (a reload's
         # new dealer) by its own prefix (TableHost.ledger_key).
