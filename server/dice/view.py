@@ -87,6 +87,7 @@ def fair_lines(dice: FairDice, kind: DrawKind = DICE, show_revealed: int = SHOW_
             lines.append(f"  {r.server_seed}")
             lines.append(f"    commitment {r.commitment}")
             lines.append(f"    {_served(r, kinds)}")
-    sizes = {r.n for r in dice.rolls}.union(*(r.sizes for r in revealed))
+    # Before any draw, how the table's own kind is checked.
+    sizes = {r.n for r in dice.rolls}.union(*(r.sizes for r in revealed)) or {kind.outcomes}
     lines.extend(_check_lines(sizes, kinds))
     return lines

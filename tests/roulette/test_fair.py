@@ -56,3 +56,9 @@ def test_a_client_seed_set_by_the_first_seated_is_used_for_the_next_spin(capsys)
     main(["verify", "--server-seed", revealed.server_seed, "--client-seed", "lucky ann", "--nonce", "0",
           "--draw", "37"])
     assert f"nonce 0: pocket {dropped.pocket}" in capsys.readouterr().out
+
+
+def test_before_any_spin_fair_says_how_a_spin_is_checked():
+    lines = fair_lines(FairDice("roulette"), WHEEL)
+    assert lines[-1] == "Check a spin: casino verify --server-seed S --client-seed C --nonce N --draw 37"
+    assert not any(line.startswith("Check a roll") for line in lines)
