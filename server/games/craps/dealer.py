@@ -98,9 +98,6 @@ class BankCrapsDealer(Dealer):
         return events
 
     # --- seating (the host seats; we welcome and re-pace) ---------------------
-    def sit_problem(self, player: str, wallet: int) -> str | None:
-        return None
-
     def seated(self, player: str, back: bool) -> list[Event]:
         self._touched()
         if back:

@@ -91,9 +91,6 @@ class PigDealer(Dealer):
         return names[0] if names else None
 
     # --- seating ------------------------------------------------------------
-    def sit_problem(self, player: str, wallet: int) -> str | None:
-        return None
-
     def seated(self, player: str, back: bool) -> list[Event]:
         if self.playing():
             welcome = ("A game is under way: type 'ready' and you play in the next one. "

@@ -78,9 +78,6 @@ class RouletteDealer(Dealer):
         return not self._alone() or bool(self.wheel.away)
 
     # --- seating ------------------------------------------------------------
-    def sit_problem(self, player: str, wallet: int) -> str | None:
-        return None
-
     def seated(self, player: str, back: bool) -> list[Event]:
         self.wheel.rejoin(player)
         riding = self.wheel.bets_of(player)
