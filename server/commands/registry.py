@@ -117,34 +117,47 @@ class Registry:
     commands: dict[str, Command] = field(default_factory=dict)
     aliases: dict[str, str] = field(default_factory=dict)
     lenders: list[Callable[[], dict[str, Command]]] = field(default_factory=list)
+    _lent_from: tuple[dict[str, Command], ...] | None = None
+    _lent_cache: tuple[dict[str, Command], dict[str, Command]] = ({}, {})
 
     def add(self, command: Command) -> None:
         for word in (command.name, *command.aliases):
             if word in self.commands or word in self.aliases:
                 raise ValueError(f"command word {word!r} registered twice")
         self.commands[command.name] = command
+        self._lent_from = None                 # a lent word of that name is now hidden
         for alias in command.aliases:
             self.aliases[alias] = command.name
 
     def lend(self, lender: Callable[[], dict[str, Command]]) -> None:
-        """Words made by `lender` when asked (each game's words, from the catalogue)."""
+        """Words made by `lender` when asked (each game's words, from the catalogue).
+        A lender hands out the same dict until its words change."""
         self.lenders.append(lender)
+        self._lent_from = None
 
     def lent(self) -> dict[str, Command]:
         """The lent commands by name (a name a registered command has is left out)."""
-        words: dict[str, Command] = {}
-        for lender in self.lenders:
-            for word, cmd in lender().items():
-                if word not in self.commands and word not in self.aliases:
-                    words.setdefault(word, cmd)
-        return words
+        return self._lending()[0]
+
+    def _lending(self) -> tuple[dict[str, Command], dict[str, Command]]:
+        """The lent commands by name, and by name or alias. Made again only when
+        a lender hands out another dict (the catalogue changed): a game word is
+        typed far more often than a game comes or goes."""
+        given = tuple(lender() for lender in self.lenders)
+        if self._lent_from is None or any(a is not b for a, b in zip(given, self._lent_from)):
+            words: dict[str, Command] = {}
+            for lent in given:
+                for word, cmd in lent.items():
+                    if word not in self.commands and word not in self.aliases:
+                        words.setdefault(word, cmd)
+            found = {w: cmd for cmd in words.values() for w in (cmd.name, *cmd.aliases)}
+            self._lent_cache = (words, {**found, **words})
+            self._lent_from = given
+        return self._lent_cache
 
     def _lent_word(self, word: str) -> Command | None:
         """A lent command by its name or one of its aliases."""
-        for cmd in self.lent().values():
-            if word == cmd.name or word in cmd.aliases:
-                return cmd
-        return None
+        return self._lending()[1].get(word)
 
     def command(self, name: str, help: str | Callable[[], str], aliases: tuple[str, ...] = (),
                 operator: bool = False, topic: str = "general") -> Callable[[Handler], Handler]:
