@@ -1,8 +1,10 @@
 """The seam between the table host and one game, and a game's catalogue entry.
 
 A game is one package under server/games/<game>/ that exports one GameEntry:
-its words (each with its help), the config it reads, and `make`, which builds
-its Dealer for one table. A Dealer is pure: it holds the rules engine and the
+its words (one actions table, server.games.actions), the config it reads, what
+it draws (server.dice.kinds) and `make`, which builds its Dealer for one
+table. Every dealer extends the base Dealer below, which gives each hook its
+default, so the host calls every hook without probing. A Dealer is pure: it holds the rules engine and the
 round and timing policy of its game, reads the table's Seating (which the host
 owns), and answers every input with events (facts and money intents); it
 never awaits. The host calls it one input at a time.
