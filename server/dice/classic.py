@@ -203,13 +203,13 @@ class ClassicSource:
 
     def fair_lines(self) -> list[str]:
         """What `fair` says at a classic table: predictable by design."""
-        now = (f"Seeded with {self.seed.text}: {self.seed.said}; {self.rolls} roll(s) since."
-               if self.seed else f"No seed yet: type {SEED_USAGE}.")
+        now = ([f"Seeded with {self.seed.text}: {self.seed.said}.", f"Rolls since that seed: {self.rolls}."]
+               if self.seed else [f"No seed yet: type {SEED_USAGE}."])
         return [
             f"Classic dice at table {self.table_id}: not fair, predictable by design.",
             "Each roll is what a C program rolls after seeding: die = rand() % 6 + 1,",
             "the first die first, so a run printed with its seed is replayed roll for roll.",
             "Whoever knows the seed knows every roll: this table moves no chips",
             "(a practice bankroll only; nothing is written to the ledger).",
-            now,
+            *now,
         ]

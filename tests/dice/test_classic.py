@@ -145,4 +145,5 @@ def test_source_carries_the_stream_on_until_a_new_seed():
     assert source.take_seed("nonsense") is not None
     assert source.roll() == (5, 1)              # a refused seed changes nothing
     assert any("predictable by design" in line for line in source.fair_lines())
-    assert "srand(22)" in source.fair_lines()[-1]
+    assert "srand(22)" in source.fair_lines()[-2] and source.fair_lines()[-1] == "Rolls since that seed: 2."
+    assert all(len(line) <= 80 for line in source.fair_lines())     # `fair` prints at most 80 columns
