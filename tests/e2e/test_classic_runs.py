@@ -97,7 +97,7 @@ async def play_run(a, program, seed, wager, odds=None):
     """Seed, bet, take odds once the point is set, roll the game out: every line seen."""
     seen = plain(await a.cmd(f"seed {program} {seed}"))
     assert f"'{program} {seed}'" in seen
-    seen = plain(await a.cmd(f"bet pass {wager}"))
+    seen += plain(await a.cmd(f"bet pass {wager}"))
     for _ in range(100):
         out = plain(await a.cmd("roll"))
         seen += out
@@ -139,3 +139,48 @@ async def test_002_extra_credit_runs_with_wagers_and_odds(casino, connect, progr
     expected = 1000 - flat + (int(won.group(2)) if won.group(1) == "won" else 0)
     assert f"Practice bankroll: {expected:,}" in seen
     assert "Wallet: 1000 chips." in plain(await a.cmd("balance"))
+
+
+async def test_a_practice_table_says_so_and_never_touches_the_ledger(casino, connect):
+    a, sat = await sit_at_classic(connect, "prac")
+    assert "predictable by design, so no chips move here: you play a practice bankroll of 1,000" in sat
+    assert "seed msvc <n>, seed mac <n> or seed glibc <n>" in sat
+    assert not sat.endswith("Seed (Enter to skip): ")         # no seed question: `seed` seeds once
+    table = " ".join(plain(await a.cmd("table")).split())
+    assert "Classic dice" in table and "no chips move" in table and "Practice bankroll: 1,000." in table
+    assert "no seed yet" in table
+    helped = " ".join(plain(await a.cmd("help craps")).split())
+    assert "A classic-dice table (dice: classic) is a practice table" in helped
+    assert "no chips move" in helped
+    rules = " ".join(plain(await a.cmd("table rules")).split())
+    assert "Predictable by design, so no chips move" in rules
+    await a.cmd("bet pass 100")
+    assert "Classic dice need a seed first: seed msvc <n>" in plain(await a.cmd("roll"))
+    assert "Classic dice take seed msvc <n>" in plain(await a.cmd("seed lucky 7"))
+    assert "Client seed set to 'glibc 42'" in plain(await a.cmd("seed glibc 42"))
+    out = plain(await a.cmd("roll"))
+    # glibc 2.36, srandom(42): random() % 6 + 1 = 1 and 1 (tests/dice/test_classic.py): craps
+    assert "srandom(42) on Linux" in out and "Roll: 1 + 1 = 2" in out and "Craps! You lost!" in out
+    assert "You lost $100.00" in out and "Practice bankroll: 900" in out and "Wallet:" not in out
+    fair = plain(await a.cmd("fair"))
+    assert "not fair, predictable by design" in fair and "commitment" not in fair
+    assert "Seeded with glibc 42: srandom(42)" in fair
+    bal = await casino.ledger.balance("prac")
+    assert bal.wallet == 1000 and not any(bal.held.values())
+    assert "Held at" not in plain(await a.cmd("balance"))
+    await a.cmd("bet pass 50")
+    assert "You leave the table." in plain(await a.cmd("leave"))   # practice chips hold nobody
+    assert (await casino.ledger.balance("prac")).wallet == 1000
+
+
+async def test_the_docs_replay_of_002_is_what_the_table_prints(casino, connect):
+    """docs/play-simplified-craps.md's classic example: every line it shows the
+    table printing (not the `>` lines typed, nor the `...` it skips) is printed."""
+    from pathlib import Path
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "play-simplified-craps.md").read_text()
+    block = doc.split("## Classic dice")[1].split("```")[1]
+    shown = [line for line in block.splitlines()[1:] if line and not line.startswith((">", "..."))]
+    a, sat = await sit_at_classic(connect, "docs")
+    seen = sat + await play_run(a, "msvc", 22, "10", "30")
+    printed = {line.removeprefix("> ") for line in seen.splitlines()}    # replies follow the last prompt
+    assert shown and [line for line in shown if line not in printed] == []
