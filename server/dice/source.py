@@ -29,6 +29,15 @@ class TableDraws(Protocol):
     def rotate(self) -> object: ...
 
 
+class SeedTaker(Protocol):
+    """A table's own source that answers `seed` and `fair` in the fair dice'
+    place (classic C dice, server.dice.classic.ClassicSource): a game installs
+    one on its FairDice (`taker`) when its draws are not the fair ones."""
+
+    def take_seed(self, text: str) -> str | None: ...   # None: taken (and started again); else why not
+    def fair_lines(self) -> list[str]: ...              # what `fair` says instead
+
+
 class FixedDice:
     """Dice that come out as listed: for tests and replaying the specs' examples."""
 

@@ -39,6 +39,14 @@ def test_simplified_craps(cfg: CasinoConfig) -> None:
     assert isinstance(t.options, CrapsOptions)
     assert (t.options.variant, t.options.dont_pass_bar, t.options.press) == ("simplified", 12, "pass")
     assert (t.max_players, t.min_bet, t.max_bet) == (1, 5, 1000)
+    assert t.options.dice == "fair"
+
+
+def test_classic_craps_is_a_simplified_table_with_classic_dice(cfg: CasinoConfig) -> None:
+    t = cfg.tables["classic_craps"]
+    assert t.options == CrapsOptions(variant="simplified", dice="classic")
+    assert (t.max_players, t.min_bet, t.max_bet) == (1, 5, 1000)
+    assert cfg.rooms["solo"].tables == ("simple_craps", "classic_craps")   # `play craps` still finds simple_craps
 
 
 def test_alley_and_pig(cfg: CasinoConfig) -> None:
@@ -62,7 +70,7 @@ def test_rooms_and_exits(cfg: CasinoConfig) -> None:
     assert rooms["solo"].exits == {"north": "lobby"}
     placed = {t: r.id for r in rooms.values() for t in r.tables}
     assert placed == {"bank_craps": "6185", "alley_craps": "alley", "pig": "parlour",
-                      "simple_craps": "solo", "roulette": "6186"}
+                      "simple_craps": "solo", "classic_craps": "solo", "roulette": "6186"}
 
 
 def test_descriptions_are_short_plain_ascii(cfg: CasinoConfig) -> None:

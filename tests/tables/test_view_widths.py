@@ -33,8 +33,11 @@ def busy(table_id):
     for p in PLAYERS[: CONFIG.tables[table_id].max_players]:
         t.sit(p, 1000)
     first = PLAYERS[0]
+    if table_id == "classic_craps":             # classic dice roll once seeded (the `seed` command's part)
+        assert t.dealer.classic.take_seed("msvc 4294967295") is None
     moves = {"bank_craps": [["bet", "pass", "10"], ["bet", "field", "5"], ["roll"], ["bet", "place", "8", "12"]],
              "simple_craps": [["bet", "pass", "10"], ["roll"]],
+             "classic_craps": [["bet", "pass", "10"], ["roll"]],
              "alley_craps": [["start"], ["bet", "20"]],
              "pig": [["start"], ["roll"]],
              "roulette": [["bet", "red", "10"], ["bet", "split", "17", "20", "5"], ["bet", "36", "2500"],

@@ -40,12 +40,13 @@ class CrapsOptions:
     field_12: int = option(2, as_int, choices=(2, 3))               # field pays 2:1 or 3:1 on 12
     dont_pass_bar: int | None = option(12, as_bar)                  # simplified only: 12 or None (no bar)
     press: str = option("pass", as_id, choices=("pass", "both", "none"))   # simplified only
+    dice: str = option("fair", as_id, choices=("fair", "classic"))  # simplified only: classic = C rand(), practice chips
     timing: CrapsTiming = field(default_factory=CrapsTiming)         # the `timing:` section (TIMING_FIELDS)
 
 
 TIMING_FIELDS = rows_of(CrapsTiming)
 CRAPS_FIELDS = rows_of(CrapsOptions)
-SIMPLIFIED_ONLY = ("dont_pass_bar", "press")
+SIMPLIFIED_ONLY = ("dont_pass_bar", "press", "dice")
 
 # Per variant: (max_players default, max_players ceiling, min_bet default, max_bet default).
 # Simplified is a solo table against the house (RULES.md), minimum 5 as in 001.

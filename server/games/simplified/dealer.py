@@ -5,6 +5,14 @@ until it is decided (the player rolls it out); a disconnect forfeits the live
 stakes; shutdown refunds them. The dice rotate (reveal and re-commit) after
 every decided game.
 
+A table with `dice: classic` (RULES.md "Classic dice") rolls from a
+ClassicSource instead of the fair dice: the player's `seed msvc 22` (taken
+in the fair dice' place, FairDice.taker) starts a C program's rand()
+stream, which carries on from game to game. Whoever knows the seed knows
+every roll, so such a table moves no chips: the engine's money intents are
+counted against a practice bankroll kept here for the sitting, and none
+reaches the host, so the ledger never sees the table.
+
 The words are declared in commands.ACTIONS; what people see is view.py, which
 reads facts and the frozen snapshots this dealer hands out (`seat`, `state`).
 """
@@ -13,16 +21,18 @@ from __future__ import annotations
 from typing import Protocol, runtime_checkable
 
 from server.config.model import TableConfig
-from server.dice.source import TableDraws
+from server.dice.classic import SEED_USAGE, ClassicSource
+from server.dice.source import SeedTaker, TableDraws
 from server.games.actions import Move
 from server.games.craps.options import CrapsOptions
+from server.games.intents import Forfeit, Hold, Refund, Settle
 from server.games.seam import Ask, Dealer, Event, HandResult, Note, Viewer, WalletReport
 from server.games.seating import Seating
 from server.games.simplified import events as ev
 from server.games.simplified import view as views
-from server.games.simplified.view import GameState, Seat, TableState
+from server.games.simplified.view import PRACTICE_BANKROLL, ClassicState, GameState, Seat, TableState
 from server.games.simplified.commands import ACTIONS, command_of
-from server.games.simplified.engine import SimplifiedCraps
+from server.games.simplified.engine import Phase, SimplifiedCraps
 from server.render.width import glue
 
 SEED_PROMPT = "Seed (Enter to skip): "
@@ -45,9 +55,22 @@ class SeedsClient(ClientSeeded, Protocol):
     def set_client_seed(self, text: str) -> str | None: ...
 
 
+@runtime_checkable
+class TakesSeeds(Protocol):
+    """Draws that let the table's own source take `seed` and answer `fair`
+    (server.dice.fair.FairDice.taker)."""
+
+    @property
+    def taker(self) -> SeedTaker | None: ...
+
+    @taker.setter
+    def taker(self, taker: SeedTaker | None) -> None: ...
+
+
 class SimplifiedDealer(Dealer):
     word = "craps"
     actions = ACTIONS
+    classic: ClassicSource | None = None        # dice: classic - the C program's rolls (set per table)
 
     def __init__(self, config: TableConfig, tick_hz: int, dice: TableDraws, seating: Seating) -> None:
         super().__init__(config, tick_hz, dice, seating)
@@ -56,6 +79,9 @@ class SimplifiedDealer(Dealer):
         self.options: CrapsOptions = config.options
         self.engine: SimplifiedCraps | None = None
         self.sittings = 0
+        self.practice = PRACTICE_BANKROLL             # a classic table's bankroll for the sitting
+        self._practice_stakes: dict[str, int] = {}
+        self._new_source()
         if seating.names():                     # a reload keeps the player seated
             self._new_engine(seating.names()[0])
 
@@ -74,17 +100,38 @@ class SimplifiedDealer(Dealer):
 
     def _new_engine(self, player: str) -> None:
         self.sittings += 1
-        self.engine = SimplifiedCraps(self.config, player, self.dice, f"{self.config.id}:s{self.sittings}")
+        dice = self.classic if self.classic is not None else self.dice
+        self.engine = SimplifiedCraps(self.config, player, dice, f"{self.config.id}:s{self.sittings}")
+
+    def _new_source(self) -> None:
+        """A classic table's own dice, unseeded, taking the table's `seed` (or none)."""
+        self.classic = ClassicSource(self.config.id) if self.options.dice == "classic" else None
+        if isinstance(self.dice, TakesSeeds):
+            self.dice.taker = self.classic
 
     # --- seating ----------------------------------------------------------------
     def seated(self, player: str, back: bool) -> list[Event]:
         if self.engine is None or self.engine.player != player:
+            if self.classic is not None:          # a new sitting: fresh practice chips, no seed yet
+                self._new_source()
+                self.practice, self._practice_stakes = PRACTICE_BANKROLL, {}
             self._new_engine(player)
+        if self.classic is not None:
+            return self._classic_welcome(player)
         return [Note((player,), f"You sit down at {self.config.id}. Minimum bet {self.config.min_bet}. "
                                 f"Type: {glue('bet', 'pass', '<amount>')} or {glue('bet', 'dontpass', '<amount>')}."),
                 Note((player,), f"Choose a seed for your dice: type any word or number now, or press "
                                 f"Enter to keep '{self._client_seed()}'."),
                 self._offer_seed(player)]
+
+    def _classic_welcome(self, player: str) -> list[Event]:
+        return [Note((player,), f"You sit down at {self.config.id}, a practice table with classic dice. "
+                                f"Minimum bet {self.config.min_bet}."),
+                Note((player,), "The dice are what a C program rolls (die = rand() % 6 + 1), predictable by "
+                                f"design, so no chips move here: you play a practice bankroll of "
+                                f"{self.practice:,}, never written to the ledger."),
+                Note((player,), f"Choose the program and its seed: {SEED_USAGE} (spec 002's runs: "
+                                f"seed msvc 22). Then {glue('bet', 'pass', '<amount>')} and roll.")]
 
     def _offer_seed(self, player: str) -> Ask:
         """The seed question of spec 001, asked as each game starts: the next
@@ -103,14 +150,15 @@ class SimplifiedDealer(Dealer):
                                 "how to check them).")]
 
     def live(self, player: str) -> bool:
-        return bool(self.engine and self.engine.stakes)
+        """A leave waits for live bets; practice chips never hold anyone."""
+        return bool(self.engine and self.engine.stakes) and self.classic is None
 
     def unseated(self, player: str, how: str) -> list[Event]:
         if self.engine is None:
             return []
         events: list[Event] = list(self.engine.close(forfeit=True)) if how == "gone" else []
         self.engine = None
-        return events
+        return self._practise(events)
 
     # --- play (the words are declared in commands.ACTIONS) -------------------------
     def act(self, player: str, words: list[str], wallet: int) -> list[Event]:
@@ -126,7 +174,10 @@ class SimplifiedDealer(Dealer):
         """Every word's handler (commands.ACTIONS): the engine plays the parsed command."""
         if self.engine is None:
             return [Note((move.player,), f"Sit down first: play {self.word}.")]
-        events: list[Event] = list(self.engine.act(command_of(move.args), move.wallet))
+        command = command_of(move.args)
+        if self.classic is not None:
+            return self._play_classic(move, command, self.engine, self.classic)
+        events: list[Event] = list(self.engine.act(command, move.wallet))
         if any(isinstance(e, ev.BetPlaced) for e in events):
             events.append(self._offer_seed(move.player))     # a game starts: a seed for it?
         over = next((e for e in events if isinstance(e, ev.GameOver)), None)
@@ -137,12 +188,55 @@ class SimplifiedDealer(Dealer):
                                       ("result", over.outcome.value), ("net", over.net))))
         return events
 
+    def _play_classic(self, move: Move, command: ev.Command, engine: SimplifiedCraps,
+                      source: ClassicSource) -> list[Event]:
+        """A word at a classic table: the practice bankroll is the wallet, the
+        stream rolls on, and no money intent leaves the dealer."""
+        events: list[Event] = []
+        if isinstance(command, ev.Roll) and engine.phase in (Phase.COME_OUT, Phase.POINT):
+            if not source.seeded:
+                return [Note((move.player,), f"Classic dice need a seed first: {SEED_USAGE} "
+                                             "(spec 002's runs: seed msvc 22).")]
+            if source.fresh and source.seed is not None:
+                events.append(Note((move.player,), f"Classic dice: {source.seed.text}, as rand() "
+                                                   f"after {source.seed.said}."))
+        events += self._practise(list(engine.act(command, self.practice)))
+        over = next((e for e in events if isinstance(e, ev.GameOver)), None)
+        if over is not None:
+            events.append(ev.Practice(self.practice))
+            events.append(HandResult((("player", move.player), ("side", over.side.value),
+                                      ("result", over.outcome.value), ("net", over.net),
+                                      ("practice", True))))
+        return events
+
+    def _practise(self, events: list[Event]) -> list[Event]:
+        """At a classic table, count the engine's money intents against the
+        practice bankroll and keep them from the host; elsewhere, pass them on."""
+        if self.classic is None:
+            return events
+        kept: list[Event] = []
+        for e in events:
+            if isinstance(e, Hold):
+                self.practice -= e.amount
+                self._practice_stakes[e.key] = e.amount
+            elif isinstance(e, Settle):
+                self.practice += sum(chips for _, chips in e.pays)
+                for key in e.stakes:
+                    self._practice_stakes.pop(key, None)
+            elif isinstance(e, Refund):
+                self.practice += self._practice_stakes.pop(e.stake, 0)
+            elif isinstance(e, Forfeit):
+                self._practice_stakes.pop(e.stake, None)
+            else:
+                kept.append(e)
+        return kept
+
     def reconfigure(self, config: TableConfig) -> bool:
         """New limits and rules apply from the next game; a game in play
         finishes under the rules it started with."""
         options = config.options
         if not isinstance(options, CrapsOptions) or options.variant != "simplified" \
-                or (self.engine and self.engine.stakes):
+                or options.dice != self.options.dice or (self.engine and self.engine.stakes):
             return False
         self.config, self.options = config, options
         if self.engine is not None:
@@ -160,7 +254,7 @@ class SimplifiedDealer(Dealer):
     def close(self, why: str) -> list[Event]:
         if self.engine is None:
             return []
-        return [Note(None, why), *self.engine.close(forfeit=False)]
+        return [Note(None, why), *self._practise(list(self.engine.close(forfeit=False)))]
 
     def roles(self) -> dict[str, str]:
         return {self.player: "chooses the seed"} if self.player else {}
@@ -171,13 +265,18 @@ class SimplifiedDealer(Dealer):
     # --- snapshots for view.py ----------------------------------------------------
     def seat(self) -> Seat:
         """Who the facts are about: all that rendering a fact reads of the table."""
-        return Seat(self.player)
+        return Seat(self.player, classic=self.classic is not None)
 
     def state(self) -> TableState:
         """The table as it stands, frozen: for `look`, `table` and GMCP."""
         e = self.engine
         game = None if e is None else GameState(e.phase, e.side, e.flat, e.odds, e.point, e.ride_amount)
-        return TableState(self.config.id, self.config.min_bet, self.config.max_bet, self.player, game)
+        classic = None
+        if self.classic is not None:
+            seed = self.classic.seed
+            classic = ClassicState(self.practice, seed.text if seed else None, seed.said if seed else None,
+                                   self.classic.rolls)
+        return TableState(self.config.id, self.config.min_bet, self.config.max_bet, self.player, game, classic)
 
     # --- what people see ------------------------------------------------------
     def render(self, event: Event, viewer: Viewer) -> list[str]:

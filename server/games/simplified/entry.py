@@ -33,6 +33,9 @@ SIMPLIFIED = GameEntry(
         "  odds - true odds once a point is set: 2:1 on 4/10, 3:2 on 5/9, 6:5 on 6/8 (laid 1:2, 2:3, 5:6).",
         "  press doubles the flat bet; ride bets stake and winnings again on the same side.",
         "As you sit down and as each game starts you may type a seed for the dice; Enter skips.",
+        "A classic-dice table (dice: classic) is a practice table: seed msvc <n>, seed mac <n> or seed glibc <n>",
+        "  rolls what that C program rolls (spec 002's runs: seed msvc 22), predictable by design,",
+        "  so no chips move: a practice bankroll of 1,000 per sitting, never written to the ledger.",
     ),
     odds=odds_sheet,
     topics={

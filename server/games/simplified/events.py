@@ -155,7 +155,14 @@ class Closed:
     forfeited: int
 
 
+@dataclass(frozen=True)
+class Practice:
+    """A classic-dice table's practice bankroll, shown like a wallet (never the ledger's)."""
+
+    bankroll: int
+
+
 Fact = (Refused | BetPlaced | Rolled | PointSet | RollAgain | Pressed | OddsPlaced
-        | GameOver | Collected | HoldCancelled | Closed)
+        | GameOver | Collected | HoldCancelled | Closed | Practice)
 EngineEvent = Fact | MoneyIntent
 """What the engine answers with: facts for people and money intents, in order."""

@@ -6,6 +6,10 @@ its engine, so nothing here can change the game and the dealer's state stays
 its own. A fact reads differently only for the seated player ("You rolled")
 and everyone else ("ann rolled"): the one name it compares a viewer with is
 the seated player's, as the host's watcher rule asks (seam.Dealer).
+
+At a classic-dice table (`dice: classic`) the dice and the decisions read in
+spec 002's words ("Roll: 3 + 1 = 4", "The point is 4", "Seven'd out! You
+lost!", "You won $20.00"), and the money is the practice bankroll.
 """
 from __future__ import annotations
 
@@ -18,9 +22,12 @@ from server.games.seam import Event, Viewer, render_note
 from server.games.simplified import events as ev
 from server.games.simplified.engine import Phase
 from server.games.simplified.rules import Outcome, Side
+from server.dice.classic import SEED_USAGE
 from server.dice.kinds import DICE
 from server.render.text import paint
 from server.render.width import fit_all
+
+PRACTICE_BANKROLL = 1000    # a classic table's practice chips per sit-down (001's bankroll, in chips)
 
 SIDE: Mapping[Side, str] = MappingProxyType({Side.PASS: "pass line", Side.DONT: "don't pass"})
 
@@ -37,10 +44,22 @@ RULES = (
 
 @dataclass(frozen=True)
 class Seat:
-    """Who a fact is about: the one seated player (None: nobody). All a fact's
-    rendering reads besides the fact, so it is one name to build."""
+    """Who a fact is about: the one seated player (None: nobody), and whether
+    the table rolls classic dice (its facts read in 002's words). All a
+    fact's rendering reads besides the fact."""
 
     player: str | None
+    classic: bool = False
+
+
+@dataclass(frozen=True)
+class ClassicState:
+    """A classic-dice table's practice bankroll and seed, as `table` shows them."""
+
+    practice: int
+    seed: str | None            # as typed: "msvc 22" (None: no seed yet)
+    said: str | None            # as C seeds: "srand(22) on Windows (Microsoft C)"
+    rolls: int                  # since that seed
 
 
 @dataclass(frozen=True)
@@ -64,6 +83,7 @@ class TableState:
     max_bet: int
     player: str | None
     game: GameState | None        # None: nobody is playing
+    classic: ClassicState | None = None   # a classic-dice (practice) table
 
 
 # --- facts -------------------------------------------------------------------
@@ -74,6 +94,10 @@ def event_lines(event: Event, seat: Seat, viewer: Viewer) -> list[str]:
     you = viewer.key == seat.player
     who = "You" if you else (seat.player or "The player")
     c = viewer.prefs.color
+    if seat.classic:
+        classic = classic_lines(event, who, you, c)
+        if classic is not None:
+            return classic
     if isinstance(event, ev.Refused):
         return [event.reason] if you else []
     if isinstance(event, ev.BetPlaced):
@@ -107,6 +131,61 @@ def event_lines(event: Event, seat: Seat, viewer: Viewer) -> list[str]:
     return []
 
 
+# How a decided game reads in 002's words, by (how, outcome) - the pass line's
+# runs are printed there; don't pass reads the same dice from the other side.
+CLASSIC_SAYS: Mapping[tuple[str, Outcome], str] = MappingProxyType({
+    ("natural", Outcome.WIN): "You won! Congratulations!",
+    ("natural", Outcome.LOSE): "A natural! You lost!",
+    ("craps", Outcome.LOSE): "Craps! You lost!",
+    ("craps", Outcome.WIN): "Craps! You won!",
+    ("bar", Outcome.PUSH): "Craps, but the 12 is barred: a push.",
+    ("point made", Outcome.WIN): "The point was made! You won!",
+    ("point made", Outcome.LOSE): "The point was made! You lost!",
+    ("seven out", Outcome.LOSE): "Seven'd out! You lost!",
+    ("seven out", Outcome.WIN): "Seven'd out! You won!",
+})
+
+
+def dollars(chips: int) -> str:
+    """Chips as 002 prints money: $20.00."""
+    return f"${chips:,}.00"
+
+
+def classic_lines(event: Event, who: str, you: bool, c: bool) -> list[str] | None:
+    """A fact at a classic-dice table in 002's words; None: as at any table."""
+    if isinstance(event, ev.Rolled):
+        return [f"Roll: {event.dice[0]} + {event.dice[1]} = {paint(str(event.total), 'bold', color=c)}"]
+    if isinstance(event, ev.PointSet):
+        offer = ["You may 'press' (double your bet) or take 'odds <amount>'; then 'roll'."] \
+            if event.can_press and you else []
+        return [f"The point is {event.point}", *offer]
+    if isinstance(event, ev.RollAgain):
+        return []                   # 002 prints the next roll and nothing between
+    if isinstance(event, ev.GameOver):
+        e = event
+        lines = [CLASSIC_SAYS[(e.how, e.outcome)]]
+        if e.outcome is Outcome.WIN:
+            if e.odds:
+                line = "Pass Line Win" if e.side is Side.PASS else "Don't Pass Win"
+                lines.append(f"{line}: {dollars(e.flat + e.flat_win)} Odds Payout: {dollars(e.odds + e.odds_win)}")
+            lines.append(paint(f"{who} won {dollars(e.paid)}", "bright_green", "bold", color=c))
+        elif e.outcome is Outcome.LOSE:
+            lines.append(paint(f"{who} lost {dollars(-e.net)}", "bright_red", "bold", color=c))
+        else:
+            lines.append(f"The bet of {dollars(e.flat + e.odds)} comes back.")
+        if you and e.ride:
+            lines.append(f"Type 'ride' to bet {e.ride} again, 'collect', or a new bet.")
+        elif you:
+            lines.append("Place a new bet to play again.")
+        return lines
+    if isinstance(event, ev.Practice):
+        return [f"Practice bankroll: {event.bankroll:,} (practice chips; your wallet is untouched)."] \
+            if you else []
+    if isinstance(event, ev.Closed):
+        return []                   # practice chips: nothing was refunded or forfeited
+    return None
+
+
 def game_over_lines(e: ev.GameOver, who: str, you: bool, c: bool) -> list[str]:
     if e.outcome is Outcome.WIN:
         head = paint(f"{who} won {e.net}", "bright_green", "bold", color=c)
@@ -125,10 +204,19 @@ def game_over_lines(e: ev.GameOver, who: str, you: bool, c: bool) -> list[str]:
 # --- the table ---------------------------------------------------------------
 def table_lines(state: TableState, viewer: Viewer) -> list[str]:
     lines = [f"Simplified craps table {state.table}: min bet {state.min_bet}, max {state.max_bet}."]
+    k = state.classic
+    if k is not None:
+        lines += ["Classic dice: a C program's rand() (die = rand() % 6 + 1), predictable by design.",
+                  "A practice table: no chips move; each sitting plays a practice bankroll of "
+                  f"{PRACTICE_BANKROLL:,}, never written to the ledger.",
+                  f"Dice: {k.seed} ({k.said}), {k.rolls} roll(s) since the seed." if k.seed
+                  else f"Dice: no seed yet - type {SEED_USAGE}."]
     g = state.game
     if g is None:
         return fit_all(lines + ["Nobody is playing. Type 'play craps' to sit down."], viewer.prefs.width)
     lines.append(f"Player: {state.player}. Phase: {g.phase.value}.")
+    if k is not None:
+        lines.append(f"Practice bankroll: {k.practice:,}.")
     if g.side is not None and g.flat:
         point = f", point {g.point}" if g.point else ", come-out roll next"
         odds = f", odds {g.odds}" if g.odds else ""
@@ -142,7 +230,13 @@ def rules_lines(o: CrapsOptions) -> list[str]:
     bar = "a come-out 12 pushes don't pass" if o.dont_pass_bar == 12 else "don't pass wins on 2, 3 and 12"
     press = {"pass": "the pass line may press", "both": "both sides may press", "none": "no pressing"}[o.press]
     odds = "3-4-5x odds" if o.odds == 0 else f"{o.odds}x odds"
-    return [*RULES, f"At this table: {bar}; {press}; {odds}."]
+    lines = [*RULES, f"At this table: {bar}; {press}; {odds}."]
+    if o.dice == "classic":
+        lines += [f"Classic dice: {SEED_USAGE} rolls what that C program rolls (rand() % 6 + 1, "
+                  "the first die first), from game to game until a new seed.",
+                  f"Predictable by design, so no chips move: a practice bankroll of {PRACTICE_BANKROLL:,} "
+                  "per sitting, never written to the ledger."]
+    return lines
 
 
 # --- data for client scripts (GMCP Casino.*, docs/gmcp.md) ---------------------
