@@ -156,7 +156,7 @@ async def fair(ctx: Context) -> None:
             ctx.tell("Only a player at this table can retire its server seed.")
             return
 
-        ctx.tell("The server seed was retired and revealed; a new one is committed.", *await host.fair(rotate=True))
+        ctx.tell(*await host.fair(rotate=True))
         return
     ctx.tell(*await host.fair())
 

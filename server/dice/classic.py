@@ -169,8 +169,8 @@ class ClassicSource:
     """A classic table's dice: no rolls until a seed; then the seeded
     program's stream, carried on from game to game; a new seed starts it again.
 
-    It takes the table's `seed <text>` in the fair dice' place
-    (server.dice.fair.SeedTaker) and says what `fair` shows for it."""
+    It answers the table's `seed <text>` and `fair` in the fair dice' place
+    (server.dice.source.OwnDraws: its game hands it to the host)."""
 
     def __init__(self, table_id: str) -> None:
         self.table_id = table_id
@@ -187,13 +187,14 @@ class ClassicSource:
         """Rolls since the last seed."""
         return self.dice.rolls if self.dice else 0
 
-    def take_seed(self, text: str) -> str | None:
-        """Seed from `text` ("msvc 22"): None when taken, else a one-line reason."""
-        seed = parse_seed(text)
+    def take_seed(self, text: str) -> str:
+        """Seed from `text` ("msvc 22"), starting the stream again (the same
+        seed too): the answer, "Seeded: ..." when taken, else a one-line reason."""
+        seed = parse_seed(text.strip())
         if isinstance(seed, str):
             return seed
         self.seed, self.dice, self.fresh = seed, ClassicDice(seed.program.make(seed.number)), True
-        return None
+        return f"Seeded: {seed.text}, as {seed.said}. The next roll is that program's first."
 
     def roll(self) -> Dice:
         if self.dice is None:

@@ -12,23 +12,16 @@ when a player asks); nothing here keeps time. Setting a client seed does not
 rotate: the current seed was committed before the player chose, so the server
 could not have picked it to suit that choice.
 
-A game whose table rolls from a source of its own (classic C dice) installs
-it as `taker`: every `seed` is then its to take or refuse (the same text
-again too), and `fair` shows what it says instead of a commitment it never
-drew from. The table keeps it weakly, so a dealer replaced by `reload` takes
-its source with it.
-
 Plain data, no I/O. Server seeds come from `secrets`, or in deterministic mode
 (`casino serve --seed N`) from N and the table id, and the object says so.
 """
 from __future__ import annotations
 
 import secrets
-import weakref
 from dataclasses import dataclass
 
 from server.dice.derive import DICE_OUTCOMES, Deriver, commitment, deterministic_server_seed, split_dice
-from server.dice.source import Dice, SeedTaker
+from server.dice.source import Dice
 
 CLIENT_SEED_MAX = 64
 KEEP_REVEALED = 20
@@ -111,7 +104,6 @@ class FairDice:
         self._client_seed = self.default_client_seed.strip()
         self._rotation = 0
         self._revealed: list[Revealed] = []
-        self._taker: weakref.ref[SeedTaker] | None = None
         self._commit(self._new_server_seed())
 
     # --- state shown by `fair` ---------------------------------------------
@@ -143,24 +135,10 @@ class FairDice:
         """Retired server seeds, newest first (at most `keep_revealed`)."""
         return tuple(reversed(self._revealed))
 
-    @property
-    def taker(self) -> SeedTaker | None:
-        """The table's own source that takes `seed` and answers `fair`, if its game installed one."""
-        return self._taker() if self._taker is not None else None
-
-    @taker.setter
-    def taker(self, taker: SeedTaker | None) -> None:
-        self._taker = weakref.ref(taker) if taker is not None else None
-
     # --- changes ---------------------------------------------------------------
     def set_client_seed(self, text: str) -> str | None:
-        """Use `text` (stripped) for the next rolls; a one-line reason if refused
-        (by the rules of a client seed, or by the table's own source)."""
+        """Use `text` (stripped) for the next rolls; a one-line reason if refused."""
         problem = client_seed_problem(text)
-        if problem:
-            return problem
-        taker = self.taker
-        problem = taker.take_seed(text.strip()) if taker is not None else None
         if problem:
             return problem
         text = text.strip()

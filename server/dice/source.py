@@ -29,12 +29,12 @@ class TableDraws(Protocol):
     def rotate(self) -> object: ...
 
 
-class SeedTaker(Protocol):
-    """A table's own source that answers `seed` and `fair` in the fair dice'
-    place (classic C dice, server.dice.classic.ClassicSource): a game installs
-    one on its FairDice (`taker`) when its draws are not the fair ones."""
+class OwnDraws(Protocol):
+    """A table's own source of rolls when they are not the fair ones (classic
+    C dice, server.dice.classic.ClassicSource): its game hands it to the host
+    (Dealer.own_draws), which lets it answer `seed` and `fair`."""
 
-    def take_seed(self, text: str) -> str | None: ...   # None: taken (and started again); else why not
+    def take_seed(self, text: str) -> str: ...          # the answer to `seed <text>`, taken or not
     def fair_lines(self) -> list[str]: ...              # what `fair` says instead
 
 

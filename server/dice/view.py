@@ -69,8 +69,6 @@ def fair_lines(dice: FairDice, kind: DrawKind = DICE, show_revealed: int = SHOW_
     """The `fair` command's output for one table's draws, named by its kind
     ("dice", "wheel"). A table rolling from its own source (classic dice)
     says what that source is instead."""
-    if dice.taker is not None:
-        return dice.taker.fair_lines()
     what, kinds = kind.name, (kind,)
     lines = [
         f"Provably fair {what} at table {dice.table_id}.",

@@ -23,7 +23,7 @@ from typing import Any, Callable, ClassVar, Mapping, Protocol
 from server.config.keys import Field
 from server.config.model import TableConfig
 from server.dice.kinds import DICE, DrawKind
-from server.dice.source import TableDraws
+from server.dice.source import OwnDraws, TableDraws
 from server.games.actions import Actions, Move, Refusal
 from server.games.seating import Seating
 from server.render.prefs import Prefs
@@ -202,6 +202,11 @@ class Dealer:
         """Who may set the client seed mixed into the next draws: the first seated."""
         names = self.seating.names()
         return names[0] if names else None
+
+    def own_draws(self) -> OwnDraws | None:
+        """The table's own source of rolls when they are not the fair ones
+        (classic C dice): it answers `seed` and `fair` in their place."""
+        return None
 
     # --- what people see -----------------------------------------------------
     def render(self, event: Event, viewer: Viewer) -> list[str]:

@@ -296,6 +296,9 @@ class TableHost:
         if who != session.name:
             return (f"Only {who} may set the client seed now (the shooter, or the first seated)." if who
                     else "Nobody may set the client seed now.")
+        own = self.core.dealer.own_draws()
+        if own is not None:
+            return own.take_seed(text)
         problem = self.dice.set_client_seed(text)
         return problem or (f"Client seed set to '{self.dice.client_seed}'. The next draw of the "
                            f"{self.entry.draws.name} uses nonce {self.dice.nonce}.")
@@ -303,12 +306,16 @@ class TableHost:
     async def fair(self, rotate: bool = False) -> list[str]:
         """`fair`: the draws' commitment and revealed seeds; `rotate` first
         retires the server seed (in the table's order, between draws)."""
+        own = self.core.dealer.own_draws()
+        if own is not None:
+            return own.fair_lines()
         if not rotate:
             return fair_lines(self.dice, self.entry.draws)
 
         async def rotated() -> list[str]:
             self.dice.rotate()
-            return fair_lines(self.dice, self.entry.draws)
+            return ["The server seed was retired and revealed; a new one is committed.",
+                    *fair_lines(self.dice, self.entry.draws)]
         lines: list[str] = await self.run(rotated)
         return lines
 

@@ -26,6 +26,13 @@ def classic_table(dice: FairDice | None = None) -> tuple[PureTable, FairDice]:
     return PureTable(CONFIG.tables["classic_craps"], 10, dice), dice
 
 
+def seed(t: PureTable, text: str) -> str:
+    """What `seed <text>` answers at the table: its own dice take it."""
+    own = t.dealer.own_draws()
+    assert own is not None
+    return own.take_seed(text)
+
+
 def rolls(events):
     return [e.dice for e in events if isinstance(e, ev.Rolled)]
 
@@ -33,7 +40,7 @@ def rolls(events):
 def test_no_money_intent_ever_leaves_a_classic_table():
     t, dice = classic_table()
     events = t.sit("ann", 1000)
-    assert dice.set_client_seed("msvc 22") is None         # what `seed msvc 22` does
+    assert seed(t, "msvc 22").startswith("Seeded: msvc 22")   # what `seed msvc 22` does
     for words in (["bet", "pass", "10"], ["roll"], ["press"], ["odds", "40"]):
         events += t.act("ann", words, 1000)
     for _ in range(11):
@@ -52,7 +59,7 @@ def test_no_money_intent_ever_leaves_a_classic_table():
 def test_the_stream_carries_on_from_game_to_game_and_a_new_seed_starts_it_again():
     t, dice = classic_table()
     t.sit("bob", 1000)
-    dice.set_client_seed("mac 22")
+    seed(t, "mac 22")
     seen = []
     for _ in range(2):                                       # 5+3 point 8, 5+5, 6+5, 6+1 seven out; then on
         seen += rolls(t.act("bob", ["bet", "pass", "5"], 1000))
@@ -63,7 +70,7 @@ def test_the_stream_carries_on_from_game_to_game_and_a_new_seed_starts_it_again(
                 break
     assert seen[:4] == [(5, 3), (5, 5), (6, 5), (6, 1)]
     assert seen[4] == (1, 3)                                 # the 5th roll of srand(22) on a Mac, not a restart
-    assert dice.set_client_seed("mac 22") is None            # the same seed again
+    assert seed(t, "mac 22").startswith("Seeded")           # the same seed again
     t.act("bob", ["bet", "pass", "5"], 1000)
     assert rolls(t.act("bob", ["roll"], 1000)) == [(5, 3)]
 
@@ -71,12 +78,12 @@ def test_the_stream_carries_on_from_game_to_game_and_a_new_seed_starts_it_again(
 def test_glibc_and_a_refused_seed():
     t, dice = classic_table()
     t.sit("cy", 1000)
-    assert "seed msvc <n>, seed mac <n> or seed glibc <n>" in dice.set_client_seed("lucky 7")
-    assert "whole number from 0 to 4,294,967,295" in dice.set_client_seed("glibc 99999999999")
+    assert "seed msvc <n>, seed mac <n> or seed glibc <n>" in seed(t, "lucky 7")
+    assert "whole number from 0 to 4,294,967,295" in seed(t, "glibc 99999999999")
     t.act("cy", ["bet", "pass", "5"], 1000)
     refused = t.act("cy", ["roll"], 1000)                    # before a seed: what to type
     assert "seed msvc <n>, seed mac <n> or seed glibc <n>" in refused[0].text and not rolls(refused)
-    assert dice.set_client_seed("glibc 42") is None
+    assert seed(t, "glibc 42").startswith("Seeded")
     # glibc 2.36, srandom(42): random() % 6 + 1 gives 1 1, 6 4 (tests/dice/test_classic.py)
     assert rolls(t.act("cy", ["roll"], 1000)) == [(1, 1)]
 
@@ -84,7 +91,7 @@ def test_glibc_and_a_refused_seed():
 def test_practice_bankroll_is_per_sitting_and_is_the_wallet_the_game_reads():
     t, dice = classic_table()
     t.sit("dee", 10)                                         # a real wallet of 10 does not limit practice
-    dice.set_client_seed("msvc 1")                           # 6 + 6: craps
+    seed(t, "msvc 1")                           # 6 + 6: craps
     assert any(isinstance(e, ev.BetPlaced) for e in t.act("dee", ["bet", "pass", "600"], 10))
     out = t.act("dee", ["roll"], 10)
     assert [e.bankroll for e in out if isinstance(e, ev.Practice)] == [400]
@@ -98,21 +105,21 @@ def test_practice_bankroll_is_per_sitting_and_is_the_wallet_the_game_reads():
 def test_leaving_mid_game_does_not_wait_and_fair_says_predictable():
     t, dice = classic_table()
     t.sit("eve", 1000)
-    dice.set_client_seed("msvc 11")
+    seed(t, "msvc 11")
     t.act("eve", ["bet", "pass", "5"], 1000)
     t.act("eve", ["roll"], 1000)                             # point 4
     t.leave("eve")
     assert t.seated() == []                                  # practice chips hold nobody
-    lines = fair_lines(dice, DICE)
+    lines = t.dealer.own_draws().fair_lines()                # what `fair` shows here
     assert "predictable by design" in lines[0] and not any("commitment" in line for line in lines)
 
 
 def test_a_fair_table_on_the_same_dice_takes_the_source_back():
     t, dice = classic_table()
-    assert dice.taker is t.dealer.classic
+    assert t.dealer.own_draws() is t.dealer.classic
     fair = dataclasses.replace(CONFIG.tables["simple_craps"], id="classic_craps")
     t.install(fair)                                          # reload turned the table fair again
-    assert dice.taker is None
+    assert t.dealer.own_draws() is None
     assert dice.set_client_seed("lucky 7") is None and "Provably fair dice" in fair_lines(dice, DICE)[0]
 
 
@@ -124,6 +131,6 @@ def test_table_view_says_practice_and_shows_the_bankroll():
     assert "Classic dice" in text and "predictable by design" in text
     assert "no chips move" in text and "Practice bankroll: 1,000." in text
     assert "no seed yet" in text
-    dice.set_client_seed("msvc 22")
+    seed(t, "msvc 22")
     text = " ".join(" ".join(t.view(Viewer("fay", Prefs(width=80), True))).split())
     assert "msvc 22 (srand(22) on Windows (Microsoft C))" in text

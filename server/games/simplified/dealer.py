@@ -7,7 +7,7 @@ every decided game.
 
 A table with `dice: classic` (RULES.md "Classic dice") rolls from a
 ClassicSource instead of the fair dice: the player's `seed msvc 22` (taken
-in the fair dice' place, FairDice.taker) starts a C program's rand()
+in the fair dice' place: Dealer.own_draws) starts a C program's rand()
 stream, which carries on from game to game. Whoever knows the seed knows
 every roll, so such a table moves no chips: the engine's money intents are
 counted against a practice bankroll kept here for the sitting, and none
@@ -22,7 +22,7 @@ from typing import Protocol, runtime_checkable
 
 from server.config.model import TableConfig
 from server.dice.classic import SEED_USAGE, ClassicSource
-from server.dice.source import SeedTaker, TableDraws
+from server.dice.source import OwnDraws, TableDraws
 from server.games.actions import Move
 from server.games.craps.options import CrapsOptions
 from server.games.intents import Forfeit, Hold, Refund, Settle
@@ -53,18 +53,6 @@ class SeedsClient(ClientSeeded, Protocol):
     """Draws whose client seed the seed question's answer may set."""
 
     def set_client_seed(self, text: str) -> str | None: ...
-
-
-@runtime_checkable
-class TakesSeeds(Protocol):
-    """Draws that let the table's own source take `seed` and answer `fair`
-    (server.dice.fair.FairDice.taker)."""
-
-    @property
-    def taker(self) -> SeedTaker | None: ...
-
-    @taker.setter
-    def taker(self, taker: SeedTaker | None) -> None: ...
 
 
 class SimplifiedDealer(Dealer):
@@ -106,8 +94,10 @@ class SimplifiedDealer(Dealer):
     def _new_source(self) -> None:
         """A classic table's own dice, unseeded, taking the table's `seed` (or none)."""
         self.classic = ClassicSource(self.config.id) if self.options.dice == "classic" else None
-        if isinstance(self.dice, TakesSeeds):
-            self.dice.taker = self.classic
+
+    def own_draws(self) -> OwnDraws | None:
+        """A classic table's dice answer `seed` and `fair` themselves."""
+        return self.classic
 
     # --- seating ----------------------------------------------------------------
     def seated(self, player: str, back: bool) -> list[Event]:
