@@ -156,9 +156,15 @@ async def fair(ctx: Context) -> None:
             ctx.tell("Only a player at this table can retire its server seed.")
             return
 
-        ctx.tell("The server seed was retired and revealed; a new one is committed.", *await host.fair(rotate=True))
+        ctx.tell("The server seed was retired and revealed; a new one is committed.", *await host.fair(rotate=True),
+                 VERIFIER)
         return
-    ctx.tell(*await host.fair())
+    ctx.tell(*await host.fair(), VERIFIER)
+
+
+# Players have no `casino` command of their own: say where the verifier is.
+VERIFIER = ("'casino verify' is the casino command of this open-source server: install the server "
+            "on your own computer and run it there (docs/fairness.md shows how).")
 
 
 def _game_word(word: str) -> Handler:
