@@ -32,7 +32,8 @@ async def set_(ctx: Context) -> None:
             how = "set by you" if key in chosen else "guessed"
             ctx.tell(f"  {key:<8} {shown:<6} {how}")
         ctx.tell("Guessed values come from your client until you set them.")
-        ctx.tell(f"Change one with: {USAGE}.")
+        # short enough to stay one line at 72 columns, so the table above stays a table
+        ctx.tell("Change: set <name> <value>, e.g. set width 60; set width auto undoes it.")
         return
     key = _ALIASES.get(ctx.argv[0].lower(), ctx.argv[0].lower())
     if key not in _SETTINGS or len(ctx.argv) != 2:

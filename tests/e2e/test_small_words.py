@@ -31,8 +31,9 @@ async def test_set_shows_its_syntax_and_width_auto_undoes_a_set_width(casino_fac
     c = await Client.open(app.port, ttype="dumb", cols=60)
     await login(c, "wes")
     out = flat(await c.cmd("set"))
-    assert ("Change one with: set color on|off, set unicode on|off, set dice dark|light, set width N "
-            "(or any of them auto).") in out
+    assert "Change: set <name> <value>, e.g. set width 60; set width auto undoes it." in out
+    assert ("Usage: set color on|off, set unicode on|off, set dice dark|light, set width N "
+            "(or any of them auto)") in flat(await c.cmd("set colour"))
     assert "width is now 45." in flat(await c.cmd("set width 45"))
     assert app.online["wes"].width == 45
     assert "width is now 60, from your client." in flat(await c.cmd("set width auto"))
