@@ -11,9 +11,14 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install -q -e '.[test,bench]'
 	touch $(STAMP)
 
+# make run PORT=4001 WEB_PORT=4081 runs a second casino beside the first
+# (WEB_PORT=0 turns the browser page off).
+PORT ?= 4000
+WEB_PORT ?= 4080
+
 run: $(STAMP)
 	mkdir -p data
-	$(BIN)/casino serve --host 127.0.0.1 --port 4000 --web-port 4080 --data data/casino.db
+	$(BIN)/casino serve --host 127.0.0.1 --port $(PORT) --web-port $(WEB_PORT) --data data/casino.db
 
 test: $(STAMP) telnet-client
 	$(BIN)/mypy

@@ -154,6 +154,25 @@ class ShutdownCountdown:
             self.app.request_stop(self.reason)
 
 
+class CannotListen(Exception):
+    """A port the casino cannot listen on, said in one line for `casino serve`:
+    "port 4000 is in use: another program listens on 127.0.0.1:4000 ..."."""
+
+    def __init__(self, host: str, port: int, option: str, error: OSError) -> None:
+        import errno
+        self.port = port
+        web = option == "--web-port"
+        what = "the browser page's port" if web else "the telnet port"
+        choose = f"choose another with {option} (make run: {'WEB_PORT' if web else 'PORT'}=)"
+        if error.errno == errno.EADDRINUSE:
+            line = (f"port {port} is in use: another program (a casino already running?) "
+                    f"listens on {host}:{port}, {what}; {choose}")
+        else:
+            reason = error.strerror or str(error)
+            line = f"cannot listen on {host}:{port}, {what}: {reason}; {choose}"
+        super().__init__(line)
+
+
 class Casino:
     def __init__(self, config: CasinoConfig, data_path: str | Path, *, seed: int | None = None,
                  config_dir: str | Path = "config", rooms_dir: str | Path = "rooms",
@@ -219,8 +238,8 @@ class Casino:
         self.open_tables()
         if web_port is not None:             # first: once telnet answers, so does the page
             from server.net.web import start_web
-            self._web = await start_web(self, host, web_port)
-        self._telnet = await start_telnet(self, host, port)
+            await self._listen(start_web, host, web_port, "--web-port")
+        await self._listen(start_telnet, host, port, "--port")
         self.host = host
         if run_clock:
             # The real server (tests drive the clock themselves and keep their
@@ -231,6 +250,19 @@ class Casino:
             self._clock_task = asyncio.create_task(self.manager.run())
         logs.event(log, "listening", host=host, port=self.port, web_port=self.web_port or "off",
                    seed=self.seed if self.seed is not None else "none")
+
+    async def _listen(self, opener: Any, host: str, port: int, option: str) -> None:
+        """Open one listener (telnet or the browser page); a port that cannot
+        be had closes what start() opened and raises CannotListen, one line."""
+        try:
+            server = await opener(self, host, port)
+        except OSError as e:
+            await self.stop("The casino could not start.")
+            raise CannotListen(host, port, option, e) from e
+        if option == "--web-port":
+            self._web = server
+        else:
+            self._telnet = server
 
     @property
     def ledger(self) -> Ledger:

@@ -43,12 +43,16 @@ def run(args: argparse.Namespace) -> int:
 
 
 async def _serve(config: CasinoConfig, args: argparse.Namespace) -> int:
-    from server.app import Casino
+    from server.app import Casino, CannotListen
     settings = config.settings
     app = Casino(config, args.data, seed=args.seed, config_dir=args.config, rooms_dir=args.rooms)
     web_port = args.web_port if args.web_port is not None else settings.web_port
-    await app.start(args.host or settings.host, args.port if args.port is not None else settings.port,
-                    web_port=web_port or None)
+    try:
+        await app.start(args.host or settings.host, args.port if args.port is not None else settings.port,
+                        web_port=web_port or None)
+    except CannotListen as e:     # one line, not a traceback
+        print(e, file=sys.stderr, flush=True)
+        return 1
     if not args.log_json:   # JSON logs carry the same in their `listening` event
         print(f"Listening: {app.addresses}", file=sys.stderr, flush=True)
     if args.seed is not None:

@@ -299,8 +299,26 @@ def help_topic(app: CommandApp, word: str, operator: bool) -> list[str]:
         lines += (["As a bet:"] if lines else []) + bets
     if lines:
         return lines
-    hint = registry.suggest(word, operator)
-    return [f"No help for '{word[:30]}'." + (f" Did you mean '{hint}'?" if hint else "")]
+    near = nearest_topics(app, word, operator)
+    tried = f"No help for '{word[:30]}'."
+    if not near:
+        return [tried + " 'help' lists every command and game."]
+    return [tried + " Nearest topics: " + ", ".join(f"'help {w}'" for w in near) + "."]
+
+
+def nearest_topics(app: CommandApp, word: str, operator: bool, n: int = 3) -> list[str]:
+    """The help topics closest to a word `help` does not know: commands, games,
+    game words and bet names, by spelling, then by prefix."""
+    import difflib
+    from server.games.catalogue import GAMES
+    registry = app.registry
+    topics = {w for c in registry.visible(operator) for w in (c.name, *c.aliases) if len(w) > 1}
+    for entry in GAMES:
+        topics |= {entry.word, entry.key, *entry.aliases, *entry.words, *entry.topics}
+    word = word.lower()[:30]
+    near = difflib.get_close_matches(word, sorted(topics), n=n, cutoff=0.6)
+    near += [t for t in sorted(topics) if t.startswith(word) and t not in near]
+    return near[:n]
 
 
 @command("quit", help="""quit - leave the casino. Your chips stay in your wallet.

@@ -148,7 +148,7 @@ async def handle(app: LoginApp, session: Session, raw: str, now: float) -> None:
         if len(args) != 2:
             session.tell("Usage: create <name> <password>")
             return
-        await _create(app, session, args[0], args[1], now)
+        await _create(app, session, args[0], args[1], now, typed=True)
     elif word == "connect":
         if len(args) != 2:
             session.tell("Usage: connect <name> <password>   (or type just your name)")
@@ -201,7 +201,9 @@ async def _name_only(app: LoginApp, session: Session, name: str, now: float) -> 
     session.tell()
 
 
-async def _create(app: LoginApp, session: Session, name: str, password: str, now: float) -> None:
+async def _create(app: LoginApp, session: Session, name: str, password: str, now: float,
+                  typed: bool = False) -> None:
+    """A new account; `typed`: the password came on the `create` line, in plain sight."""
     problem = name_problem(name) or password_problem(password)
     if problem:
         session.tell(problem)
@@ -230,6 +232,9 @@ async def _create(app: LoginApp, session: Session, name: str, password: str, now
         return
     logs.event(log, "account_created", name=account.key, ip=session.ip, chips=chips)
     session.tell(f"Welcome, {account.name}! Your account is ready with {chips} chips.")
+    if typed:      # said once, when the account is made
+        session.tell("Your password showed on the screen as you typed it. Next time type just your "
+                     "name: the password is then asked for with echo off.")
     await enter(app, session, account)
 
 

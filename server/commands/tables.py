@@ -15,7 +15,7 @@ from server.commands.registry import Command, Context, Handler
 from server.games.catalogue import GAMES
 from server.ledger import Ledger
 from server.net.session import Session
-from server.render.width import fit, glue
+from server.render.width import fit, glue, reflow
 from server.tables.host import TableHost
 from server.world.rooms import World
 
@@ -128,7 +128,7 @@ async def table(ctx: Context) -> None:
         host = seated
     if words and words[0].lower() == "rules":
         width = session.width
-        for line in host.rules():                 # prose: wrapped to the reader's width
+        for line in reflow(host.rules()):         # prose: wrapped to the reader's width
             indent = " " * (len(line) - len(line.lstrip()))
             ctx.tell(*fit(line, width, hang=indent + "  "))
     else:
@@ -253,4 +253,4 @@ def game_help(app: TablesApp, word: str) -> list[str] | None:
         where = f" ({', '.join(rooms)})" if rooms else ""
         lines += [f"{entry.title}{where}: {entry.summary}.", *(f"  {h}" for h in entry.words.values()),
                   *entry.help_lines]
-    return lines + ["At any table:", *(f"  {h}" for h in TABLE_WORDS)]
+    return reflow(lines + ["At any table:", *(f"  {h}" for h in TABLE_WORDS)])

@@ -35,6 +35,11 @@ _SPACES = re.compile(r"( +)")
 # 'help craps', 'play pig': a quote that opens after a space or "(" and closes
 # before a space, punctuation or the end, at most 30 characters apart.
 _SECONDS = re.compile(r"(?<=\d) (?=s\b)")     # "60 s" stays one group
+# A label and its number ("net -17", "straight 0 -5", "lost 23", "spin 4")
+# are never separated: no break before a signed number, nor between a word
+# and the number after it.
+# A numbered item's number stays with it ("3) odd 5").
+_SIGNED = re.compile(r"(?<=\S) (?=[+-]\d)|(?<=[A-Za-z]) (?=\d)|(?<=\b\d\)) |(?<=\b\d\d\)) ")
 _QUOTED = re.compile(r"(?:(?<=^)|(?<=[ (]))'[^' ][^']{0,28}[^' ]'(?=$|[ .,;:)!?])")
 
 
@@ -74,6 +79,7 @@ def fit(line: str, width: int, hang: str | None = None) -> list[str]:
         return [line.replace(NBSP, " ")]
     line = _QUOTED.sub(lambda m: m.group(0).replace(" ", NBSP), line)
     line = _SECONDS.sub(NBSP, line)
+    line = _SIGNED.sub(NBSP, line)
     width = max(width, 8)
     indent = len(line) - len(line.lstrip(" "))
     indent = min(indent, width // 2)
@@ -135,6 +141,30 @@ def _split_word(word: str, first: int, rest: int) -> list[str]:
     if current:
         chunks.append(current)
     return chunks
+
+
+def reflow(lines: list[str] | tuple[str, ...]) -> list[str]:
+    """Lines written pre-broken at some width, one paragraph a line again.
+
+    A line indented two columns deeper than the paragraph before it, where
+    that paragraph's last line ends mid-sentence (not with ".", ":", "!" or
+    "?"), continues that paragraph ("...any other total is the point," /
+    "  which must come again..."); `fit` then wraps the whole paragraph at the
+    reader's width with its hanging indent. Items under a heading ("At any
+    table:" / "  play <game> ...") stay lines of their own.
+    """
+    out: list[str] = []
+    base: list[int] = []                 # each paragraph's own indent
+    for line in lines:
+        indent = len(line) - len(line.lstrip(" "))
+        if out and line.strip() and indent == base[-1] + 2:
+            last = _ANSI.sub("", out[-1]).rstrip()
+            if last and not last.endswith((".", ":", "!", "?")):
+                out[-1] = out[-1].rstrip() + " " + line.strip()
+                continue
+        out.append(line)
+        base.append(indent)
+    return out
 
 
 def wrap(text: str, width: int, indent: str = "") -> list[str]:

@@ -35,7 +35,10 @@ from server.tables.money import Cashier, PendingIntent, TableLedger
 
 log = logging.getLogger("casino.tables")
 
-RETRY_SECONDS = 2          # how often a settlement the ledger could not write is retried
+RETRY_SECONDS = 2
+# Players have no `casino` command of their own: `fair` says where the verifier is.
+VERIFIER = ("'casino verify' is the casino command of this open-source server: install the server "
+            "on your own computer and run it there (docs/fairness.md shows how).")          # how often a settlement the ledger could not write is retried
 
 
 class TableClosed(Exception):
@@ -310,12 +313,12 @@ class TableHost:
         if own is not None:
             return own.fair_lines()
         if not rotate:
-            return fair_lines(self.dice, self.entry.draws)
+            return [*fair_lines(self.dice, self.entry.draws), VERIFIER]
 
         async def rotated() -> list[str]:
             self.dice.rotate()
             return ["The server seed was retired and revealed; a new one is committed.",
-                    *fair_lines(self.dice, self.entry.draws)]
+                    *fair_lines(self.dice, self.entry.draws), VERIFIER]
         lines: list[str] = await self.run(rotated)
         return lines
 

@@ -33,6 +33,14 @@ class Player:
         await self.until(phrase, want)
         return self.seen[start:]
 
+    async def do_after(self, other: "Player", line: str, phrase: str) -> str:
+        """`other` sends `line`; return what this player saw until `phrase` came once more."""
+        start = len(self.seen)
+        want = self.seen.count(phrase) + 1
+        await other.client.send(line)
+        await self.until(phrase, want)
+        return self.seen[start:]
+
 
 async def arrive(app, name: str) -> Player:
     c = await Client.open(app.port, ttype="dumb")
@@ -145,3 +153,42 @@ async def test_a_player_who_drops_mid_pass_gets_their_chips_back(casino_factory)
     eve_wallet = (await app.ledger.balance("eve")).wallet
     assert dan_wallet + eve_wallet == 2000 and {dan_wallet, eve_wallet} == {940, 1060}
     await dan.client.close()
+
+
+async def test_alley_words_nobody_faded_and_a_last_game_below_the_buy_in(casino_factory):
+    """Issue 28 item 6: a shooter who never rolled is not asked to "roll again";
+    a winner who ended below the buy-in did not "win the pot of 90 (-10)";
+    no Markdown backticks in what players read."""
+    app = await casino_factory(seed=SEED, limits=FAST)
+    host = app.tables["alley_craps"]
+    ann = await arrive(app, "ann")
+    bob = await arrive(app, "bob")
+    players = {"ann": ann, "bob": bob}
+    rules = await ann.do("table rules", "to decline")
+    assert "`" not in rules and "Commands: the shooter 'bet <amount>', 'roll', 'pass'" in rules
+    await bob.do("start", "total game money")
+    await ann.do("bet 10", "You bet 10.")
+    out = await ann.do_after(bob, "fade 0", "You keep the bones")
+    assert "roll again" not in out and "ann, roll again" not in ann.seen
+    assert ("You keep the bones: type 'roll' (or bet <amount>) to shoot a pass, or 'pass' to pass the bones."
+            in out.replace("\r\n", " "))
+    await bob.until("ann chooses: shoot a pass or pass the bones.")
+    view = await ann.do("table", "Commands:")
+    assert "ann to shoot a pass or pass the bones" in view and "`" not in view
+    await ann.do("bet 10", "You bet 10.")
+    await bob.do("fade 10", "You take 10 of the action")
+    for _ in range(100):                      # roll the pass out
+        if host.dealer.engine.view().phase.value != "rolling":
+            break
+        await ann.do("roll", "You roll")
+    await host.idle()
+    bank = host.dealer.engine.bankrolls
+    up, down = sorted(players, key=lambda p: -bank[p])
+    assert (bank[up], bank[down]) == (110, 90)
+    await players[up].do("leave", "You leave")    # the one below the buy-in is the last with money
+    await host.idle()
+    last = host.dealer.last_result
+    assert (last.winner, last.pot, last.net) == (down, 90, -10)
+    view = plain(await players[down].do("table", "Commands:")).replace("\r\n", " ")
+    assert f"Last game: {down} ended with 90, 10 down on the buy-in." in view
+    assert "won the pot of 90" not in view

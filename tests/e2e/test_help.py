@@ -75,3 +75,15 @@ async def test_help_for_each_game_lists_its_bets_with_payouts(casino, connect):
         assert "Bank craps: bet " in out and (RATIO.search(out) or "pays as that bet" in out), kind
     for ratio in ("9:5", "7:6", "7:1", "9:1", "30:1", "15:1", "4:1", "34:1", "175:1", "999:1"):
         assert ratio in craps, ratio
+
+
+async def test_help_on_an_unknown_word_suggests_the_nearest_topics(casino, connect):
+    """Issue 28 item 4: `help <unknown>` names the nearest topics, games and bets too."""
+    a = await connect(ttype="dumb")
+    await login(a, "ursula")
+    out = " ".join(plain(await a.cmd("help crapz")).split())
+    assert "No help for 'crapz'. Nearest topics: 'help craps'" in out
+    out = " ".join(plain(await a.cmd("help rolette")).split())
+    assert "Nearest topics: 'help roulette'" in out
+    out = " ".join(plain(await a.cmd("help xyzzy")).split())
+    assert "No help for 'xyzzy'. 'help' lists every command and game." in out

@@ -136,3 +136,37 @@ async def test_a_dropped_connection_leaves_the_game_and_the_other_player_wins(ca
     out = plain(await ann.expect("Wallet: 1000 chips."))
     assert "bob has left the game." in out and "ann wins! Everyone else has left the game." in out
     assert "\n1 round\r\n" in out and host.dealer.phase() == "waiting" and host.seating.names() == ["ann"]
+
+
+async def test_every_roll_and_hold_says_whose_it_is_the_computers_too(casino_factory):
+    """Issue 28 item 5: the computer's rolls are not bare dice and its holds are announced."""
+    app = await casino_factory(seed=SEED, limits=FAST)
+    host = app.tables["pig"]
+    spy = await in_parlour(app, "watcher")
+    await spy.cmd("watch pig")
+    amanda = await in_parlour(app, "amanda", spy)
+    await amanda.cmd("play pig")
+    seen = plain(await amanda.cmd("start"))
+    pace = app.manager.seconds(host.dealer.options.computer_pace)
+    for _ in range(3000):
+        if host.dealer.phase() != "playing":
+            break
+        game = host.dealer.game
+        if game.current == "amanda":
+            seen += plain(await amanda.cmd("roll" if game.round_score < 12 else "hold"))
+        else:
+            app.manager.tick_elapsed(pace)
+            await host.idle()
+            seen += plain(await amanda.read_until_prompt())
+    watched = plain(await spy.expect("wins!")).replace("\r", "")
+    seen = seen.replace("\r", "")
+    lines = [x.removeprefix("> ") for x in seen.replace("\r", "").split("\n")]
+    for i, line in enumerate(lines):                 # every roll line follows whose roll it is
+        if re.match(r"\d, \d Current Round Score", line):
+            before = [x for x in lines[:i] if x.strip() and not x.startswith(" ")]     # the dice art is indented
+            assert before[-1] in ("You roll:", "computer rolls:"), lines[max(0, i - 8):i + 1]
+    assert "You roll:" in lines and "computer rolls:" in lines
+    assert re.search(r"^(> )?You hold, banking \d+\.$", seen, re.MULTILINE), seen
+    assert re.search(r"^(> )?computer holds, banking \d+\.$", seen, re.MULTILINE), "\n".join(x for x in lines if "computer" in x or "hold" in x)
+    assert re.search(r"^(> )?amanda rolls:$", watched, re.MULTILINE)
+    assert re.search(r"^(> )?amanda holds, banking \d+\.$", watched, re.MULTILINE)

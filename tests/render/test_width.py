@@ -72,3 +72,22 @@ def test_a_quoted_command_stays_whole_but_an_apostrophe_is_just_a_letter():
 def test_seconds_stay_with_their_number():
     for width in range(20, 40):
         assert "60 s" in "\n".join(fit("Your turn: 'roll' or 'hold'. After 60 s without a move you hold.", width))
+
+
+def test_reflow_joins_a_hanging_continuation_but_not_items_under_a_heading():
+    from server.render.width import reflow
+    lines = ["Pass line: a come-out 7 wins; any other total is the point,",
+             "  which must come again before a 7.",
+             "At any table:",
+             "  play <game> - sit down.",
+             "  leave - get up."]
+    assert reflow(lines) == ["Pass line: a come-out 7 wins; any other total is the point, which must come again before a 7.",
+                             "At any table:", "  play <game> - sit down.", "  leave - get up."]
+
+
+@pytest.mark.parametrize("width", range(20, 60))
+def test_a_label_never_parts_from_its_number(width):
+    line = "Settlement, spin 12: lost 23 (straight 0 -5, red -5, odd -5, straight 17 -3); net -23. 3) odd 5  12) red 5"
+    text = "\n".join(fit(line, width))
+    for group in ("spin 12:", "lost 23", "straight 0 -5", "red -5", "straight 17 -3);", "net -23.", "3) odd 5", "12) red 5"):
+        assert group in text, (width, text)

@@ -278,3 +278,15 @@ def test_one_bet_riding_is_said_in_the_singular():
     out = t.leave("ann")
     assert "Your bet stays on the layout and rides on the next spin" in notes(out, "ann")
     assert "ann left; their 1 bet rides on the next spin." in text(t, out, "bob")
+
+
+def test_la_partage_on_an_odd_stake_says_what_came_back():
+    """Issue 28 item 10: half of 5 rounded down is 2, which is not "half back"."""
+    t = seat(table(0, 0, la_partage=True), "ann")
+    bet(t, "ann", "red 5")
+    t.act("ann", ["spin"], 1000)
+    shown = text(t, t.advance(SPIN))
+    assert "red -3 (la partage: 2 of 5 back, half rounded down)" in shown and "half back)" not in shown
+    bet(t, "ann", "black 10")
+    t.act("ann", ["spin"], 1000)
+    assert "black -5 (la partage: half back)" in text(t, t.advance(SPIN))

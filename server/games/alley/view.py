@@ -178,10 +178,11 @@ def _cleaned_out(c: _Ctx, e: ev.CleanedOut) -> list[str]:
 
 
 def _choice(c: _Ctx, e: ev.ChoiceAsked) -> list[str]:
+    # Also after nobody faded, when the shooter has not rolled at all: no "roll again".
     if e.shooter == c.me:
-        return [(f"{e.shooter}, roll again or pass the bones? Type 'roll' (or bet <amount>) to shoot "
-                f"another pass, or 'pass'. You have {c.seconds(Phase.CHOOSING)} seconds.")]
-    return [f"{e.shooter} chooses: shoot another pass or pass the bones."]
+        return [(f"You keep the bones: type 'roll' (or bet <amount>) to shoot a pass, or 'pass' "
+                 f"to pass the bones. You have {c.seconds(Phase.CHOOSING)} seconds.")]
+    return [f"{e.shooter} chooses: shoot a pass or pass the bones."]
 
 
 def _bones(c: _Ctx, e: ev.BonesPassed) -> list[str]:
@@ -224,6 +225,16 @@ def _game_over(c: _Ctx, e: ev.GameOver) -> list[str]:
         head = c.paint("AND WE HAVE THE GAME WINNER!", "bold", "bright_yellow")
         return [f"{head} Congratulations, {e.winner}! {won}" + ("!" if e.net > 0 else ".")]
     return [c.paint(f"{e.winner} is the last player with money.", "bold") + f" {won}."]
+
+
+def last_game(e: ev.GameOver) -> str:
+    """`table` between games: "bob won the pot of 190 (+90 on the buy-in)";
+    a winner who ended below the buy-in (others left with their money) did not win a pot."""
+    if e.net > 0:
+        return f"{e.winner} won the pot of {e.pot} ({e.net:+d} on the buy-in)"
+    if e.net == 0:
+        return f"{e.winner} ended with {e.pot}, even on the buy-in"
+    return f"{e.winner} ended with {e.pot}, {-e.net} down on the buy-in"
 
 
 def _closed(c: _Ctx, e: ev.GameClosed) -> list[str]:
@@ -290,7 +301,7 @@ _WAITING = MappingProxyType({
     Phase.BETTING: "{shooter} to set the action (bet <amount>) or pass",
     Phase.FADING: "{who} to fade",
     Phase.ROLLING: "{shooter} to roll",
-    Phase.CHOOSING: "{shooter} to roll again or pass the bones",
+    Phase.CHOOSING: "{shooter} to shoot a pass or pass the bones",
 })
 
 
@@ -305,7 +316,7 @@ def table_view(table: AlleySnapshot, viewer: Viewer) -> list[str]:
                       "Anyone seated can type 'start' once enough players are seated.", width)
         if isinstance(table.last_result, ev.GameOver) and table.last_result.winner:
             r = table.last_result
-            lines.append(f"Last game: {r.winner} won the pot of {r.pot} ({r.net:+d}).")
+            lines.append(f"Last game: {last_game(r)}.")
         return fit_all(lines + _commands(width), width)
     fades = dict(v.fades)
     covered = sum(fades.values())

@@ -57,9 +57,11 @@ def event_lines(event: Event, table: PigSnapshot, viewer: Viewer) -> list[str]:
         return roll_lines(event, viewer)
     if isinstance(event, ev.TurnEnded):
         lines = []
+        who = "you hold" if event.player == me else f"{event.player} holds"
         if event.reason is ev.TurnEnd.TIMEOUT:
-            who = "you hold" if event.player == me else f"{event.player} holds"
             lines.append(f"Time is up: {who}.")
+        elif event.reason is ev.TurnEnd.HOLD:     # every hold says whose it is, the computer's too
+            lines.append(("You hold" if event.player == me else who) + f", banking {event.banked}.")
         return lines + [paint(f"{event.player}: {event.score}", "bold", "bright_white", color=c)]
     if isinstance(event, ev.PlayerLeft):
         return [f"{event.player} has left the game."]
@@ -79,8 +81,11 @@ def event_lines(event: Event, table: PigSnapshot, viewer: Viewer) -> list[str]:
 def roll_lines(event: ev.Rolled, viewer: Viewer) -> list[str]:
     c = viewer.prefs.color
     d1, d2 = event.dice
-    lines = [*DICE.art(event.dice, viewer.prefs), f"{d1}, {d2} Current Round Score: {event.round_score}"]
-    who = "you lose" if event.player == viewer.key else f"{event.player} loses"
+    mine = event.player == viewer.key
+    # whose roll it is, as the other tables say it ("You roll:", "computer rolls:")
+    roller = "You roll:" if mine else f"{event.player} rolls:"
+    lines = [roller, *DICE.art(event.dice, viewer.prefs), f"{d1}, {d2} Current Round Score: {event.round_score}"]
+    who = "you lose" if mine else f"{event.player} loses"
     if event.outcome is RollOutcome.ONE:
         lines.append(paint(f"A one: {who} the round score.", "bright_red", color=c))
     elif event.outcome is RollOutcome.SNAKE_EYES:

@@ -62,8 +62,13 @@ def parse_amount(word: str) -> tuple[int, str | None] | str:
 
 def _number(word: str) -> int | str:
     """A pocket or dozen/column number typed with the digits 0-9, or why not."""
+    if word.isascii() and len(word) > 1 and set(word) == {"0"}:
+        return (f"{shown(word)} is the American wheel's double zero; this is a single-zero wheel, "
+                "with only 0")
     if _NUMBER.fullmatch(word):
         return int(word)
+    if word.startswith("-") and word[1:].isascii() and word[1:].isdigit():
+        return f"{shown(word)} is not on the layout: the numbers are 0 to 36"
     if word.isascii() and word.isdigit():
         return f"{shown(word)} is not on the layout: the numbers are 0 to 36"
     if any(c.isdigit() or c.isnumeric() for c in word):

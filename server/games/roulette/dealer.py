@@ -104,7 +104,9 @@ class RouletteDealer(Dealer):
             return [Note((player,), "Usage: bet <kind> [numbers] <amount>, e.g. bet red 10; "
                                     "'help roulette' lists the bets.")]
         bet = parse(words)
-        if not isinstance(bet, str) and bet.amount > move.wallet and self.wheel.phase is not Phase.SPINNING:
+        # over the table maximum: the wheel names the maximum, whatever the wallet holds
+        if (not isinstance(bet, str) and move.wallet < bet.amount <= self.config.max_bet
+                and self.wheel.phase is not Phase.SPINNING):
             return [Note((player,), f"Refused: {bet.name} {bet.amount} is more than your wallet "
                                     f"({move.wallet} chips).")]
         events = self._after(self.wheel.bet(player, words))

@@ -81,6 +81,10 @@ def _corner(ns: tuple[int, ...]) -> Built:
             return frozenset(ns)
         return (f"{_words(ns)} do not meet at one corner; a corner is four numbers in a square, "
                 f"e.g. corner 17 18 20 21 (or corner 17 21)")
+    if len(set(ns)) < len(ns):           # `corner 1 1`: one number is no corner
+        near = next(c for c in L.CORNERS if ns[0] in c)
+        return (f"a corner names two different numbers on a diagonal (or all four), "
+                f"e.g. corner {min(near)} {max(near)}")
     meets = [c for c in L.CORNERS if set(ns) <= c]
     if len(meets) == 1 and frozenset(ns) not in L.SPLITS:
         return meets[0]

@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 
 from server.games.seam import Viewer, render_note
-from server.render.text import paint, wrap
+from server.render.text import paint, sentence, wrap
 
 from . import board
 from .events import (
@@ -52,7 +52,7 @@ def event_lines(snap: TableSnapshot, event: object, viewer: Viewer) -> list[str]
         w = event.wager
         if w.player != me or not snap.on_layout(w.handle):
             return []                      # not yours, or its hold was refused meanwhile
-        return ([event.note] if event.note else []) + [f"Bet accepted: {w.name} {w.bet.amount}."]
+        return ([sentence(event.note)] if event.note else []) + [f"Bet accepted: {w.name} {w.bet.amount}."]
     if isinstance(event, (BetRefused, UnbetRefused, SpinRefused)):
         return [f"Refused: {_sentence(event.reason)}"] if event.player == me else []
     if isinstance(event, BetRemoved):
@@ -134,7 +134,11 @@ def settlement_line(s: Settlement, color: bool) -> str:
 
 def _lost(line: Line) -> str:
     if line.outcome is Outcome.HALF:
-        return f"{line.wager.name} -{-line.net} (la partage: half back)"
+        stake = line.wager.bet.amount
+        back = stake + line.net                  # half the stake, rounded down
+        if back * 2 == stake:
+            return f"{line.wager.name} -{-line.net} (la partage: half back)"
+        return f"{line.wager.name} -{-line.net} (la partage: {back} of {stake} back, half rounded down)"
     return f"{line.wager.name} -{line.wager.bet.amount}"
 
 
