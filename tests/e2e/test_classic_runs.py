@@ -184,3 +184,12 @@ async def test_the_docs_replay_of_002_is_what_the_table_prints(casino, connect):
     seen = sat + await play_run(a, "msvc", 22, "10", "30")
     printed = {line.removeprefix("> ") for line in seen.splitlines()}    # replies follow the last prompt
     assert shown and [line for line in shown if line not in printed] == []
+
+
+async def test_look_tells_how_to_sit_at_each_of_two_tables_of_one_game(casino, connect):
+    a = await connect(ttype="dumb")
+    await login(a, "twin")
+    look = " ".join(plain(await a.cmd("south")).split())
+    assert "(simple_craps): 'play craps' to sit." in look      # the room's first craps table
+    assert "(classic_craps): 'play classic_craps' to sit." in look
+    assert "You sit down at classic_craps" in plain(await a.cmd("play classic_craps"))
