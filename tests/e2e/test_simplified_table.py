@@ -125,7 +125,10 @@ async def test_disconnect_forfeits_and_shutdown_refunds(casino_factory):
         await ledger.close()
 
 
-async def test_a_seed_is_offered_as_play_starts_and_each_game_starts(casino_factory):
+async def test_a_seed_is_asked_once_as_play_starts_and_seed_changes_it_at_any_time(casino_factory):
+    """Spec 001 asks for the seed once, at the start (issue 28: it was asked
+    again after every bet, in place of the prompt); `seed <text>` after that,
+    and the next player is offered the table's own seed, not the last one's."""
     app = await casino_factory(limits={"commands_per_second": 1000})
     a = await Client.open(app.port, ttype="dumb")
     await login(a, "sela")
@@ -135,15 +138,29 @@ async def test_a_seed_is_offered_as_play_starts_and_each_game_starts(casino_fact
     assert out.endswith("Seed (Enter to skip): ")           # the prompt asks
     out = plain(await a.cmd(""))                              # Enter skips
     assert "No new seed: the dice keep 'simple_craps'." in out and out.endswith("\n> ")
-    out = plain(await a.cmd("bet pass 10"))                   # a game starts: offered again
-    assert "You bet 10 on the pass line" in out and out.endswith("Seed (Enter to skip): ")
-    out = plain(await a.cmd("lucky 7"))
-    assert "Seed set: your rolls now use 'lucky 7'" in out and out.endswith("\n> ")
+    out = plain(await a.cmd("bet pass 10"))                   # a game starts: no question now
+    assert "You bet 10 on the pass line" in out and out.endswith("\n> ")
+    out = plain(await a.cmd("seed lucky 7"))
+    assert "Client seed set to 'lucky 7'" in out and out.endswith("\n> ")
     assert "Client seed:" in plain(await a.cmd("fair")) and "lucky 7" in plain(await a.cmd("fair"))
     for _ in range(100):                                      # play the game out
         if "Wallet:" in plain(await a.cmd("roll")):
             break
     out = plain(await a.cmd("bet dontpass 5"))
-    assert out.endswith("Seed (Enter to skip): ")
-    out = plain(await a.cmd("roll"))                          # a command at the question runs as one
+    assert out.endswith("\n> ") and "Seed (Enter to skip)" not in out
+    out = plain(await a.cmd("roll"))
     assert "You rolled" in out and "Seed set" not in out
+    for _ in range(100):                                      # play it out, then make way
+        if "Wallet:" in out:
+            break
+        out = plain(await a.cmd("roll"))
+    await a.cmd("leave")
+    b = await Client.open(app.port, ttype="dumb")
+    await login(b, "tova")
+    await b.cmd("south")
+    out = plain(await b.cmd("play craps"))
+    assert "Enter to keep 'simple_craps'" in out and "lucky 7" not in out
+    assert out.endswith("Seed (Enter to skip): ")
+    await b.cmd("")
+    await a.close()
+    await b.close()

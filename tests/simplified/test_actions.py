@@ -35,7 +35,7 @@ def test_words_are_dispatched_to_the_engine():
     d = dealer()
     out = d.act("alice", ["bet", "PASS", "10"], 100)
     assert [e for e in out if isinstance(e, ev.BetPlaced)] == [ev.BetPlaced(ev.Side.PASS, 10)]
-    assert any(isinstance(e, Ask) and e.word == SEED_WORD for e in out)   # a game starts: a seed?
+    assert not any(isinstance(e, Ask) and e.word == SEED_WORD for e in out)   # asked once, at sit-down
     assert any(isinstance(e, ev.Rolled) for e in d.act("alice", ["roll"], 90))
 
 

@@ -50,8 +50,11 @@ class ClientSeeded(Protocol):
 
 @runtime_checkable
 class SeedsClient(ClientSeeded, Protocol):
-    """Draws whose client seed the seed question's answer may set."""
+    """Draws whose client seed the seed question's answer may set, and put
+    back to the table's own for the next player."""
 
+    @property
+    def default_client_seed(self) -> str: ...
     def set_client_seed(self, text: str) -> str | None: ...
 
 
@@ -105,13 +108,16 @@ class SimplifiedDealer(Dealer):
             if self.classic is not None:          # a new sitting: fresh practice chips, no seed yet
                 self._new_source()
                 self.practice, self._practice_stakes = PRACTICE_BANKROLL, {}
+            elif isinstance(self.dice, SeedsClient):   # nobody is offered the last player's seed
+                self.dice.set_client_seed(self.dice.default_client_seed)
             self._new_engine(player)
         if self.classic is not None:
             return self._classic_welcome(player)
         return [Note((player,), f"You sit down at {self.config.id}. Minimum bet {self.config.min_bet}. "
                                 f"Type: {glue('bet', 'pass', '<amount>')} or {glue('bet', 'dontpass', '<amount>')}."),
                 Note((player,), f"Choose a seed for your dice: type any word or number now, or press "
-                                f"Enter to keep '{self._client_seed()}'."),
+                                f"Enter to keep '{self._client_seed()}'. "
+                                f"{glue('seed', '<text>')} changes it at any time."),
                 self._offer_seed(player)]
 
     def _classic_welcome(self, player: str) -> list[Event]:
@@ -124,8 +130,9 @@ class SimplifiedDealer(Dealer):
                                 f"seed msvc 22). Then {glue('bet', 'pass', '<amount>')} and roll.")]
 
     def _offer_seed(self, player: str) -> Ask:
-        """The seed question of spec 001, asked as each game starts: the next
-        line is the seed; Enter skips and a command runs as usual."""
+        """The seed question of spec 001, asked once as the player sits down
+        (001 asks at the start, not per bet): the next line is the seed; Enter
+        skips and a command runs as usual. `seed <text>` changes it later."""
         return Ask(player, SEED_PROMPT, SEED_WORD)
 
     def _seed(self, player: str, words: list[str]) -> list[Event]:
@@ -168,8 +175,6 @@ class SimplifiedDealer(Dealer):
         if self.classic is not None:
             return self._play_classic(move, command, self.engine, self.classic)
         events: list[Event] = list(self.engine.act(command, move.wallet))
-        if any(isinstance(e, ev.BetPlaced) for e in events):
-            events.append(self._offer_seed(move.player))     # a game starts: a seed for it?
         over = next((e for e in events if isinstance(e, ev.GameOver)), None)
         if over is not None:
             self.dice.rotate()
