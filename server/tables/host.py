@@ -35,10 +35,10 @@ from server.tables.money import Cashier, PendingIntent, TableLedger
 
 log = logging.getLogger("casino.tables")
 
-RETRY_SECONDS = 2
+RETRY_SECONDS = 2          # how often a settlement the ledger could not write is retried
 # Players have no `casino` command of their own: `fair` says where the verifier is.
 VERIFIER = ("'casino verify' is the casino command of this open-source server: install the server "
-            "on your own computer and run it there (docs/fairness.md shows how).")          # how often a settlement the ledger could not write is retried
+            "on your own computer and run it there (docs/fairness.md shows how).")
 
 
 class TableClosed(Exception):
