@@ -27,7 +27,7 @@ def run(args: argparse.Namespace) -> int:
     cfg = load_or_report(args.config, args.rooms)
     if cfg is None:
         return 1
-    games = sorted({t.game for t in cfg.tables.values()})
-    print(f"OK: {len(cfg.rooms)} rooms, {len(cfg.tables)} tables ({', '.join(games) or 'none'}), "
+    tables = ", ".join(cfg.tables) or "none"          # the tables by id, as rooms list them
+    print(f"OK: {len(cfg.rooms)} rooms, {len(cfg.tables)} tables ({tables}), "
           f"start room {cfg.settings.start_room!r}, port {cfg.settings.port}")
     return 0

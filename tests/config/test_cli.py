@@ -23,7 +23,8 @@ def casino(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 def test_shipped_files_are_valid() -> None:
     done = casino("validate", cwd=ROOT)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert done.stdout.strip() == ("OK: 6 rooms, 6 tables (alley_craps, craps, pig, roulette), "
+    assert done.stdout.strip() == ("OK: 6 rooms, 6 tables (bank_craps, simple_craps, classic_craps, alley_craps, "
+                                   "pig, roulette), "
                                    "start room 'lobby', port 4000")
 
 

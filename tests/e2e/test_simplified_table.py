@@ -69,7 +69,7 @@ async def test_seed_roll_fair_new_and_verify_every_roll(casino_factory):
 
 async def test_cents_returned_refusals_and_wallet(casino, connect):
     a = await sit_at_solo(connect, "wes")
-    assert "0.36 returned, your wager is 10" in await a.cmd("bet pass 10.36")
+    assert "0.36 returned, your wager is 10.\r\n" in await a.cmd("bet pass 10.36")   # its own sentence
     assert "already bet" in await a.cmd("bet pass 10")
     b = await sit_at_solo_second(connect)
     assert "table for one" in b

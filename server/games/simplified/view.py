@@ -24,7 +24,7 @@ from server.games.simplified.engine import Phase
 from server.games.simplified.rules import Outcome, Side
 from server.dice.classic import SEED_USAGE
 from server.dice.kinds import DICE
-from server.render.text import paint
+from server.render.text import paint, sentence
 from server.render.width import fit_all
 
 PRACTICE_BANKROLL = 1000    # a classic table's practice chips per sit-down (001's bankroll, in chips)
@@ -103,7 +103,7 @@ def event_lines(event: Event, seat: Seat, viewer: Viewer) -> list[str]:
     if isinstance(event, ev.BetPlaced):
         verb = "let it ride:" if event.ride else "bet"
         lines = [f"{who} {verb} {event.amount} on the {SIDE[event.side]}. Type 'roll'."]
-        return ([event.note] if event.note and you else []) + lines
+        return ([sentence(event.note)] if event.note and you else []) + lines
     if isinstance(event, ev.Rolled):
         return [*DICE.art(event.dice, viewer.prefs),
                 f"{who} rolled {event.dice[0]} and {event.dice[1]}: {paint(str(event.total), 'bold', color=c)}."]
@@ -117,7 +117,7 @@ def event_lines(event: Event, seat: Seat, viewer: Viewer) -> list[str]:
     if isinstance(event, ev.OddsPlaced):
         verb = "laid" if event.side is Side.DONT else "took"
         lines = [f"{who} {verb} {event.amount} in odds on the {event.point} (wins {event.wins})."]
-        return ([event.note] if event.note and you else []) + lines
+        return ([sentence(event.note)] if event.note and you else []) + lines
     if isinstance(event, ev.GameOver):
         return game_over_lines(event, who, you, c)
     if isinstance(event, ev.Collected):
