@@ -15,6 +15,7 @@ Policy (RULES.md "Bank craps", "Table timing"); the host's Seating is the queue:
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import replace
 
 from server.config.model import TableConfig
 from server.dice.source import TableDraws
@@ -26,6 +27,7 @@ from server.games.craps.options import CrapsOptions
 from server.games.craps.outcome import rulebook
 from server.games.craps.snapshot import CrapsSnapshot, Seated
 from server.games.craps.state import CrapsState
+from server.games.craps.variants import BANK, Variant
 from server.games.craps.state import Event as StateEvent
 from server.games.craps.pacing import Pacing, Signal, Stage
 from server.games.craps import view as render
@@ -35,7 +37,11 @@ from server.games.seating import Seating
 
 
 class BankCrapsDealer(Dealer):
+    """Bank craps, and every variant of it: a variant's dealer is this class
+    with its Variant (`dealer_for`), which the rules state reads."""
+
     word = "craps"
+    variant: Variant = BANK
 
     def __init__(self, config: TableConfig, tick_hz: int, dice: TableDraws, seating: Seating) -> None:
         if not isinstance(config.options, CrapsOptions):
@@ -104,7 +110,7 @@ class BankCrapsDealer(Dealer):
             return self._changed()
         return [Note(None, f"{player} joins the table."),
                 Note((player,), f"Welcome to {self.config.id}: bets from {self.config.min_bet} to "
-                                f"{self.config.max_bet}. 'table' shows the layout, 'help craps' the bets."),
+                                f"{self.config.max_bet}. 'table' shows the layout, 'help {self.word}' the bets."),
                 *self._changed()]
 
     def unseated(self, player: str, how: str) -> list[Event]:
@@ -265,7 +271,7 @@ class BankCrapsDealer(Dealer):
             return False
         self.config, self.options = config, new
         self.state.limits = Limits.of(config)
-        self.state.book = rulebook(new.field_12)
+        self.state.book = rulebook(new.field_12, self.state.variant)
         t, hz = new.timing, self.tick_hz
         self.pacing.window, self.pacing.last_call = t.window * hz, t.last_call * hz
         self.pacing.shooter, self.pacing.autoroll = t.shooter * hz, t.autoroll * hz
@@ -297,7 +303,8 @@ class BankCrapsDealer(Dealer):
                 handles=frozenset(self.state.wagers), seats=tuple(Seated(s.player, s.sitting_out)
                                                                  for s in self.seating.seats),
                 shooter=self.shooter(), last_dice=self.last_dice, stage=pacing.stage.value,
-                seconds_left=pacing.seconds_left(self.tick_hz) if timed else None)
+                seconds_left=pacing.seconds_left(self.tick_hz) if timed else None,
+                variant=self.state.variant)
         return snap
 
     def render(self, event: Event, viewer: Viewer) -> list[str]:
@@ -338,3 +345,22 @@ ACTIONS = Actions("Bank craps", (
            "'play craps' to come back.", BankCrapsDealer._sitout),
 ))
 BankCrapsDealer.actions = ACTIONS
+
+
+def actions_for(variant: Variant) -> Actions:
+    """The craps words at a table of `variant`: bank craps' rows under its title,
+    help naming its own `help` and `play` word."""
+    if variant is BANK:
+        return ACTIONS
+    rows = tuple(replace(a, help=a.help.replace("'help craps'", f"'help {variant.word}'")
+                         .replace("'play craps'", f"'play {variant.word}'")) for a in ACTIONS)
+    return Actions(variant.title, rows)
+
+
+def dealer_for(variant: Variant) -> type[BankCrapsDealer]:
+    """The dealer class of a variant: the same dealer, with the variant's words."""
+    if variant is BANK:
+        return BankCrapsDealer
+    name = "".join(part.title() for part in variant.key.split("_")) + "CrapsDealer"
+    return type(name, (BankCrapsDealer,), {"word": variant.word, "variant": variant,
+                                           "actions": actions_for(variant)})

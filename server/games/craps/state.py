@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from server.config.model import TableConfig
 from server.games.intents import Forfeit, Hold, MoneyIntent, Refund, Settle
 
-from .bets import CONTRACTS, NUMBERS, Bet, Kind, name, payout_unit
+from .bets import CONTRACTS, Bet, Kind, name, payout_unit
 from .events import (
     BetAccepted,
     BetCancelled,
@@ -36,8 +36,9 @@ from .events import (
     Wager,
 )
 from .limits import Limits, stake_problem, timing_problem
-from .outcome import COME_OUT, Result, TableView, advance, rulebook
+from .outcome import COME_OUT, Result, TableView, rulebook
 from .parse import BetRequest, ParseError, parse_bet
+from .variants import variant_of
 
 Event = Fact | MoneyIntent
 _ALIASES = {"dp": "dontpass", "dc": "dontcome", "oddsdp": "oddsdontpass", "oddsdc": "oddsdontcome"}
@@ -54,7 +55,8 @@ class CrapsState:
     def __init__(self, table: TableConfig, view: TableView = COME_OUT) -> None:
         self.id = table.id
         self.limits = Limits.of(table)
-        self.book = rulebook(self.limits.field_12)
+        self.variant = variant_of(table.options)
+        self.book = rulebook(self.limits.field_12, self.variant)
         self.view = view
         self.wagers: dict[str, Wager] = {}           # handle -> wager, in placement order
         self._by_total: dict[int, dict[str, None]] = {t: {} for t in range(2, 13)}
@@ -103,7 +105,7 @@ class CrapsState:
         """Parse and place: `table.bet("ann", "place 6 12")`. With `wallet`
         (the player's free chips), a wager it cannot cover is refused here,
         in one line, before any hold is tried."""
-        req = parse_bet(words)
+        req = parse_bet(words, self.variant)
         if isinstance(req, ParseError):
             return [BetRefused(player, req.reason)]
         return self.place(player, req, wallet)
@@ -124,12 +126,14 @@ class CrapsState:
 
     def _refusal(self, player: str, req: BetRequest) -> str | tuple[Bet, str, str | None]:
         kind, view = req.kind, self.view
-        problem = timing_problem(kind, view.point, view.rolls)
+        problem = timing_problem(kind, view.point, view.rolls, self.variant)
         if problem:
             return problem
         base: str | None = None
         number = req.number
-        if kind not in (Kind.ODDS, Kind.LAY_ODDS) and number not in (NUMBERS[kind] or (0,)):
+        if not self.variant.offers(kind):
+            return self.variant.refusal(kind)
+        if kind not in (Kind.ODDS, Kind.LAY_ODDS) and number not in (self.variant.numbers(kind) or (0,)):
             return f"{kind.value} does not take {number}"
         if kind in (Kind.ODDS, Kind.LAY_ODDS):
             assert req.base is not None
@@ -225,7 +229,7 @@ class CrapsState:
         """
         view, total = self.view, dice[0] + dice[1]
         events: list[Event] = [Rolled(dice, total, view.point, view.rolls + 1)]
-        after = advance(view, dice)
+        after = self.book.advance(view, dice)
         if total == 7:
             events.append(SevenOut(view.point) if view.point else ComeOutSeven())
         elif view.point == 0 and after.point:

@@ -210,7 +210,7 @@ def table_view(snap: CrapsSnapshot, viewer: Viewer) -> list[str]:
     width = viewer.prefs.width
     mine = _Mine(snap.bets_of(viewer.key))
     art = None
-    if width >= FULL_WIDTH:
+    if width >= FULL_WIDTH and snap.variant.points == NUMBERS:
         art = _full_layout(snap, viewer, mine)
         if any(display_width(line) > FULL_WIDTH for line in art):
             art = None                   # huge stakes: the compact rows wrap instead
@@ -232,7 +232,8 @@ def _full_layout(snap: CrapsSnapshot, viewer: Viewer, mine: _Mine) -> list[str]:
     box = _Box(viewer)
     point = snap.point
     cols = [10] + [8] * 6 + [13]
-    title = f" {snap.table_id} · bank craps " if viewer.prefs.unicode else f" {snap.table_id} - bank craps "
+    phrase = snap.variant.phrase
+    title = f" {snap.table_id} · {phrase} " if viewer.prefs.unicode else f" {snap.table_id} - {phrase} "
     top = box.tl + title.center(box.inner, box.h) + box.tr
     sep = box.lt + box.cross.join(box.h * w for w in cols) + box.rt
 
@@ -292,9 +293,10 @@ def _compact_layout(snap: CrapsSnapshot, viewer: Viewer, mine: _Mine, width: int
     point = snap.point
     color = viewer.prefs.color
     amt = mine.amt
-    puck = " ".join(_filled(n, n == point, color) for n in NUMBERS)
+    variant = snap.variant
+    puck = " ".join(_filled(n, n == point, color) for n in variant.points)
     rows: list[str | None] = [f"Puck {'ON ' + str(point) if point else 'OFF'}:  {puck}"]
-    for n in NUMBERS:
+    for n in variant.points:
         parts = [tight(f"{what} {value}") for what, value in (
             ("place/buy", mine.place_buy(n)), ("lay", str(mine.stake((Kind.LAY,), n) or "")),
             ("come", mine.with_odds(Kind.COME, n)), ("dont come", mine.with_odds(Kind.DONT_COME, n)))
@@ -305,24 +307,27 @@ def _compact_layout(snap: CrapsSnapshot, viewer: Viewer, mine: _Mine, width: int
     pass_odds = mine.line_odds(Kind.PASS, Kind.ODDS) or "-"
     dp_odds = mine.line_odds(Kind.DONT_PASS, Kind.LAY_ODDS) or "-"
     fire_marks, small, tall = _trackers(snap, color)
-    rows += [
-        SEPARATOR,
-        tight(f"PASS LINE {amt((Kind.PASS,))}") + "  " + tight(f"odds {pass_odds}"),
-        tight(f"DON'T PASS BAR 12 {amt((Kind.DONT_PASS,))}") + "  " + tight(f"odds {dp_odds}"),
-        "  ".join([tight(f"COME {mine.unmoved(Kind.COME) or '-'}"),
-                   tight(f"DON'T COME {mine.unmoved(Kind.DONT_COME) or '-'}")]),
-        tight(f"FIELD {amt((Kind.FIELD,))}") + "  " + tight("2 3 4 9 10 11 12") + " "
-        + tight("(2 pays 2:1,") + " " + tight(f"12 pays {f12}:1)"),
-        "HARDWAYS " + "  ".join(f"{n}:{amt((Kind.HARD,), n)}" for n in (4, 6, 8, 10)),
-        "  ".join([tight(f"ANY 7 {amt((Kind.ANY7,))}"), tight(f"ANY CRAPS {amt((Kind.ANYCRAPS,))}"),
-                   tight(f"HORN {amt((Kind.HORN,))}")]),
-        "PROPS " + "  ".join(f"{n}:{amt((Kind.PROP,), n)}" for n in (2, 3, 11, 12))
-        + "  " + tight(f"HOPS {_hops(mine.wagers)}"),
-        tight(f"FIRE {amt((Kind.FIRE,))}: {fire_marks}"),
-        tight(f"SMALL {amt((Kind.SMALL,))}: {small}"),
-        tight(f"TALL {amt((Kind.TALL,))}: {tall}") + "  " + tight(f"ALL {amt((Kind.ALL,))}"),
+    offered: list[tuple[tuple[Kind, ...], str]] = [
+        ((Kind.PASS,), tight(f"PASS LINE {amt((Kind.PASS,))}") + "  " + tight(f"odds {pass_odds}")),
+        ((Kind.DONT_PASS,), tight(f"DON'T PASS BAR 12 {amt((Kind.DONT_PASS,))}") + "  " + tight(f"odds {dp_odds}")),
+        ((Kind.COME, Kind.DONT_COME), "  ".join(
+            tight(f"{what} {mine.unmoved(k) or '-'}") for k, what in
+            ((Kind.COME, "COME"), (Kind.DONT_COME, "DON'T COME")) if variant.offers(k))),
+        ((Kind.FIELD,), tight(f"FIELD {amt((Kind.FIELD,))}") + "  " + tight("2 3 4 9 10 11 12") + " "
+         + tight("(2 pays 2:1,") + " " + tight(f"12 pays {f12}:1)")),
+        ((Kind.HARD,), "HARDWAYS " + "  ".join(f"{n}:{amt((Kind.HARD,), n)}" for n in (4, 6, 8, 10))),
+        ((Kind.ANY7, Kind.ANYCRAPS, Kind.HORN), "  ".join([
+            tight(f"ANY 7 {amt((Kind.ANY7,))}"), tight(f"ANY CRAPS {amt((Kind.ANYCRAPS,))}"),
+            tight(f"HORN {amt((Kind.HORN,))}")])),
+        ((Kind.PROP, Kind.HOP), "PROPS " + "  ".join(f"{n}:{amt((Kind.PROP,), n)}" for n in (2, 3, 11, 12))
+         + "  " + tight(f"HOPS {_hops(mine.wagers)}")),
+        ((Kind.FIRE,), tight(f"FIRE {amt((Kind.FIRE,))}: {fire_marks}")),
+        ((Kind.SMALL,), tight(f"SMALL {amt((Kind.SMALL,))}: {small}")),
+        ((Kind.TALL, Kind.ALL), tight(f"TALL {amt((Kind.TALL,))}: {tall}") + "  " + tight(f"ALL {amt((Kind.ALL,))}")),
     ]
-    title = f"{snap.table_id} · bank craps" if viewer.prefs.unicode else f"{snap.table_id} - bank craps"
+    rows += [SEPARATOR, *(text for kinds, text in offered if any(variant.offers(k) for k in kinds))]
+    title = (f"{snap.table_id} · {variant.phrase}" if viewer.prefs.unicode
+             else f"{snap.table_id} - {variant.phrase}")
 
     def felt(text: str) -> str:
         return paint(text, "bright_white", "on_dark_green", color=color)
