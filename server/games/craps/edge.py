@@ -201,7 +201,7 @@ def _bets(variant: Variant = BANK) -> list[tuple[str, Bet | Kind]]:
     ]
     for kind in (Kind.PLACE, Kind.BUY, Kind.LAY):
         out += [(f"{kind.value} {n}", Bet(kind, n, commission_free_unit(kind, n)))
-                for n in variant.numbers(kind) or ()]
+                for n in (variant.numbers(kind) or ()) if variant.offers(kind)]
     out += [(f"hard {n}", Bet(Kind.HARD, n, 1)) for n in (4, 6, 8, 10)]
     out += [("field", Bet(Kind.FIELD, 0, 1)), ("any7", Bet(Kind.ANY7, 0, 1)),
             ("anycraps", Bet(Kind.ANYCRAPS, 0, 1))]

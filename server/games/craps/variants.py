@@ -70,6 +70,8 @@ class Variant:
     dice: str = "dice"                        # what is drawn, in the table's words
     table_keys: tuple[str, ...] = ("odds", "field_12")   # `craps:` keys beyond variant and timing
     odds_words: str = "3-4-5x (6x laid)"      # `odds: 0` in a few words (`casino odds`)
+    odds_rule: str = ""                       # `odds: 0` in a sentence (`table rules`)
+    rules: tuple[str, ...] = ()               # `table rules` in plain words ({odds}, {field_12}); bank: view.py
 
     def offers(self, kind: Kind) -> bool:
         return kind in self.kinds
@@ -103,7 +105,22 @@ CRAPLESS = Variant(
                        Kind.FIRE, Kind.SMALL, Kind.TALL, Kind.ALL},
     points=CRAPLESS_POINTS, naturals=frozenset({7}), craps=frozenset(),
     true_odds=MappingProxyType(CRAPLESS_TRUE_ODDS), place_odds=MappingProxyType(CRAPLESS_PLACE_ODDS),
-    take=CRAPLESS_TAKE, odds_words="3x on 2/3/4/10/11/12, 4x on 5/9, 5x on 6/8")
+    take=CRAPLESS_TAKE, odds_words="3x on 2/3/4/10/11/12, 4x on 5/9, 5x on 6/8",
+    odds_rule="3x on 2, 3, 4, 10, 11 and 12, 4x on 5 and 9, 5x on 6 and 8",
+    rules=(
+        "Crapless craps (never ever craps): everyone bets against the house; players take turns as shooter.",
+        "Pass line: a come-out 7 wins; every other total, 2, 3, 11 and 12 too, is the point,",
+        "  which must come again before a 7. Nothing loses on the come-out; 11 is not a natural.",
+        "Come works the same way from any roll after the point is set. No don't pass, don't come or lay.",
+        "Odds behind pass and come pay true odds, commission free: 6:1 on 2 and 12, 3:1 on 3 and 11,",
+        "  2:1 on 4 and 10, 3:2 on 5 and 9, 6:5 on 6 and 8; up to {odds}.",
+        "Place 2/12 pays 11:2 (in twos), 3/11 11:4 (in fours), 4/10 9:5, 5/9 7:5, 6/8 7:6.",
+        "  Buy any of the ten at true odds less 5% of the stake (rounded up, only on wins).",
+        "Hard 4/10 pay 7:1, hard 6/8 9:1. Field (one roll) 2,3,4,9,10,11,12: 2 pays 2:1, 12 pays {field_12}:1.",
+        "Any 7 4:1, any craps 7:1, 2 and 12 30:1, 3 and 11 15:1, horn in fours, hop 15:1 (pairs 30:1).",
+        "Place, buy and hardways are off on the come-out. Pass and come are contracts;",
+        "  anything else can be taken down with unbet. A seven-out passes the dice.",
+    ))
 
 # Every variant a `game: craps` table may name, by its `variant:` value
 # (simplified craps is its own package: server/games/simplified).

@@ -14,6 +14,7 @@ from __future__ import annotations
 from server.games.craps import events as ev
 from server.games.craps.bets import Kind
 from server.games.craps.snapshot import CrapsSnapshot
+from server.games.craps.variants import BANK
 from server.dice.kinds import DICE
 from server.render.text import paint, wrap
 from server.render.width import NBSP, SEPARATOR, boxed, display_width, fit, glue
@@ -72,7 +73,9 @@ def event_lines(event: Event, snap: CrapsSnapshot, viewer: Viewer) -> list[str]:
         return [paint("Line away:", "bright_red", "bold", color=c)
                 + " the shooter's hand is over and the dice move on."]
     if isinstance(event, ev.ComeOutSeven):
-        return ["Pass wins, don't pass loses; Small, Tall and All reset."]
+        if snap.variant.offers(Kind.DONT_PASS) and snap.variant.offers(Kind.SMALL):
+            return ["Pass wins, don't pass loses; Small, Tall and All reset."]
+        return ["Pass wins" + ("; don't pass loses." if snap.variant.offers(Kind.DONT_PASS) else ".")]
     if isinstance(event, ev.Travelled):
         w = event.wager
         if w.player != me or w.bet.kind not in (Kind.COME, Kind.DONT_COME):
@@ -90,6 +93,9 @@ def event_lines(event: Event, snap: CrapsSnapshot, viewer: Viewer) -> list[str]:
         if event.player != me:
             return [f"{event.player} has the dice." + (f" The point is {point}." if point else "")]
         if point:       # taking over a hand in progress: say where it stands
+            if snap.variant is not BANK:
+                return [f"You have the {snap.variant.dice}. The point is {point}: the hand goes on until "
+                        f"{point} or a 7. Pass waits for the next come-out. Bet, then 'roll'."]
             return [f"You have the dice. The point is {point}: the hand goes on until {point} or a 7. "
                     "Pass and don't pass wait for the next come-out; come, don't come, place, "
                     "field and the rest are open. Bet, then 'roll'."]
@@ -358,9 +364,17 @@ def _filled(n: int, on: bool, color: bool) -> str:
 
 def rules_text(snap: CrapsSnapshot) -> list[str]:
     o = snap.options
+    t = o.timing
+    if snap.variant.rules:                 # a variant's own words, then the table's timing
+        odds = snap.variant.odds_rule if o.odds == 0 else f"{o.odds}x the flat bet"
+        return [*(line.format(odds=odds, field_12=o.field_12) for line in snap.variant.rules),
+                f"With two or more players each {snap.variant.roll} has a {t.window} s betting window "
+                f"(last call at {t.last_call} s);",
+                f"  then the shooter has {t.shooter} s before the dealer {snap.variant.roll}s. "
+                "Solo play has no waiting.",
+                f"Wagers from {snap.min_bet} to {snap.max_bet}, and each must pay whole chips."]
     odds = ("3x on 4 and 10, 4x on 5 and 9, 5x on 6 and 8 taken; 6x the flat bet laid"
             if o.odds == 0 else f"{o.odds}x the flat bet on both sides")
-    t = o.timing
     return [
         "Bank craps: everyone bets against the house; players take turns as shooter.",
         "Pass line: a come-out 7 or 11 wins, 2, 3 or 12 loses; any other total is the point,",
