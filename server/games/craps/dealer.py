@@ -70,7 +70,7 @@ class BankCrapsDealer(Dealer):
 
     def roles(self) -> dict[str, str]:
         shooter = self.shooter()
-        return {shooter: "has the dice"} if shooter else {}
+        return {shooter: f"has the {self.variant.dice}"} if shooter else {}
 
     def seeder(self) -> str | None:
         return self.shooter()
@@ -155,7 +155,8 @@ class BankCrapsDealer(Dealer):
         if not self._live(player):
             return [Note((player,), "Autoroll runs while you have live bets: bet first.")]
         self.autoroll.add(player)
-        return [Note((player,), f"Autoroll on: the dice roll every {self.options.timing.autoroll} "
+        return [Note((player,), f"Autoroll on: the {self.variant.dice} {self.variant.roll} every "
+                                f"{self.options.timing.autoroll} "
                                 "seconds while you have live bets. 'stop' ends it.")]
 
     def _stop(self, move: Move) -> list[Event]:
@@ -353,7 +354,9 @@ def actions_for(variant: Variant) -> Actions:
     if variant is BANK:
         return ACTIONS
     rows = tuple(replace(a, help=a.help.replace("'help craps'", f"'help {variant.word}'")
-                         .replace("'play craps'", f"'play {variant.word}'")) for a in ACTIONS)
+                         .replace("'play craps'", f"'play {variant.word}'")
+                         .replace("roll the dice", f"{variant.roll} the {variant.dice}")
+                         .replace("the dice roll", f"the {variant.dice} {variant.roll}")) for a in ACTIONS)
     return Actions(variant.title, rows)
 
 

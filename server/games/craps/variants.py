@@ -16,6 +16,8 @@ from types import MappingProxyType
 
 from server.dice.kinds import DICE, DrawKind
 
+from .cards import CARDS
+
 from .bets import (
     CRAPLESS_PLACE_ODDS,
     CRAPLESS_POINTS,
@@ -72,6 +74,7 @@ class Variant:
     odds_words: str = "3-4-5x (6x laid)"      # `odds: 0` in a few words (`casino odds`)
     odds_rule: str = ""                       # `odds: 0` in a sentence (`table rules`)
     rules: tuple[str, ...] = ()               # `table rules` in plain words ({odds}, {field_12}); bank: view.py
+    preface: tuple[str, ...] = ()             # said before bank craps' rules when `rules` is empty
 
     def offers(self, kind: Kind) -> bool:
         return kind in self.kinds
@@ -122,9 +125,20 @@ CRAPLESS = Variant(
         "  anything else can be taken down with unbet. A seven-out passes the dice.",
     ))
 
+DICELESS = Variant(
+    key="diceless", title="Diceless craps", phrase="diceless craps", word="diceless",
+    summary="bank craps dealt with two cards, red and blue, ace to six",
+    kinds=ALL_KINDS, draw=CARDS, roll="deal", dice="cards",
+    preface=(
+        "Diceless craps: bank craps with cards. Each deal takes one card from each of two packs",
+        "  of six (red hearts and blue spades, ace to six); both packs are whole again before the",
+        "  next deal, so the totals are exactly as likely as two dice's. A pair is a hard number.",
+        "  'roll' deals. Every bet, payout and edge below is bank craps'.",
+    ))
+
 # Every variant a `game: craps` table may name, by its `variant:` value
 # (simplified craps is its own package: server/games/simplified).
-VARIANTS: Mapping[str, Variant] = MappingProxyType({v.key: v for v in (BANK, CRAPLESS)})
+VARIANTS: Mapping[str, Variant] = MappingProxyType({v.key: v for v in (BANK, CRAPLESS, DICELESS)})
 
 
 def variant_of(options: object) -> Variant:

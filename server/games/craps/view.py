@@ -15,7 +15,7 @@ from server.games.craps import events as ev
 from server.games.craps.bets import Kind
 from server.games.craps.snapshot import CrapsSnapshot
 from server.games.craps.variants import BANK
-from server.dice.kinds import DICE
+from server.dice.kinds import DICE, DrawKind
 from server.render.text import paint, wrap
 from server.render.width import NBSP, SEPARATOR, boxed, display_width, fit, glue
 from server.games.seam import Event, Viewer, render_note
@@ -58,11 +58,13 @@ def event_lines(event: Event, snap: CrapsSnapshot, viewer: Viewer) -> list[str]:
         why = event.reason.rstrip(".") or "the stake could not be held"
         return [f"Refused: {event.wager.name} {event.wager.bet.amount}: {why}."]
     if isinstance(event, ev.Throw):
+        roll = snap.variant.roll
         if event.dealer:
-            return [f"The dealer rolls for {event.shooter}." if event.shooter else "The dealer rolls."]
-        return [f"{'You roll' if event.shooter == me else f'{event.shooter} rolls'}:"]
+            return [f"The dealer {roll}s for {event.shooter}." if event.shooter else f"The dealer {roll}s."]
+        return [f"{f'You {roll}' if event.shooter == me else f'{event.shooter} {roll}s'}:"]
     if isinstance(event, ev.Rolled):
-        return [*DICE.art(event.dice, viewer.prefs), paint(call(event), "bold", "bright_white", color=c)]
+        return [*snap.variant.draw.art(event.dice, viewer.prefs),
+                paint(call(event, snap.variant.draw), "bold", "bright_white", color=c)]
     if isinstance(event, ev.PointSet):
         return [f"The point is {event.number}: the puck goes ON {event.number}."]
     if isinstance(event, ev.PointMade):
@@ -99,7 +101,7 @@ def event_lines(event: Event, snap: CrapsSnapshot, viewer: Viewer) -> list[str]:
             return [f"You have the dice. The point is {point}: the hand goes on until {point} or a 7. "
                     "Pass and don't pass wait for the next come-out; come, don't come, place, "
                     "field and the rest are open. Bet, then 'roll'."]
-        return ["You have the dice. Bet, then 'roll' (or 'autoroll')."]
+        return [f"You have the {snap.variant.dice}. Bet, then 'roll' (or 'autoroll')."]
     if isinstance(event, ev.WindowClosed):
         if event.shooter == me:
             if event.autoroll:
@@ -116,7 +118,7 @@ def _seconds(n: int) -> str:
     return f"{n} second" if n == 1 else f"{n} seconds"
 
 
-def call(rolled: ev.Rolled) -> str:
+def call(rolled: ev.Rolled, draw: DrawKind = DICE) -> str:
     d1, d2 = rolled.dice
     total = rolled.total
     words = CALLS.get(total)
@@ -124,6 +126,9 @@ def call(rolled: ev.Rolled) -> str:
         words = f"{'Hard' if d1 == d2 else 'Easy'} {total}" if total in (4, 6, 8, 10) else str(total)
     if total == 7:
         words = "Seven out" if rolled.point else "Seven, front line winner"
+    if draw is not DICE:                  # cards: "(A-h + 5-s = 6)"
+        first, second = draw.say((d1, d2)).split()[:2]
+        return f"{words}! ({first} + {second} = {total})"
     return f"{words}! ({d1} + {d2} = {total})"
 
 
@@ -228,7 +233,7 @@ def table_view(snap: CrapsSnapshot, viewer: Viewer) -> list[str]:
     lines = art + wrap(f"Shooter: {shooter or 'none'}.  Seated: {seats}.  "
                        f"Bets {snap.min_bet}-{snap.max_bet}.", width)
     if snap.last_dice:
-        lines += ["Last roll:", *DICE.art(snap.last_dice, viewer.prefs)]
+        lines += [f"Last {snap.variant.roll}:", *snap.variant.draw.art(snap.last_dice, viewer.prefs)]
     lines += fit(bets_line(mine.wagers), width)
     lines += fit("Commands: " + reminder(REMINDER), width)
     return lines
@@ -375,7 +380,7 @@ def rules_text(snap: CrapsSnapshot) -> list[str]:
                 f"Wagers from {snap.min_bet} to {snap.max_bet}, and each must pay whole chips."]
     odds = ("3x on 4 and 10, 4x on 5 and 9, 5x on 6 and 8 taken; 6x the flat bet laid"
             if o.odds == 0 else f"{o.odds}x the flat bet on both sides")
-    return [
+    return [*snap.variant.preface,
         "Bank craps: everyone bets against the house; players take turns as shooter.",
         "Pass line: a come-out 7 or 11 wins, 2, 3 or 12 loses; any other total is the point,",
         "  which must come again before a 7. Don't pass is the reverse, with 12 a push (bar 12).",
@@ -399,9 +404,12 @@ def rules_text(snap: CrapsSnapshot) -> list[str]:
 def event_data(event: Event, snap: CrapsSnapshot) -> list[tuple[str, dict[str, object], tuple[str, ...] | None]]:
     """A fact as data: (package, payload, to whom or None for every viewer)."""
     if isinstance(event, ev.Rolled):
-        return [("Casino.Roll", {"dice": list(event.dice), "total": event.total,
-                                 "call": call(event), "point_before": event.point or None,
-                                 "point": snap.point or None}, None)]
+        data: dict[str, object] = {"dice": list(event.dice), "total": event.total,
+                                   "call": call(event, snap.variant.draw), "point_before": event.point or None,
+                                   "point": snap.point or None}
+        if snap.variant.draw is not DICE:       # the cards as dealt: ["A-h", "5-s"]
+            data[snap.variant.draw.name] = snap.variant.draw.say(event.dice).split()[:2]
+        return [("Casino.Roll", data, None)]
     if isinstance(event, ev.RollSettlement):
         return [("Casino.Settlement", {
             "player": event.player,
