@@ -33,6 +33,7 @@ from server.games.craps.pacing import Pacing, Signal, Stage
 from server.games.craps import view as render
 from server.games.actions import Action, Actions, Move
 from server.games.seam import Dealer, Event, HandResult, Note, SeatRequest, Viewer
+from server.games.intents import Hold, Settle
 from server.games.seating import Seating
 
 
@@ -136,9 +137,11 @@ class BankCrapsDealer(Dealer):
         accepted = [e for e in events if isinstance(e, ev.BetAccepted)]
         if not accepted:
             return events
-        # The hold first: the bet is shown as accepted only once it is durable.
-        holds = [e for e in events if not isinstance(e, ev.BetAccepted)]
-        return holds + accepted + [BetsSummary(player, accepted[0].wager.handle)]
+        # The hold first: the bet is shown as accepted only once it is durable
+        # (and New York's charge, held and paid to the house, with it).
+        holds = [e for e in events if isinstance(e, (Hold, Settle))]
+        told = [e for e in events if isinstance(e, ev.Charged)]
+        return holds + accepted + told + [BetsSummary(player, accepted[0].wager.handle)]
 
     def _bets(self, move: Move) -> list[Event]:
         return [BetsSummary(move.player)]

@@ -29,7 +29,7 @@ from .outcome import (
     TableView,
     rulebook,
 )
-from .variants import BANK, Variant
+from .variants import BANK, Variant, charge_on_bet
 
 State = TypeVar("State", bound=Hashable)
 # One way out of a state: (probability, terminal value, None) or (probability, None, next state).
@@ -221,6 +221,11 @@ def house_edges(table: TableConfig) -> list[tuple[str, Fraction]]:
     for label, bet in _bets(limits.variant):
         if isinstance(bet, Kind):
             result.append((label, line_with_odds(book, limits, bet)))
+        elif charge_on_bet(limits.variant, bet):
+            # New York: the charge paid when the bet is made counts as part of
+            # what was bet, and is lost whatever the bet does.
+            fee = charge_on_bet(limits.variant, bet)
+            result.append((label, (fee - expected_value(book, bet)) / (bet.amount + fee)))
         else:
             result.append((label, edge(book, bet)))
     return result

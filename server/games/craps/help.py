@@ -68,6 +68,12 @@ def _crapless(table: Mapping[int, tuple[int, int]]) -> str:
 
 # What a variant says instead of bank craps' line for a kind: (variant, first word) -> text.
 VARIANT_BETS: Mapping[tuple[str, str], str] = {
+    ("new_york", "buy"): f"bet buy <N> <n> - N (4 5 6 8 9 10) before a 7 at true odds ({_by_point(TRUE_ODDS)}), "
+                         "paid in full; 5% of the stake (rounded up) goes to the house when you bet, never returned.",
+    ("new_york", "lay"): f"bet lay <N> <n> - a 7 before N at true odds ({_by_point(LAID_ODDS)}), paid in full; "
+                         "5% of the win (rounded up) goes to the house when you bet, never returned.",
+    ("new_york", "odds"): "bet odds pass|dp <n> - true odds behind a line bet: "
+                          f"{_by_point(TRUE_ODDS)} taken; {_by_point(LAID_ODDS)} laid. No commission.",
     ("crapless", "pass"): "bet pass <n> - a come-out 7 wins; every other total (2, 3, 4, 5, 6, 8, 9, "
                           "10, 11, 12) is the point, which must repeat before a 7. Nothing loses on "
                           "the come-out. Pays 1:1. A contract.",

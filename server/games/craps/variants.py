@@ -19,6 +19,9 @@ from server.dice.kinds import DICE, DrawKind
 from .cards import CARDS
 
 from .bets import (
+    LAID_ODDS,
+    Bet,
+    commission,
     CRAPLESS_PLACE_ODDS,
     CRAPLESS_POINTS,
     CRAPLESS_TRUE_ODDS,
@@ -125,6 +128,27 @@ CRAPLESS = Variant(
         "  anything else can be taken down with unbet. A seven-out passes the dice.",
     ))
 
+NEW_YORK = Variant(
+    key="new_york", title="New York craps", phrase="New York craps", word="newyork",
+    summary="Scarne's eastern game: line bets with odds, the box numbers bought or laid for 5% up front",
+    kinds=frozenset({Kind.PASS, Kind.DONT_PASS, Kind.ODDS, Kind.LAY_ODDS, Kind.BUY, Kind.LAY, Kind.HARD,
+                     Kind.FIELD, Kind.ANY7, Kind.ANYCRAPS, Kind.PROP, Kind.HORN, Kind.HOP}),
+    charge_on_bet=True, odds_rule="3x on 4 and 10, 4x on 5 and 9, 5x on 6 and 8 taken; 6x the flat bet laid",
+    rules=(
+        "New York craps (Scarne's eastern game): everyone bets against the house; players take turns as shooter.",
+        "Pass line: a come-out 7 or 11 wins, 2, 3 or 12 loses; any other total is the point,",
+        "  which must come again before a 7. Don't pass is the reverse, with 12 a push (bar 12).",
+        "Odds behind pass and don't pass pay true odds, commission free: {odds}.",
+        "No come, don't come or place bets: the box numbers 4, 5, 6, 8, 9, 10 are bought or laid.",
+        "  Buy pays true odds (2:1, 3:2, 6:5); lay pays true odds against (1:2, 2:3, 5:6).",
+        "  The house charges 5% when the bet is made: of the stake on a buy, of the win on a lay,",
+        "  rounded up to a whole chip, paid at once and never returned (win, lose or unbet).",
+        "Hard 4/10 pay 7:1, hard 6/8 9:1. Field (one roll) 2,3,4,9,10,11,12: 2 pays 2:1, 12 pays {field_12}:1.",
+        "Any 7 4:1, any craps 7:1, 2 and 12 30:1, 3 and 11 15:1, horn in fours, hop 15:1 (pairs 30:1).",
+        "Buy and hardways are off on the come-out; lays always work. Pass is a contract;",
+        "  anything else can be taken down with unbet. A seven-out passes the dice.",
+    ))
+
 DICELESS = Variant(
     key="diceless", title="Diceless craps", phrase="diceless craps", word="diceless",
     summary="bank craps dealt with two cards, red and blue, ace to six",
@@ -138,9 +162,20 @@ DICELESS = Variant(
 
 # Every variant a `game: craps` table may name, by its `variant:` value
 # (simplified craps is its own package: server/games/simplified).
-VARIANTS: Mapping[str, Variant] = MappingProxyType({v.key: v for v in (BANK, CRAPLESS, DICELESS)})
+VARIANTS: Mapping[str, Variant] = MappingProxyType({v.key: v for v in (BANK, CRAPLESS, NEW_YORK, DICELESS)})
 
 
 def variant_of(options: object) -> Variant:
     """The variant a table's options name (bank for anything else)."""
     return VARIANTS.get(str(getattr(options, "variant", "bank")), BANK)
+
+
+def charge_on_bet(variant: Variant, bet: Bet) -> int:
+    """New York's 5% charge on a buy (of the stake) or a lay (of its win),
+    rounded up, taken when the bet is made; 0 at every other table or bet."""
+    if not variant.charge_on_bet or bet.kind not in (Kind.BUY, Kind.LAY):
+        return 0
+    if bet.kind is Kind.BUY:
+        return commission(Kind.BUY, bet.amount, 0)
+    num, den = LAID_ODDS[bet.number]
+    return commission(Kind.LAY, bet.amount, bet.amount * num // den)

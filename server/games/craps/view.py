@@ -47,6 +47,11 @@ def event_lines(event: Event, snap: CrapsSnapshot, viewer: Viewer) -> list[str]:
         if w.player != me:
             return []
         return ([event.note] if event.note else []) + [f"Bet accepted: {w.name} {w.bet.amount}."]
+    if isinstance(event, ev.Charged):
+        if event.wager.player != me or event.wager.handle not in snap.handles:
+            return []
+        return [f"Charge: {event.charge} to the house for {event.wager.name} "
+                "(5%, taken now and never returned)."]
     if isinstance(event, (ev.BetRefused, ev.UnbetRefused)):
         return [f"Refused: {event.reason}."] if event.player == me else []
     if isinstance(event, ev.BetRemoved):
