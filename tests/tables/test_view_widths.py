@@ -35,6 +35,10 @@ def busy(table_id):
     first = PLAYERS[0]
     moves = {"bank_craps": [["bet", "pass", "10"], ["bet", "field", "5"], ["roll"], ["bet", "place", "8", "12"]],
              "simple_craps": [["bet", "pass", "10"], ["roll"]],
+             "crapless_craps": [["bet", "pass", "10"], ["bet", "field", "5"], ["roll"], ["bet", "place", "2", "12"],
+                                ["bet", "come", "5"]],
+             "new_york_craps": [["bet", "pass", "10"], ["roll"], ["bet", "buy", "4", "20"], ["bet", "lay", "10", "40"]],
+             "diceless_craps": [["bet", "pass", "10"], ["bet", "field", "5"], ["roll"], ["bet", "place", "8", "12"]],
              "alley_craps": [["start"], ["bet", "20"]],
              "pig": [["start"], ["roll"]],
              "roulette": [["bet", "red", "10"], ["bet", "split", "17", "20", "5"], ["bet", "36", "2500"],
