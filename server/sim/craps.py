@@ -21,7 +21,7 @@ from fractions import Fraction
 
 from server.config.model import TableConfig
 
-from server.games.craps.bets import BONUS, CONTRACTS, LINE, NUMBERS, Bet, Kind, payout_unit
+from server.games.craps.bets import BONUS, CONTRACTS, LINE, Bet, Kind, payout_unit
 from server.games.craps.limits import Limits, stake_problem, timing_problem
 from server.games.craps.outcome import (
     ALL_DICE,
@@ -30,7 +30,6 @@ from server.games.craps.outcome import (
     Result,
     Rule,
     TableView,
-    advance,
     decide,
     rulebook,
 )
@@ -77,7 +76,7 @@ class Seat:
 
     def __init__(self, table: TableConfig) -> None:
         self.limits = Limits.of(table)
-        self.book = rulebook(self.limits.field_12)
+        self.book = rulebook(self.limits.field_12, self.limits.variant)
         self.view: TableView = COME_OUT
         self.index: list[dict[Slot, None]] = [{} for _ in range(13)]   # by total
         self.always: dict[Slot, None] = {}        # bets every total decides (one-roll, come box)
@@ -128,7 +127,9 @@ class Seat:
             problem = stake_problem(self.limits, kind, number, amount)
             if kind in (Kind.ODDS, Kind.LAY_ODDS):
                 problem = "odds are placed with seat.odds(base)"
-            elif number not in (NUMBERS[kind] or (0,)):
+            elif not self.limits.variant.offers(kind):
+                problem = self.limits.variant.refusal(kind)
+            elif number not in (self.limits.variant.numbers(kind) or (0,)):
                 problem = f"{kind.value} does not take {number}"
             if problem:
                 self.refused = problem
@@ -276,7 +277,7 @@ def run(table: TableConfig, strategy: Strategy, rolls: int, seed: int) -> SimRes
         if before is not None:
             before(seat)
         dice = ALL_DICE[int(rnd() * 36)]
-        seat.view = after = advance(view, dice)     # hooks below see the table after the roll
+        seat.view = after = seat.book.advance(view, dice)   # hooks below see the table after the roll
         bucket = index[dice[0] + dice[1]]
         if bucket or always:
             for slot in [*always, *bucket]:

@@ -6,6 +6,7 @@ does not have yet.
 """
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -16,15 +17,17 @@ CASINO = "import sys; from server.cli import main; sys.exit(main(sys.argv[1:]))"
 
 
 def casino(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    # This tree's server, whatever the cwd (the venv may hold another checkout's).
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
     return subprocess.run([sys.executable, "-c", CASINO, *args], cwd=cwd,
-                          capture_output=True, text=True, timeout=60)
+                          capture_output=True, text=True, timeout=60, env=env)
 
 
 def test_shipped_files_are_valid() -> None:
     done = casino("validate", cwd=ROOT)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert done.stdout.strip() == ("OK: 6 rooms, 6 tables (bank_craps, simple_craps, classic_craps, alley_craps, "
-                                   "pig, roulette), "
+    assert done.stdout.strip() == ("OK: 7 rooms, 9 tables (bank_craps, simple_craps, classic_craps, alley_craps, "
+                                   "pig, roulette, crapless_craps, new_york_craps, diceless_craps), "
                                    "start room 'lobby', port 4000")
 
 
@@ -56,6 +59,7 @@ def test_an_alias_bomb_and_deep_nesting_are_refused_quickly(tmp_path: Path) -> N
         shutil.copytree(ROOT / "config", tmp_path / case / "cfg")
         shutil.copytree(broken / case / "rooms", tmp_path / case / "rms")
         done = subprocess.run([sys.executable, "-c", CASINO, "validate", "--config", "cfg", "--rooms", "rms"],
-                              cwd=tmp_path / case, capture_output=True, text=True, timeout=20)
+                              cwd=tmp_path / case, capture_output=True, text=True, timeout=20,
+                              env={**os.environ, "PYTHONPATH": str(ROOT)})
         assert done.returncode == 1 and not done.stderr, done.stderr
         assert all(": yaml: refused: " in line for line in done.stdout.splitlines()), done.stdout

@@ -60,17 +60,27 @@ def test_alley_and_pig(cfg: CasinoConfig) -> None:
 
 def test_rooms_and_exits(cfg: CasinoConfig) -> None:
     rooms = cfg.rooms
-    assert set(rooms) == {"lobby", "6185", "6186", "alley", "parlour", "solo"}
+    assert set(rooms) == {"lobby", "6184", "6185", "6186", "alley", "parlour", "solo"}
     assert rooms["lobby"].exits == {"north": "6185", "down": "alley", "west": "parlour", "south": "solo"}
     assert rooms["6185"].name == "Bank Craps"
-    assert rooms["6185"].exits == {"east": "6186", "south": "lobby"}
+    assert rooms["6185"].exits == {"east": "6186", "west": "6184", "south": "lobby"}
+    assert rooms["6184"].name == "Craps Variants" and rooms["6184"].exits == {"east": "6185"}
     assert rooms["6186"].exits == {"west": "6185"} and rooms["6186"].tables == ("roulette",)
     assert rooms["alley"].exits == {"up": "lobby"}
     assert rooms["parlour"].exits == {"east": "lobby"}
     assert rooms["solo"].exits == {"north": "lobby"}
     placed = {t: r.id for r in rooms.values() for t in r.tables}
     assert placed == {"bank_craps": "6185", "alley_craps": "alley", "pig": "parlour",
-                      "simple_craps": "solo", "classic_craps": "solo", "roulette": "6186"}
+                      "simple_craps": "solo", "classic_craps": "solo", "roulette": "6186", "crapless_craps": "6184",
+                      "new_york_craps": "6184", "diceless_craps": "6184"}
+
+
+def test_the_variant_tables(cfg: CasinoConfig) -> None:
+    for table_id, variant, field_12 in (("crapless_craps", "crapless", 2), ("new_york_craps", "new_york", 2),
+                                        ("diceless_craps", "diceless", 3)):
+        t = cfg.tables[table_id]
+        assert t.options == CrapsOptions(variant=variant, odds=0, field_12=field_12)
+        assert (t.max_players, t.min_bet, t.max_bet) == (12, 1, 10000)
 
 
 def test_descriptions_are_short_plain_ascii(cfg: CasinoConfig) -> None:

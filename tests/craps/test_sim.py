@@ -115,3 +115,14 @@ def test_sim_cli(capsys):
         assert line in out
     assert main(["sim", "--table", "nope", "--strategy", "pass", "--rolls", "5", "--seed", "1",
                  "--config", str(ROOT / "config")]) == 1
+
+
+@pytest.mark.parametrize("variant", ["crapless", "new_york", "diceless"])
+def test_the_sim_plays_each_variant_and_agrees_with_its_exact_edge(variant):
+    from server.config.model import TableConfig
+    from server.games.craps.edge import house_edges
+    from server.games.craps.options import CrapsOptions
+    table = TableConfig("v", "craps", 12, 1, 10_000, CrapsOptions(variant=variant))
+    exact = float(dict(house_edges(table))["pass"])
+    result = sim.run(table, strategies.load("pass"), 200_000, seed=7)
+    assert result.wagered > 0 and abs(float(result.edge) - exact) < 0.02, (float(result.edge), exact)

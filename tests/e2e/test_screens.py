@@ -87,7 +87,7 @@ async def test_what_a_player_sees(casino_factory, screens, client):
 
     # The table at 80 columns, then narrowed to 60 and 40: aligned, never wrapped.
     screen.type("north")
-    await screen.wait_for(r"^Exits: east, south")
+    await screen.wait_for(r"^Exits: east, west, south")
     screen.type("play craps")
     await screen.wait_for(r"joins the table")
     for n, width in enumerate((80, 60, 40), 1):

@@ -3,6 +3,7 @@ checked, and `casino validate` naming file, line and key (the broken-config
 corpus in tests/config/broken/roulette_* has the rest)."""
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -68,7 +69,9 @@ def test_casino_validate_names_file_line_and_key(tmp_path):
     tables.write_text(text.replace("  la_partage: false", "  la_partage: sometimes")
                       .replace("  wheel: single_zero", "  wheel: double_zero"))
     done = subprocess.run([sys.executable, "-c", CASINO, "validate", "--config", "cfg", "--rooms", "rms"],
-                          cwd=tmp_path, capture_output=True, text=True, timeout=60)
+                          cwd=tmp_path, capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})   # this tree's server
+
     assert done.returncode == 1
     lines = tables.read_text().splitlines()
     at = {key: next(i for i, line in enumerate(lines, 1) if line.startswith(f"  {key}:"))

@@ -47,6 +47,10 @@ TRUE_ODDS = {4: (2, 1), 10: (2, 1), 5: (3, 2), 9: (3, 2), 6: (6, 5), 8: (6, 5)}
 # True odds when laying against a point (laid odds and lay bets).
 LAID_ODDS = {n: (d, p) for n, (p, d) in TRUE_ODDS.items()}
 PLACE_ODDS = {4: (9, 5), 10: (9, 5), 5: (7, 5), 9: (7, 5), 6: (7, 6), 8: (7, 6)}
+# Crapless craps adds four points (RULES.md "Crapless"): their true odds and place pays.
+CRAPLESS_POINTS = (2, 3, 4, 5, 6, 8, 9, 10, 11, 12)
+CRAPLESS_TRUE_ODDS = {**TRUE_ODDS, 2: (6, 1), 12: (6, 1), 3: (3, 1), 11: (3, 1)}
+CRAPLESS_PLACE_ODDS = {**PLACE_ODDS, 2: (11, 2), 12: (11, 2), 3: (11, 4), 11: (11, 4)}
 HARD_ODDS = {4: (7, 1), 10: (7, 1), 6: (9, 1), 8: (9, 1)}
 PROP_ODDS = {2: (30, 1), 12: (30, 1), 3: (15, 1), 11: (15, 1)}
 ANY7_ODDS = (4, 1)
@@ -128,11 +132,11 @@ def payout_unit(kind: Kind, number: int) -> int:
 
 def _payout_unit(kind: Kind, number: int) -> int:
     if kind in (Kind.ODDS, Kind.BUY):
-        return ratio_unit(*TRUE_ODDS[number])
+        return ratio_unit(*CRAPLESS_TRUE_ODDS[number])
     if kind in (Kind.LAY_ODDS, Kind.LAY):
         return ratio_unit(*LAID_ODDS[number])
     if kind is Kind.PLACE:
-        return ratio_unit(*PLACE_ODDS[number])
+        return ratio_unit(*CRAPLESS_PLACE_ODDS[number])
     if kind is Kind.HORN:
         unit = 1
         for num, den in HORN_ODDS.values():
@@ -172,8 +176,11 @@ def commission(kind: Kind, stake: int, win: int) -> int:
 
 # Every bet's unit, worked out once at import and never changed (a table of
 # constants, not a cache that grows): each kind with each number it takes,
-# line bets also on the numbers they travel to.
+# line bets also on the numbers they travel to; crapless craps' extra points too
+# (a ratio belongs to its number, whatever the variant: the unit is one fact).
 _UNITS: Mapping[tuple[Kind, int], int] = MappingProxyType({
-    (kind, n): _payout_unit(kind, n)
-    for kind, numbers in NUMBERS.items()
-    for n in (*(numbers or (0,)), *(POINTS if kind in LINE else ()))})
+    **{(kind, n): _payout_unit(kind, n)
+       for kind in (Kind.ODDS, Kind.PLACE, Kind.BUY, Kind.PASS, Kind.COME) for n in CRAPLESS_POINTS},
+    **{(kind, n): _payout_unit(kind, n)
+       for kind, numbers in NUMBERS.items()
+       for n in (*(numbers or (0,)), *(POINTS if kind in LINE else ()))}})

@@ -15,6 +15,7 @@ Policy (RULES.md "Bank craps", "Table timing"); the host's Seating is the queue:
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import replace
 
 from server.config.model import TableConfig
 from server.dice.source import TableDraws
@@ -26,16 +27,22 @@ from server.games.craps.options import CrapsOptions
 from server.games.craps.outcome import rulebook
 from server.games.craps.snapshot import CrapsSnapshot, Seated
 from server.games.craps.state import CrapsState
+from server.games.craps.variants import BANK, Variant
 from server.games.craps.state import Event as StateEvent
 from server.games.craps.pacing import Pacing, Signal, Stage
 from server.games.craps import view as render
 from server.games.actions import Action, Actions, Move
 from server.games.seam import Dealer, Event, HandResult, Note, SeatRequest, Viewer
+from server.games.intents import Hold, Settle
 from server.games.seating import Seating
 
 
 class BankCrapsDealer(Dealer):
+    """Bank craps, and every variant of it: a variant's dealer is this class
+    with its Variant (`dealer_for`), which the rules state reads."""
+
     word = "craps"
+    variant: Variant = BANK
 
     def __init__(self, config: TableConfig, tick_hz: int, dice: TableDraws, seating: Seating) -> None:
         if not isinstance(config.options, CrapsOptions):
@@ -64,7 +71,7 @@ class BankCrapsDealer(Dealer):
 
     def roles(self) -> dict[str, str]:
         shooter = self.shooter()
-        return {shooter: "has the dice"} if shooter else {}
+        return {shooter: f"has the {self.variant.dice}"} if shooter else {}
 
     def seeder(self) -> str | None:
         return self.shooter()
@@ -104,7 +111,7 @@ class BankCrapsDealer(Dealer):
             return self._changed()
         return [Note(None, f"{player} joins the table."),
                 Note((player,), f"Welcome to {self.config.id}: bets from {self.config.min_bet} to "
-                                f"{self.config.max_bet}. 'table' shows the layout, 'help craps' the bets."),
+                                f"{self.config.max_bet}. 'table' shows the layout, 'help {self.word}' the bets."),
                 *self._changed()]
 
     def unseated(self, player: str, how: str) -> list[Event]:
@@ -130,9 +137,11 @@ class BankCrapsDealer(Dealer):
         accepted = [e for e in events if isinstance(e, ev.BetAccepted)]
         if not accepted:
             return events
-        # The hold first: the bet is shown as accepted only once it is durable.
-        holds = [e for e in events if not isinstance(e, ev.BetAccepted)]
-        return holds + accepted + [BetsSummary(player, accepted[0].wager.handle)]
+        # The hold first: the bet is shown as accepted only once it is durable
+        # (and New York's charge, held and paid to the house, with it).
+        holds = [e for e in events if isinstance(e, (Hold, Settle))]
+        told = [e for e in events if isinstance(e, ev.Charged)]
+        return holds + accepted + told + [BetsSummary(player, accepted[0].wager.handle)]
 
     def _bets(self, move: Move) -> list[Event]:
         return [BetsSummary(move.player)]
@@ -149,7 +158,8 @@ class BankCrapsDealer(Dealer):
         if not self._live(player):
             return [Note((player,), "Autoroll runs while you have live bets: bet first.")]
         self.autoroll.add(player)
-        return [Note((player,), f"Autoroll on: the dice roll every {self.options.timing.autoroll} "
+        return [Note((player,), f"Autoroll on: the {self.variant.dice} {self.variant.roll} every "
+                                f"{self.options.timing.autoroll} "
                                 "seconds while you have live bets. 'stop' ends it.")]
 
     def _stop(self, move: Move) -> list[Event]:
@@ -265,7 +275,7 @@ class BankCrapsDealer(Dealer):
             return False
         self.config, self.options = config, new
         self.state.limits = Limits.of(config)
-        self.state.book = rulebook(new.field_12)
+        self.state.book = rulebook(new.field_12, self.state.variant)
         t, hz = new.timing, self.tick_hz
         self.pacing.window, self.pacing.last_call = t.window * hz, t.last_call * hz
         self.pacing.shooter, self.pacing.autoroll = t.shooter * hz, t.autoroll * hz
@@ -297,7 +307,8 @@ class BankCrapsDealer(Dealer):
                 handles=frozenset(self.state.wagers), seats=tuple(Seated(s.player, s.sitting_out)
                                                                  for s in self.seating.seats),
                 shooter=self.shooter(), last_dice=self.last_dice, stage=pacing.stage.value,
-                seconds_left=pacing.seconds_left(self.tick_hz) if timed else None)
+                seconds_left=pacing.seconds_left(self.tick_hz) if timed else None,
+                variant=self.state.variant)
         return snap
 
     def render(self, event: Event, viewer: Viewer) -> list[str]:
@@ -338,3 +349,24 @@ ACTIONS = Actions("Bank craps", (
            "'play craps' to come back.", BankCrapsDealer._sitout),
 ))
 BankCrapsDealer.actions = ACTIONS
+
+
+def actions_for(variant: Variant) -> Actions:
+    """The craps words at a table of `variant`: bank craps' rows under its title,
+    help naming its own `help` and `play` word."""
+    if variant is BANK:
+        return ACTIONS
+    rows = tuple(replace(a, help=a.help.replace("'help craps'", f"'help {variant.word}'")
+                         .replace("'play craps'", f"'play {variant.word}'")
+                         .replace("roll the dice", f"{variant.roll} the {variant.dice}")
+                         .replace("the dice roll", f"the {variant.dice} {variant.roll}")) for a in ACTIONS)
+    return Actions(variant.title, rows)
+
+
+def dealer_for(variant: Variant) -> type[BankCrapsDealer]:
+    """The dealer class of a variant: the same dealer, with the variant's words."""
+    if variant is BANK:
+        return BankCrapsDealer
+    name = "".join(part.title() for part in variant.key.split("_")) + "CrapsDealer"
+    return type(name, (BankCrapsDealer,), {"word": variant.word, "variant": variant,
+                                           "actions": actions_for(variant)})

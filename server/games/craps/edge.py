@@ -16,7 +16,7 @@ from typing import TypeVar
 
 from server.config.model import TableConfig
 
-from .bets import POINTS, Bet, Kind, commission_free_unit, payout_unit
+from .bets import Bet, Kind, commission_free_unit, payout_unit
 from .limits import Limits
 from .outcome import (
     ALL_DICE,
@@ -27,9 +27,9 @@ from .outcome import (
     Result,
     Rulebook,
     TableView,
-    advance,
     rulebook,
 )
+from .variants import BANK, Variant, charge_on_bet
 
 State = TypeVar("State", bound=Hashable)
 # One way out of a state: (probability, terminal value, None) or (probability, None, next state).
@@ -162,7 +162,7 @@ def expected_value(book: Rulebook, bet: Bet, view: TableView = COME_OUT) -> Frac
                 ends[Fraction(0)] = ends.get(Fraction(0), Fraction(0)) + P
             else:
                 nb = b.travel(o.number) if r is Result.TRAVEL else b
-                nxt = (nb, project(advance(v, dice)))
+                nxt = (nb, project(book.advance(v, dice)))
                 goes[nxt] = goes.get(nxt, Fraction(0)) + P
         out: list[Transition[tuple[Bet, TableView]]] = [(p, value, None) for value, p in ends.items()]
         return out + [(p, None, nxt) for nxt, p in goes.items()]
@@ -180,7 +180,7 @@ def line_with_odds(book: Rulebook, limits: Limits, kind: Kind) -> Fraction:
     flat = Bet(kind, 0, 1)
     ev = expected_value(book, flat)
     wagered = Fraction(1)
-    for n in POINTS:
+    for n in book.variant.points:
         p_point = sum(P for d in ALL_DICE if book.outcome(flat, d, COME_OUT).number == n
                       and book.outcome(flat, d, COME_OUT).result is Result.TRAVEL)
         unit = payout_unit(odds_kind, n)
@@ -191,15 +191,17 @@ def line_with_odds(book: Rulebook, limits: Limits, kind: Kind) -> Fraction:
     return -ev / wagered
 
 
-def _bets() -> list[tuple[str, Bet | Kind]]:
-    """The bets `casino odds` reports, by name, at the stake each is quoted at."""
+def _bets(variant: Variant = BANK) -> list[tuple[str, Bet | Kind]]:
+    """The bets `casino odds` reports, by name, at the stake each is quoted at:
+    every bet the variant offers, on every number it takes."""
     out: list[tuple[str, Bet | Kind]] = [
         ("pass", Bet(Kind.PASS, 0, 1)), ("dontpass", Bet(Kind.DONT_PASS, 0, 1)),
         ("come", Bet(Kind.COME, 0, 1)), ("dontcome", Bet(Kind.DONT_COME, 0, 1)),
         ("pass+odds", Kind.PASS), ("dontpass+odds", Kind.DONT_PASS),
     ]
     for kind in (Kind.PLACE, Kind.BUY, Kind.LAY):
-        out += [(f"{kind.value} {n}", Bet(kind, n, commission_free_unit(kind, n))) for n in POINTS]
+        out += [(f"{kind.value} {n}", Bet(kind, n, commission_free_unit(kind, n)))
+                for n in (variant.numbers(kind) or ()) if variant.offers(kind)]
     out += [(f"hard {n}", Bet(Kind.HARD, n, 1)) for n in (4, 6, 8, 10)]
     out += [("field", Bet(Kind.FIELD, 0, 1)), ("any7", Bet(Kind.ANY7, 0, 1)),
             ("anycraps", Bet(Kind.ANYCRAPS, 0, 1))]
@@ -207,17 +209,23 @@ def _bets() -> list[tuple[str, Bet | Kind]]:
     out += [("horn", Bet(Kind.HORN, 0, payout_unit(Kind.HORN, 0))),
             ("hop easy", Bet(Kind.HOP, 12, 1)), ("hop hard", Bet(Kind.HOP, 11, 1))]
     out += [(k.value, Bet(k, 0, 1)) for k in (Kind.FIRE, Kind.SMALL, Kind.TALL, Kind.ALL)]
-    return out
+    return [(label, bet) for label, bet in out
+            if variant.offers(bet if isinstance(bet, Kind) else bet.kind)]
 
 
 def house_edges(table: TableConfig) -> list[tuple[str, Fraction]]:
     """Every bank craps bet's exact house edge at this table's settings."""
     limits = Limits.of(table)
-    book = rulebook(limits.field_12)
+    book = rulebook(limits.field_12, limits.variant)
     result: list[tuple[str, Fraction]] = []
-    for label, bet in _bets():
+    for label, bet in _bets(limits.variant):
         if isinstance(bet, Kind):
             result.append((label, line_with_odds(book, limits, bet)))
+        elif charge_on_bet(limits.variant, bet):
+            # New York: the charge paid when the bet is made counts as part of
+            # what was bet, and is lost whatever the bet does.
+            fee = charge_on_bet(limits.variant, bet)
+            result.append((label, (fee - expected_value(book, bet)) / (bet.amount + fee)))
         else:
             result.append((label, edge(book, bet)))
     return result

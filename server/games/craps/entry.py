@@ -1,34 +1,53 @@
-"""Bank craps in the catalogue: its words with their help, and its dealer."""
+"""Bank craps and its variants in the catalogue: their words with their help,
+and their dealer. Each variant's entry is made from its Variant (variants.py)
+by `entry_of`: the same dealer class, help and odds sheet, read for that variant."""
 from __future__ import annotations
 
 from server.config.model import TableConfig
-from server.games.craps.dealer import ACTIONS, BankCrapsDealer
+from server.games.craps.bets import Kind
+from server.games.craps.dealer import dealer_for
+from server.games.craps.help import payout_lines, topics_for
 from server.games.craps.options import CRAPS_KEYS
-from server.games.craps.help import PAYOUT_LINES, TOPICS
+from server.games.craps.variants import BANK, CRAPLESS, DICELESS, NEW_YORK, Variant, variant_of
 from server.games.seam import GameEntry, OddsSheet
 
 
 def odds_sheet(table: TableConfig) -> OddsSheet:
-    """`casino odds` for a bank craps table: every bet, by exact Markov chains."""
+    """`casino odds` for a bank craps table (or a variant's): every bet, by exact Markov chains."""
     from server.games.craps.edge import house_edges
     o = table.options
-    odds = "3-4-5x (6x laid)" if o.odds == 0 else f"{o.odds}x"
-    return OddsSheet(f"{table.id}: bank craps, odds {odds}, field 12 pays {o.field_12}:1, "
-                     f"bets {table.min_bet}..{table.max_bet}", tuple(house_edges(table)))
+    variant = variant_of(o)
+    parts = [f"{table.id}: {variant.phrase}"]
+    if "odds" in variant.table_keys and variant.offers(Kind.ODDS):
+        parts.append("odds " + (variant.odds_words if o.odds == 0 else f"{o.odds}x"))
+    if "field_12" in variant.table_keys:
+        parts.append(f"field 12 pays {o.field_12}:1")
+    parts.append(f"bets {table.min_bet}..{table.max_bet}")
+    return OddsSheet(", ".join(parts), tuple(house_edges(table)))
 
 
-BANK_CRAPS = GameEntry(
-    key="bank_craps",
-    title="Bank craps",
-    phrase="bank craps",
-    word="craps",
-    game="craps",
-    variant="bank",
-    summary="everyone against the house; shooters take turns",
-    actions=ACTIONS,
-    keys=CRAPS_KEYS,
-    make=BankCrapsDealer,
-    help_lines=PAYOUT_LINES,
-    odds=odds_sheet,
-    topics=TOPICS,
-)
+def entry_of(variant: Variant) -> GameEntry:
+    """A variant's catalogue entry."""
+    actions = dealer_for(variant).actions
+    return GameEntry(
+        key=f"{variant.key}_craps",
+        title=variant.title,
+        phrase=variant.phrase,
+        word=variant.word,
+        game="craps",
+        variant=variant.key,
+        summary=variant.summary,
+        actions=actions,
+        keys=CRAPS_KEYS,
+        make=dealer_for(variant),
+        help_lines=payout_lines(variant),
+        odds=odds_sheet,
+        draws=variant.draw,
+        topics=topics_for(variant),
+    )
+
+
+BANK_CRAPS = entry_of(BANK)
+CRAPLESS_CRAPS = entry_of(CRAPLESS)
+DICELESS_CRAPS = entry_of(DICELESS)
+NEW_YORK_CRAPS = entry_of(NEW_YORK)

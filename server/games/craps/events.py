@@ -139,5 +139,15 @@ class RollSettlement:
         return sum(a for _, a in self.won) - sum(a for _, a in self.lost)
 
 
+@dataclass(frozen=True)
+class Charged:
+    """New York: the 5% charge on a buy or lay, paid to the house when the bet
+    was made (its own Hold, settled to the house at once); never returned."""
+
+    wager: Wager
+    charge: int
+
+
 Fact = (BetAccepted[Wager] | BetRefused | BetRemoved[Wager] | UnbetRefused | BetCancelled[Wager] | Rolled | PointSet
-        | PointMade | SevenOut | ComeOutSeven | BetWon | BetLost | BetPushed | Travelled)
+        | PointMade | SevenOut | ComeOutSeven | BetWon | BetLost | BetPushed | Travelled | Charged)
+

@@ -3,9 +3,13 @@
 the one source of the payouts, so help cannot drift from what is paid."""
 from __future__ import annotations
 
-from server.games.craps.bets import (ANY7_ODDS, ANYCRAPS_ODDS, ATS_PAYS, FIRE_PAYS, HARD_ODDS,
-                                     HOP_EASY_ODDS, HOP_PAIR_ODDS, LAID_ODDS, PLACE_ODDS,
-                                     PROP_ODDS, TRUE_ODDS)
+from collections.abc import Mapping
+
+from server.games.craps.bets import (ANY7_ODDS, ANYCRAPS_ODDS, ATS_PAYS, CRAPLESS_PLACE_ODDS,
+                                     CRAPLESS_TRUE_ODDS, FIRE_PAYS, HARD_ODDS, HOP_EASY_ODDS,
+                                     HOP_PAIR_ODDS, LAID_ODDS, PLACE_ODDS, PROP_ODDS, TRUE_ODDS)
+from server.games.craps.parse import KIND_WORDS as TYPED
+from server.games.craps.variants import BANK, Variant
 
 
 def _r(pair: tuple[int, int]) -> str:
@@ -56,3 +60,49 @@ TOPICS: dict[str, str] = {word: text for words, text in BETS for word in words}
 
 PAYOUT_LINES: tuple[str, ...] = ("Bets and what they pay (amounts <n> in whole chips):",
                                  *(f"  {text}" for _, text in BETS))
+
+
+def _crapless(table: Mapping[int, tuple[int, int]]) -> str:
+    return (f"{_r(table[2])} on 2/12, {_r(table[3])} on 3/11, " + _by_point(dict(table)))
+
+
+# What a variant says instead of bank craps' line for a kind: (variant, first word) -> text.
+VARIANT_BETS: Mapping[tuple[str, str], str] = {
+    ("new_york", "buy"): f"bet buy <N> <n> - N (4 5 6 8 9 10) before a 7 at true odds ({_by_point(TRUE_ODDS)}), "
+                         "paid in full; 5% of the stake (rounded up) goes to the house when you bet, never returned.",
+    ("new_york", "lay"): f"bet lay <N> <n> - a 7 before N at true odds ({_by_point(LAID_ODDS)}), paid in full; "
+                         "5% of the win (rounded up) goes to the house when you bet, never returned.",
+    ("new_york", "odds"): "bet odds pass|dp <n> - true odds behind a line bet: "
+                          f"{_by_point(TRUE_ODDS)} taken; {_by_point(LAID_ODDS)} laid. No commission.",
+    ("crapless", "pass"): "bet pass <n> - a come-out 7 wins; every other total (2, 3, 4, 5, 6, 8, 9, "
+                          "10, 11, 12) is the point, which must repeat before a 7. Nothing loses on "
+                          "the come-out. Pays 1:1. A contract.",
+    ("crapless", "come"): "bet come <n> - like pass, from any roll once a point is on; it travels to "
+                          "its number (any total but 7). Pays 1:1. A contract.",
+    ("crapless", "odds"): "bet odds pass <n>, bet odds come <N> <n> - true odds behind pass or come: "
+                          f"{_crapless(CRAPLESS_TRUE_ODDS)}. No commission.",
+    ("crapless", "place"): "bet place <N> <n> - N (2 3 4 5 6 8 9 10 11 12) before a 7: pays "
+                           f"{_crapless(CRAPLESS_PLACE_ODDS)} (2/12 in twos, 3/11 in fours). "
+                           "Off on the come-out.",
+    ("crapless", "buy"): "bet buy <N> <n> - N (any point) before a 7 at true odds "
+                         f"({_crapless(CRAPLESS_TRUE_ODDS)}) less 5% of the stake, charged only on a win.",
+}
+
+
+def bets_for(variant: Variant = BANK) -> tuple[tuple[tuple[str, ...], str], ...]:
+    """The bets a variant's table takes, each with its help line."""
+    out: list[tuple[tuple[str, ...], str]] = []
+    for words, text in BETS:
+        if not variant.offers(TYPED[words[0]]):
+            continue
+        out.append((words, VARIANT_BETS.get((variant.key, words[0]), text)))
+    return tuple(out)
+
+
+def topics_for(variant: Variant = BANK) -> dict[str, str]:
+    return {word: text for words, text in bets_for(variant) for word in words}
+
+
+def payout_lines(variant: Variant = BANK) -> tuple[str, ...]:
+    return ("Bets and what they pay (amounts <n> in whole chips):",
+            *(f"  {text}" for _, text in bets_for(variant)))

@@ -11,9 +11,11 @@ from server.config.model import TableConfig
 from server.games.craps.options import CrapsOptions
 
 from .bets import BONUS, Kind, payout_unit
+from .variants import BANK, BANK_TAKE, Variant, variant_of
 
-# `odds: 0`: 3x on 4/10, 4x on 5/9, 5x on 6/8 taken; 6x the flat bet laid.
-DEFAULT_TAKE = {4: 3, 10: 3, 5: 4, 9: 4, 6: 5, 8: 5}
+# `odds: 0`: 3x on 4/10, 4x on 5/9, 5x on 6/8 taken (the variant's `take`:
+# crapless adds 3x on 2, 3, 11, 12); 6x the flat bet laid.
+DEFAULT_TAKE = BANK_TAKE
 DEFAULT_LAY = 6
 
 
@@ -25,18 +27,19 @@ class Limits:
     max_bet: int = 10_000
     odds: int = 0
     field_12: int = 2
+    variant: Variant = BANK
 
     @classmethod
     def of(cls, table: TableConfig) -> Limits:
         opts = table.options if isinstance(table.options, CrapsOptions) else CrapsOptions()
-        return cls(table.min_bet, table.max_bet, opts.odds, opts.field_12)
+        return cls(table.min_bet, table.max_bet, opts.odds, opts.field_12, variant_of(opts))
 
     def odds_limit(self, kind: Kind, number: int, flat: int) -> int:
         """Most odds (stake, in chips) a flat bet of `flat` on `number` may carry."""
         if self.odds:
             return self.odds * flat
         if kind is Kind.ODDS:
-            return DEFAULT_TAKE[number] * flat
+            return self.variant.take[number] * flat
         return DEFAULT_LAY * flat
 
     def max_odds_stake(self, kind: Kind, number: int, flat: int, already: int = 0) -> int:
@@ -63,12 +66,14 @@ def stake_problem(limits: Limits, kind: Kind, number: int, amount: int,
     return None
 
 
-def timing_problem(kind: Kind, point: int, hand_rolls: int) -> str | None:
+def timing_problem(kind: Kind, point: int, hand_rolls: int, variant: Variant = BANK) -> str | None:
     """Why this kind cannot be bet at this moment of the hand, or None."""
     if kind in BONUS and hand_rolls:
         return f"{kind.value} is taken only before the first roll of a shooter hand"
     if kind in (Kind.PASS, Kind.DONT_PASS) and point:
-        return f"{kind.value} is bet on the come-out; with a point on, bet come or dontcome"
+        instead = " or ".join(k.value for k in (Kind.COME, Kind.DONT_COME) if variant.offers(k))
+        return (f"{kind.value} is bet on the come-out; with a point on, bet {instead}" if instead
+                else f"{kind.value} is bet on the come-out; the point is {point}")
     if kind in (Kind.COME, Kind.DONT_COME) and not point:
         return f"{kind.value} waits for a point; on the come-out bet pass or dontpass"
     return None

@@ -1,4 +1,4 @@
-"""The keys a craps table reads (`game: craps`, both variants), and their options.
+"""The keys a craps table reads (`game: craps`, every variant), and their options.
 
 Bank and simplified craps keep their rules under `craps:` (the shape of spec
 004), with multiplayer timing under `craps: timing:`; seats and wager limits
@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from server.config.keys import Field, Problem, as_id, as_int, describe, option, rows_of
+from server.games.craps.variants import VARIANTS as PLAYED
 from server.games.seam import Built, OptionsReader, TableKeys
 
 MAX_CHIPS = 1_000_000_000
@@ -35,7 +36,7 @@ def as_bar(value: object, raw: str | None = None) -> int | None:
 
 @dataclass(frozen=True)
 class CrapsOptions:
-    variant: str = option("bank", as_id, choices=("bank", "simplified"))
+    variant: str = option("bank", as_id, choices=("bank", "simplified", *(v for v in PLAYED if v != "bank")))
     odds: int = option(0, as_int, 0, 1_000_000)                     # 0 = 3-4-5x; N = N times the flat stake
     field_12: int = option(2, as_int, choices=(2, 3))               # field pays 2:1 or 3:1 on 12
     dont_pass_bar: int | None = option(12, as_bar)                  # simplified only: 12 or None (no bar)
@@ -54,7 +55,7 @@ VARIANTS = {"bank": (12, 20, 1, 10000), "simplified": (1, 1, 5, 1000)}
 
 
 def _top_rows(variant: str) -> tuple[Field, ...]:
-    players, ceiling, min_bet, max_bet = VARIANTS[variant]
+    players, ceiling, min_bet, max_bet = VARIANTS.get(variant, VARIANTS["bank"])
     return (Field("max_players", as_int, players, 1, ceiling),
             Field("min_bet", as_int, min_bet, 1, MAX_CHIPS),
             Field("max_bet", as_int, max_bet, 1, MAX_CHIPS))
@@ -64,10 +65,14 @@ def read(entry: OptionsReader) -> Built:
     sub = entry.section("craps")
     opts = sub.read(CRAPS_FIELDS, skip=("timing",))
     variant = opts["variant"]
-    if variant == "bank" and opts.ok("variant"):
+    if variant in PLAYED and opts.ok("variant"):
         for key in SIMPLIFIED_ONLY:
             if sub.has(key):
-                sub.error(key, "only for variant simplified, not bank")
+                sub.error(key, f"only for variant simplified, not {variant}")
+        for key in ("odds", "field_12"):          # keys a played variant may not read
+            if sub.has(key) and key not in PLAYED[variant].table_keys:
+                takers = ", ".join(v.key for v in PLAYED.values() if key in v.table_keys)
+                sub.error(key, f"only for variants {takers}, not {variant}")
     timing = _timing(sub)
     under = {key: "belongs under craps:" for key in (*(f.name for f in CRAPS_FIELDS), "timing")}
     top = entry.read(_top_rows(variant), skip=("craps",), notes=under)

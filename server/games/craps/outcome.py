@@ -28,18 +28,16 @@ from .bets import (
     HOP_PAIR_ODDS,
     HORN_ODDS,
     LAID_ODDS,
-    NUMBERS,
-    PLACE_ODDS,
     POINTS,
     PROP_ODDS,
     SMALL_NUMBERS,
     TALL_NUMBERS,
-    TRUE_ODDS,
     Bet,
     Kind,
     commission,
     hop_pair,
 )
+from .variants import BANK, VARIANTS, Variant
 
 Dice = tuple[int, int]
 
@@ -62,7 +60,7 @@ class Outcome(NamedTuple):
 NO_ACTION = Outcome(Result.NONE)
 LOST = Outcome(Result.LOSE)
 PUSHED = Outcome(Result.PUSH)
-TRAVEL_TO = {n: Outcome(Result.TRAVEL, 0, n) for n in POINTS}
+TRAVEL_TO = {n: Outcome(Result.TRAVEL, 0, n) for n in range(2, 13)}
 
 
 class TableView(NamedTuple):
@@ -85,8 +83,9 @@ TALL_MASK = sum(1 << n for n in TALL_NUMBERS)
 ALL_MASK = SMALL_MASK | TALL_MASK
 
 
-def advance(view: TableView, dice: Dice) -> TableView:
-    """The table after this roll: point set/made/seven-out, trackers, hand count."""
+def advance(view: TableView, dice: Dice, points: tuple[int, ...] = POINTS) -> TableView:
+    """The table after this roll: point set/made/seven-out, trackers, hand count
+    (`points`: the totals a come-out sets as the point, the variant's)."""
     total = dice[0] + dice[1]
     point = view.point
     if total == 7:
@@ -95,7 +94,7 @@ def advance(view: TableView, dice: Dice) -> TableView:
         return TableView(0, view.fire, 0, view.rolls + 1)   # come-out seven: ATS resets only
     hits = view.hits | (1 << total)
     if point == 0:
-        return TableView(total if total in TRUE_ODDS else 0, view.fire, hits, view.rolls + 1)
+        return TableView(total if total in points else 0, view.fire, hits, view.rolls + 1)
     if total == point:
         return TableView(0, view.fire | (1 << total), hits, view.rolls + 1)
     return TableView(point, view.fire, hits, view.rolls + 1)
@@ -116,15 +115,15 @@ def _row(fn: Callable[[int, int], Entry]) -> Row:
     return tuple(fn(a, b) for a, b in ALL_DICE)
 
 
-def _line_rows(kind: Kind, number: int) -> tuple[Row, Row]:
+def _line_rows(kind: Kind, number: int, variant: Variant = BANK) -> tuple[Row, Row]:
     do = kind in (Kind.PASS, Kind.COME)
 
     def box(a: int, b: int) -> Entry:
         t = a + b
-        if t in POINTS:
+        if t in variant.points:
             return TRAVEL_TO[t]
         if do:
-            return (1, 1) if t in (7, 11) else LOST
+            return (1, 1) if t in variant.naturals else LOST
         if t == 12:
             return PUSHED                       # bar 12
         return (1, 1) if t in (2, 3) else LOST
@@ -141,7 +140,7 @@ def _line_rows(kind: Kind, number: int) -> tuple[Row, Row]:
     return row, row
 
 
-def _number_rows(kind: Kind, n: int) -> tuple[Row, Row]:
+def _number_rows(kind: Kind, n: int, variant: Variant = BANK) -> tuple[Row, Row]:
     """Odds, place, buy, lay, hard: off row for the come-out, on row with a point."""
     if kind in (Kind.LAY_ODDS, Kind.LAY):             # always working
         row = _row(lambda a, b: LAID_ODDS[n] if a + b == 7 else LOST if a + b == n else NO_ACTION)
@@ -150,7 +149,7 @@ def _number_rows(kind: Kind, n: int) -> tuple[Row, Row]:
         on = _row(lambda a, b: (HARD_ODDS[n] if a == b else LOST) if a + b == n
                   else LOST if a + b == 7 else NO_ACTION)
     else:
-        odds = PLACE_ODDS[n] if kind is Kind.PLACE else TRUE_ODDS[n]
+        odds = variant.place_odds[n] if kind is Kind.PLACE else variant.true_odds[n]
         on = _row(lambda a, b: odds if a + b == n else LOST if a + b == 7 else NO_ACTION)
     if kind is Kind.ODDS:       # come odds are off on the come-out: returned if decided
         off = _row(lambda a, b: PUSHED if a + b in (n, 7) else NO_ACTION)
@@ -214,17 +213,26 @@ def _totals(rows: tuple[Row, Row]) -> frozenset[int]:
 
 
 class Rulebook:
-    """Every bet's rule rows for one table configuration (field_12 varies)."""
+    """Every bet's rule rows for one table configuration: its variant (the bets
+    it offers, its points, its line rows and payout tables) and field_12."""
 
-    def __init__(self, field_12: int = 2) -> None:
+    def __init__(self, field_12: int = 2, variant: Variant = BANK) -> None:
         self.field_12 = field_12
+        self.variant = variant
         self.rules: dict[tuple[Kind, int], Rule] = {}
-        for kind, numbers in NUMBERS.items():
-            for n in numbers or (0,):
+        for kind in Kind:
+            if not variant.offers(kind):
+                continue
+            for n in variant.numbers(kind) or (0,):
                 self.rules[kind, n] = self._build(kind, n)
         for kind in (Kind.PASS, Kind.DONT_PASS, Kind.COME, Kind.DONT_COME):
-            for n in POINTS:
-                self.rules[kind, n] = self._build(kind, n)
+            if variant.offers(kind):
+                for n in variant.points:
+                    self.rules[kind, n] = self._build(kind, n)
+
+    def advance(self, view: TableView, dice: Dice) -> TableView:
+        """The table after this roll, by this variant's points."""
+        return advance(view, dice, self.variant.points)
 
     def _build(self, kind: Kind, n: int) -> Rule:
         if kind is Kind.FIRE:
@@ -235,13 +243,14 @@ class Rulebook:
             totals = frozenset(t for t in range(2, 13) if mask >> t & 1) | {7}
             return Rule((), (), _ats(mask, ATS_PAYS[kind.value]), False, totals)
         if kind in (Kind.PASS, Kind.DONT_PASS, Kind.COME, Kind.DONT_COME):
-            rows = _line_rows(kind, n)
+            rows = _line_rows(kind, n, self.variant)
         elif kind in (Kind.ODDS, Kind.LAY_ODDS, Kind.PLACE, Kind.BUY, Kind.LAY, Kind.HARD):
-            rows = _number_rows(kind, n)
+            rows = _number_rows(kind, n, self.variant)
         else:
             row = _one_roll_row(kind, n, self.field_12)
             rows = (row, row)
-        return Rule(rows[0], rows[1], None, kind in (Kind.BUY, Kind.LAY), _totals(rows))
+        vig = kind in (Kind.BUY, Kind.LAY) and not self.variant.charge_on_bet
+        return Rule(rows[0], rows[1], None, vig, _totals(rows))
 
     def rule(self, bet: Bet) -> Rule:
         return self.rules[bet.kind, bet.number]
@@ -267,12 +276,14 @@ def decide(rule: Rule, bet: Bet, dice: Dice, view: TableView) -> Outcome:
     return Outcome(Result.WIN, win)
 
 
-# The rulebooks of the two field payouts a table may have (options: field_12
-# 2 or 3), built once at import and shared: a Rulebook is never changed.
-_BOOKS: Mapping[int, Rulebook] = MappingProxyType({f: Rulebook(f) for f in (2, 3)})
+# The rulebooks of every variant with each of the two field payouts a table
+# may have (options: field_12 2 or 3), built once at import and shared: a
+# Rulebook is never changed.
+_BOOKS: Mapping[tuple[str, int], Rulebook] = MappingProxyType(
+    {(v.key, f): Rulebook(f, v) for v in VARIANTS.values() for f in (2, 3)})
 
 
-def rulebook(field_12: int = 2) -> Rulebook:
-    """The shared (immutable) rulebook for a field_12 setting (any other: a new one)."""
-    book = _BOOKS.get(field_12)
-    return Rulebook(field_12) if book is None else book
+def rulebook(field_12: int = 2, variant: Variant = BANK) -> Rulebook:
+    """The shared (immutable) rulebook for a variant and field_12 setting (any other: a new one)."""
+    book = _BOOKS.get((variant.key, field_12))
+    return Rulebook(field_12, variant) if book is None else book

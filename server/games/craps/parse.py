@@ -9,7 +9,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .bets import NUMBERS, Kind
+from .bets import Kind
+from .variants import BANK, Variant
 
 KIND_WORDS: dict[str, Kind] = {
     "pass": Kind.PASS, "line": Kind.PASS, "passline": Kind.PASS,
@@ -79,16 +80,17 @@ def _split(words: list[str]) -> list[str]:
     return out
 
 
-def _number(kind: Kind, word: str | None) -> int | ParseError:
-    allowed = NUMBERS[kind] or ()
+def _number(kind: Kind, word: str | None, variant: Variant = BANK) -> int | ParseError:
+    allowed = variant.numbers(kind) or ()
     choices = ", ".join(map(str, allowed))
     if word is None or not (word.isascii() and word.isdigit()) or int(word) not in allowed:
         return ParseError(f"{kind.value} needs a number: {choices}")
     return int(word)
 
 
-def parse_bet(words: list[str] | str) -> BetRequest | ParseError:
-    """Parse `<kind> [numbers] <amount>` (the words after `bet`)."""
+def parse_bet(words: list[str] | str, variant: Variant = BANK) -> BetRequest | ParseError:
+    """Parse `<kind> [numbers] <amount>` (the words after `bet`) for a table of
+    `variant`: a kind it does not offer is refused by name, with what it takes."""
     ws = _split(words.split() if isinstance(words, str) else list(words))
     if not ws:
         return ParseError("bet what? 'help craps' lists the kinds of bet")
@@ -97,7 +99,9 @@ def parse_bet(words: list[str] | str) -> BetRequest | ParseError:
     head, rest, amount_word = ws[0], ws[1:-1], ws[-1]
     kind = KIND_WORDS.get(head)
     if kind is None:
-        return ParseError(f"unknown bet '{head[:20]}': 'help craps' lists the kinds of bet")
+        return ParseError(f"unknown bet '{head[:20]}': 'help {variant.word}' lists the kinds of bet")
+    if not variant.offers(kind):
+        return ParseError(variant.refusal(kind))
     amount = parse_amount(amount_word)
     if isinstance(amount, ParseError):
         return amount
@@ -110,11 +114,14 @@ def parse_bet(words: list[str] | str) -> BetRequest | ParseError:
         if not rest or rest[0] not in ODDS_TARGETS:
             return ParseError("odds on what? `odds pass`, `odds dp`, `odds come N`, `odds dc N`")
         base = ODDS_TARGETS[rest[0]]
+        if not variant.offers(base):
+            return ParseError(variant.refusal(base))
         kind = Kind.ODDS if base in (Kind.PASS, Kind.COME) else Kind.LAY_ODDS
         if base in (Kind.COME, Kind.DONT_COME):
-            n = _number(Kind.ODDS, rest[1] if len(rest) > 1 else None)
+            n = _number(Kind.ODDS, rest[1] if len(rest) > 1 else None, variant)
             if isinstance(n, ParseError):
-                return ParseError(f"odds on {base.value} need its number: 4, 5, 6, 8, 9, 10")
+                return ParseError(f"odds on {base.value} need its number: "
+                                  + ", ".join(map(str, variant.points)))
             number, expected = n, 2
         else:
             expected = 1
@@ -123,8 +130,8 @@ def parse_bet(words: list[str] | str) -> BetRequest | ParseError:
             return ParseError("hop needs two dice, e.g. `hop 2 3 5`")
         a, b = sorted(int(w) for w in rest)
         number, expected = 10 * a + b, 2
-    elif NUMBERS[kind]:
-        n = _number(kind, rest[0] if rest else None)
+    elif variant.numbers(kind):
+        n = _number(kind, rest[0] if rest else None, variant)
         if isinstance(n, ParseError):
             return n
         number, expected = n, 1

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from .events import Wager
 from .options import CrapsOptions
 from .outcome import TableView
+from .variants import BANK, Variant
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,7 @@ class CrapsSnapshot:
     last_dice: tuple[int, int] | None
     stage: str                              # the clock's stage: solo, window or shooter
     seconds_left: int | None                # on the running clock; None when untimed
+    variant: Variant = BANK                 # what this table plays (variants.py)
 
     @property
     def point(self) -> int:

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from server.config.model import TableConfig
 from server.games.intents import Forfeit, Hold, MoneyIntent, Refund, Settle
 
-from .bets import CONTRACTS, NUMBERS, Bet, Kind, name, payout_unit
+from .bets import CONTRACTS, Bet, Kind, name, payout_unit
 from .events import (
     BetAccepted,
     BetCancelled,
@@ -25,6 +25,7 @@ from .events import (
     BetRefused,
     BetRemoved,
     BetWon,
+    Charged,
     ComeOutSeven,
     Fact,
     PointMade,
@@ -36,8 +37,9 @@ from .events import (
     Wager,
 )
 from .limits import Limits, stake_problem, timing_problem
-from .outcome import COME_OUT, Result, TableView, advance, rulebook
+from .outcome import COME_OUT, Result, TableView, rulebook
 from .parse import BetRequest, ParseError, parse_bet
+from .variants import charge_on_bet, variant_of
 
 Event = Fact | MoneyIntent
 _ALIASES = {"dp": "dontpass", "dc": "dontcome", "oddsdp": "oddsdontpass", "oddsdc": "oddsdontcome"}
@@ -54,11 +56,13 @@ class CrapsState:
     def __init__(self, table: TableConfig, view: TableView = COME_OUT) -> None:
         self.id = table.id
         self.limits = Limits.of(table)
-        self.book = rulebook(self.limits.field_12)
+        self.variant = variant_of(table.options)
+        self.book = rulebook(self.limits.field_12, self.variant)
         self.view = view
         self.wagers: dict[str, Wager] = {}           # handle -> wager, in placement order
         self._by_total: dict[int, dict[str, None]] = {t: {} for t in range(2, 13)}
         self._seq = 0
+        self._charges: dict[str, str] = {}           # New York: charge key -> the wager it was for
 
     # -- bookkeeping ------------------------------------------------------
     def _key(self) -> str:
@@ -103,7 +107,7 @@ class CrapsState:
         """Parse and place: `table.bet("ann", "place 6 12")`. With `wallet`
         (the player's free chips), a wager it cannot cover is refused here,
         in one line, before any hold is tried."""
-        req = parse_bet(words)
+        req = parse_bet(words, self.variant)
         if isinstance(req, ParseError):
             return [BetRefused(player, req.reason)]
         return self.place(player, req, wallet)
@@ -111,8 +115,12 @@ class CrapsState:
     def place(self, player: str, req: BetRequest, wallet: int | None = None) -> list[Event]:
         """Check a request against the table; accepted -> [BetAccepted, Hold]."""
         refusal = self._refusal(player, req)
-        if not isinstance(refusal, str) and wallet is not None and req.amount > wallet:
-            refusal = (f"that wager needs {req.amount} chips and your wallet has {wallet}"
+        charge = 0 if isinstance(refusal, str) else self.charge(refusal[0])
+        need = req.amount + charge
+        if not isinstance(refusal, str) and wallet is not None and need > wallet:
+            refusal = ((f"that wager needs {need} chips ({req.amount} and the {charge} charge) "
+                        f"and your wallet has {wallet}" if charge else
+                        f"that wager needs {req.amount} chips and your wallet has {wallet}")
                        if wallet else "your wallet is empty")
         if isinstance(refusal, str):
             return [BetRefused(player, refusal)]
@@ -120,16 +128,31 @@ class CrapsState:
         w = Wager(self._key(), player, bet, label, base)
         self.wagers[w.handle] = w
         self._index(w)
-        return [BetAccepted(w, req.note), Hold(w.handle, player, bet.amount)]
+        events: list[Event] = [BetAccepted(w, req.note), Hold(w.handle, player, bet.amount)]
+        if charge:
+            # New York's charge: its own stake, held and settled to the house in
+            # this same input, so it is its own line in the ledger and never
+            # part of the wager's stake (a removal, win or loss never returns it).
+            fee = f"{w.handle}:charge"
+            self._charges[fee] = w.handle
+            events += [Hold(fee, player, charge), Settle(self._key(), (fee,), ((player, 0),)),
+                       Charged(w, charge)]
+        return events
+
+    def charge(self, bet: Bet) -> int:
+        """New York's charge on this bet, taken when it is made (0 elsewhere)."""
+        return charge_on_bet(self.variant, bet)
 
     def _refusal(self, player: str, req: BetRequest) -> str | tuple[Bet, str, str | None]:
         kind, view = req.kind, self.view
-        problem = timing_problem(kind, view.point, view.rolls)
+        problem = timing_problem(kind, view.point, view.rolls, self.variant)
         if problem:
             return problem
         base: str | None = None
         number = req.number
-        if kind not in (Kind.ODDS, Kind.LAY_ODDS) and number not in (NUMBERS[kind] or (0,)):
+        if not self.variant.offers(kind):
+            return self.variant.refusal(kind)
+        if kind not in (Kind.ODDS, Kind.LAY_ODDS) and number not in (self.variant.numbers(kind) or (0,)):
             return f"{kind.value} does not take {number}"
         if kind in (Kind.ODDS, Kind.LAY_ODDS):
             assert req.base is not None
@@ -165,7 +188,13 @@ class CrapsState:
         return bet, label, base
 
     def cancel(self, handle: str, reason: str = "") -> list[Event]:
-        """The Hold for `handle` was refused: forget the wager (and refund odds backing it)."""
+        """The Hold for `handle` was refused: forget the wager (and refund odds backing it).
+        A refused New York charge takes its bet down (its stake is already held)."""
+        if handle in self._charges:
+            w = self.wagers.get(self._charges.pop(handle))
+            if w is None:
+                return []
+            return [BetCancelled(w, reason), *self._remove(w)[1:]]
         w = self.wagers.get(handle)
         if w is None:
             return []
@@ -225,7 +254,7 @@ class CrapsState:
         """
         view, total = self.view, dice[0] + dice[1]
         events: list[Event] = [Rolled(dice, total, view.point, view.rolls + 1)]
-        after = advance(view, dice)
+        after = self.book.advance(view, dice)
         if total == 7:
             events.append(SevenOut(view.point) if view.point else ComeOutSeven())
         elif view.point == 0 and after.point:

@@ -14,7 +14,8 @@ from __future__ import annotations
 from server.games.craps import events as ev
 from server.games.craps.bets import Kind
 from server.games.craps.snapshot import CrapsSnapshot
-from server.dice.kinds import DICE
+from server.games.craps.variants import BANK
+from server.dice.kinds import DICE, DrawKind
 from server.render.text import paint, wrap
 from server.render.width import NBSP, SEPARATOR, boxed, display_width, fit, glue
 from server.games.seam import Event, Viewer, render_note
@@ -46,6 +47,11 @@ def event_lines(event: Event, snap: CrapsSnapshot, viewer: Viewer) -> list[str]:
         if w.player != me:
             return []
         return ([event.note] if event.note else []) + [f"Bet accepted: {w.name} {w.bet.amount}."]
+    if isinstance(event, ev.Charged):
+        if event.wager.player != me or event.wager.handle not in snap.handles:
+            return []
+        return [f"Charge: {event.charge} to the house for {event.wager.name} "
+                "(5%, taken now and never returned)."]
     if isinstance(event, (ev.BetRefused, ev.UnbetRefused)):
         return [f"Refused: {event.reason}."] if event.player == me else []
     if isinstance(event, ev.BetRemoved):
@@ -57,11 +63,13 @@ def event_lines(event: Event, snap: CrapsSnapshot, viewer: Viewer) -> list[str]:
         why = event.reason.rstrip(".") or "the stake could not be held"
         return [f"Refused: {event.wager.name} {event.wager.bet.amount}: {why}."]
     if isinstance(event, ev.Throw):
+        roll = snap.variant.roll
         if event.dealer:
-            return [f"The dealer rolls for {event.shooter}." if event.shooter else "The dealer rolls."]
-        return [f"{'You roll' if event.shooter == me else f'{event.shooter} rolls'}:"]
+            return [f"The dealer {roll}s for {event.shooter}." if event.shooter else f"The dealer {roll}s."]
+        return [f"{f'You {roll}' if event.shooter == me else f'{event.shooter} {roll}s'}:"]
     if isinstance(event, ev.Rolled):
-        return [*DICE.art(event.dice, viewer.prefs), paint(call(event), "bold", "bright_white", color=c)]
+        return [*snap.variant.draw.art(event.dice, viewer.prefs),
+                paint(call(event, snap.variant.draw), "bold", "bright_white", color=c)]
     if isinstance(event, ev.PointSet):
         return [f"The point is {event.number}: the puck goes ON {event.number}."]
     if isinstance(event, ev.PointMade):
@@ -72,7 +80,9 @@ def event_lines(event: Event, snap: CrapsSnapshot, viewer: Viewer) -> list[str]:
         return [paint("Line away:", "bright_red", "bold", color=c)
                 + " the shooter's hand is over and the dice move on."]
     if isinstance(event, ev.ComeOutSeven):
-        return ["Pass wins, don't pass loses; Small, Tall and All reset."]
+        if snap.variant.offers(Kind.DONT_PASS) and snap.variant.offers(Kind.SMALL):
+            return ["Pass wins, don't pass loses; Small, Tall and All reset."]
+        return ["Pass wins" + ("; don't pass loses." if snap.variant.offers(Kind.DONT_PASS) else ".")]
     if isinstance(event, ev.Travelled):
         w = event.wager
         if w.player != me or w.bet.kind not in (Kind.COME, Kind.DONT_COME):
@@ -90,10 +100,13 @@ def event_lines(event: Event, snap: CrapsSnapshot, viewer: Viewer) -> list[str]:
         if event.player != me:
             return [f"{event.player} has the dice." + (f" The point is {point}." if point else "")]
         if point:       # taking over a hand in progress: say where it stands
+            if snap.variant is not BANK:
+                return [f"You have the {snap.variant.dice}. The point is {point}: the hand goes on until "
+                        f"{point} or a 7. Pass waits for the next come-out. Bet, then 'roll'."]
             return [f"You have the dice. The point is {point}: the hand goes on until {point} or a 7. "
                     "Pass and don't pass wait for the next come-out; come, don't come, place, "
                     "field and the rest are open. Bet, then 'roll'."]
-        return ["You have the dice. Bet, then 'roll' (or 'autoroll')."]
+        return [f"You have the {snap.variant.dice}. Bet, then 'roll' (or 'autoroll')."]
     if isinstance(event, ev.WindowClosed):
         if event.shooter == me:
             if event.autoroll:
@@ -110,7 +123,7 @@ def _seconds(n: int) -> str:
     return f"{n} second" if n == 1 else f"{n} seconds"
 
 
-def call(rolled: ev.Rolled) -> str:
+def call(rolled: ev.Rolled, draw: DrawKind = DICE) -> str:
     d1, d2 = rolled.dice
     total = rolled.total
     words = CALLS.get(total)
@@ -118,6 +131,9 @@ def call(rolled: ev.Rolled) -> str:
         words = f"{'Hard' if d1 == d2 else 'Easy'} {total}" if total in (4, 6, 8, 10) else str(total)
     if total == 7:
         words = "Seven out" if rolled.point else "Seven, front line winner"
+    if draw is not DICE:                  # cards: "(A-h + 5-s = 6)"
+        first, second = draw.say((d1, d2)).split()[:2]
+        return f"{words}! ({first} + {second} = {total})"
     return f"{words}! ({d1} + {d2} = {total})"
 
 
@@ -210,7 +226,7 @@ def table_view(snap: CrapsSnapshot, viewer: Viewer) -> list[str]:
     width = viewer.prefs.width
     mine = _Mine(snap.bets_of(viewer.key))
     art = None
-    if width >= FULL_WIDTH:
+    if width >= FULL_WIDTH and snap.variant.points == NUMBERS:
         art = _full_layout(snap, viewer, mine)
         if any(display_width(line) > FULL_WIDTH for line in art):
             art = None                   # huge stakes: the compact rows wrap instead
@@ -222,7 +238,7 @@ def table_view(snap: CrapsSnapshot, viewer: Viewer) -> list[str]:
     lines = art + wrap(f"Shooter: {shooter or 'none'}.  Seated: {seats}.  "
                        f"Bets {snap.min_bet}-{snap.max_bet}.", width)
     if snap.last_dice:
-        lines += ["Last roll:", *DICE.art(snap.last_dice, viewer.prefs)]
+        lines += [f"Last {snap.variant.roll}:", *snap.variant.draw.art(snap.last_dice, viewer.prefs)]
     lines += fit(bets_line(mine.wagers), width)
     lines += fit("Commands: " + reminder(REMINDER), width)
     return lines
@@ -232,7 +248,8 @@ def _full_layout(snap: CrapsSnapshot, viewer: Viewer, mine: _Mine) -> list[str]:
     box = _Box(viewer)
     point = snap.point
     cols = [10] + [8] * 6 + [13]
-    title = f" {snap.table_id} · bank craps " if viewer.prefs.unicode else f" {snap.table_id} - bank craps "
+    phrase = snap.variant.phrase
+    title = f" {snap.table_id} · {phrase} " if viewer.prefs.unicode else f" {snap.table_id} - {phrase} "
     top = box.tl + title.center(box.inner, box.h) + box.tr
     sep = box.lt + box.cross.join(box.h * w for w in cols) + box.rt
 
@@ -292,9 +309,10 @@ def _compact_layout(snap: CrapsSnapshot, viewer: Viewer, mine: _Mine, width: int
     point = snap.point
     color = viewer.prefs.color
     amt = mine.amt
-    puck = " ".join(_filled(n, n == point, color) for n in NUMBERS)
+    variant = snap.variant
+    puck = " ".join(_filled(n, n == point, color) for n in variant.points)
     rows: list[str | None] = [f"Puck {'ON ' + str(point) if point else 'OFF'}:  {puck}"]
-    for n in NUMBERS:
+    for n in variant.points:
         parts = [tight(f"{what} {value}") for what, value in (
             ("place/buy", mine.place_buy(n)), ("lay", str(mine.stake((Kind.LAY,), n) or "")),
             ("come", mine.with_odds(Kind.COME, n)), ("dont come", mine.with_odds(Kind.DONT_COME, n)))
@@ -305,24 +323,27 @@ def _compact_layout(snap: CrapsSnapshot, viewer: Viewer, mine: _Mine, width: int
     pass_odds = mine.line_odds(Kind.PASS, Kind.ODDS) or "-"
     dp_odds = mine.line_odds(Kind.DONT_PASS, Kind.LAY_ODDS) or "-"
     fire_marks, small, tall = _trackers(snap, color)
-    rows += [
-        SEPARATOR,
-        tight(f"PASS LINE {amt((Kind.PASS,))}") + "  " + tight(f"odds {pass_odds}"),
-        tight(f"DON'T PASS BAR 12 {amt((Kind.DONT_PASS,))}") + "  " + tight(f"odds {dp_odds}"),
-        "  ".join([tight(f"COME {mine.unmoved(Kind.COME) or '-'}"),
-                   tight(f"DON'T COME {mine.unmoved(Kind.DONT_COME) or '-'}")]),
-        tight(f"FIELD {amt((Kind.FIELD,))}") + "  " + tight("2 3 4 9 10 11 12") + " "
-        + tight("(2 pays 2:1,") + " " + tight(f"12 pays {f12}:1)"),
-        "HARDWAYS " + "  ".join(f"{n}:{amt((Kind.HARD,), n)}" for n in (4, 6, 8, 10)),
-        "  ".join([tight(f"ANY 7 {amt((Kind.ANY7,))}"), tight(f"ANY CRAPS {amt((Kind.ANYCRAPS,))}"),
-                   tight(f"HORN {amt((Kind.HORN,))}")]),
-        "PROPS " + "  ".join(f"{n}:{amt((Kind.PROP,), n)}" for n in (2, 3, 11, 12))
-        + "  " + tight(f"HOPS {_hops(mine.wagers)}"),
-        tight(f"FIRE {amt((Kind.FIRE,))}: {fire_marks}"),
-        tight(f"SMALL {amt((Kind.SMALL,))}: {small}"),
-        tight(f"TALL {amt((Kind.TALL,))}: {tall}") + "  " + tight(f"ALL {amt((Kind.ALL,))}"),
+    offered: list[tuple[tuple[Kind, ...], str]] = [
+        ((Kind.PASS,), tight(f"PASS LINE {amt((Kind.PASS,))}") + "  " + tight(f"odds {pass_odds}")),
+        ((Kind.DONT_PASS,), tight(f"DON'T PASS BAR 12 {amt((Kind.DONT_PASS,))}") + "  " + tight(f"odds {dp_odds}")),
+        ((Kind.COME, Kind.DONT_COME), "  ".join(
+            tight(f"{what} {mine.unmoved(k) or '-'}") for k, what in
+            ((Kind.COME, "COME"), (Kind.DONT_COME, "DON'T COME")) if variant.offers(k))),
+        ((Kind.FIELD,), tight(f"FIELD {amt((Kind.FIELD,))}") + "  " + tight("2 3 4 9 10 11 12") + " "
+         + tight("(2 pays 2:1,") + " " + tight(f"12 pays {f12}:1)")),
+        ((Kind.HARD,), "HARDWAYS " + "  ".join(f"{n}:{amt((Kind.HARD,), n)}" for n in (4, 6, 8, 10))),
+        ((Kind.ANY7, Kind.ANYCRAPS, Kind.HORN), "  ".join([
+            tight(f"ANY 7 {amt((Kind.ANY7,))}"), tight(f"ANY CRAPS {amt((Kind.ANYCRAPS,))}"),
+            tight(f"HORN {amt((Kind.HORN,))}")])),
+        ((Kind.PROP, Kind.HOP), "PROPS " + "  ".join(f"{n}:{amt((Kind.PROP,), n)}" for n in (2, 3, 11, 12))
+         + "  " + tight(f"HOPS {_hops(mine.wagers)}")),
+        ((Kind.FIRE,), tight(f"FIRE {amt((Kind.FIRE,))}: {fire_marks}")),
+        ((Kind.SMALL,), tight(f"SMALL {amt((Kind.SMALL,))}: {small}")),
+        ((Kind.TALL, Kind.ALL), tight(f"TALL {amt((Kind.TALL,))}: {tall}") + "  " + tight(f"ALL {amt((Kind.ALL,))}")),
     ]
-    title = f"{snap.table_id} · bank craps" if viewer.prefs.unicode else f"{snap.table_id} - bank craps"
+    rows += [SEPARATOR, *(text for kinds, text in offered if any(variant.offers(k) for k in kinds))]
+    title = (f"{snap.table_id} · {variant.phrase}" if viewer.prefs.unicode
+             else f"{snap.table_id} - {variant.phrase}")
 
     def felt(text: str) -> str:
         return paint(text, "bright_white", "on_dark_green", color=color)
@@ -353,10 +374,18 @@ def _filled(n: int, on: bool, color: bool) -> str:
 
 def rules_text(snap: CrapsSnapshot) -> list[str]:
     o = snap.options
+    t = o.timing
+    if snap.variant.rules:                 # a variant's own words, then the table's timing
+        odds = snap.variant.odds_rule if o.odds == 0 else f"{o.odds}x the flat bet"
+        return [*(line.format(odds=odds, field_12=o.field_12) for line in snap.variant.rules),
+                f"With two or more players each {snap.variant.roll} has a {t.window} s betting window "
+                f"(last call at {t.last_call} s);",
+                f"  then the shooter has {t.shooter} s before the dealer {snap.variant.roll}s. "
+                "Solo play has no waiting.",
+                f"Wagers from {snap.min_bet} to {snap.max_bet}, and each must pay whole chips."]
     odds = ("3x on 4 and 10, 4x on 5 and 9, 5x on 6 and 8 taken; 6x the flat bet laid"
             if o.odds == 0 else f"{o.odds}x the flat bet on both sides")
-    t = o.timing
-    return [
+    return [*snap.variant.preface,
         "Bank craps: everyone bets against the house; players take turns as shooter.",
         "Pass line: a come-out 7 or 11 wins, 2, 3 or 12 loses; any other total is the point,",
         "  which must come again before a 7. Don't pass is the reverse, with 12 a push (bar 12).",
@@ -380,9 +409,12 @@ def rules_text(snap: CrapsSnapshot) -> list[str]:
 def event_data(event: Event, snap: CrapsSnapshot) -> list[tuple[str, dict[str, object], tuple[str, ...] | None]]:
     """A fact as data: (package, payload, to whom or None for every viewer)."""
     if isinstance(event, ev.Rolled):
-        return [("Casino.Roll", {"dice": list(event.dice), "total": event.total,
-                                 "call": call(event), "point_before": event.point or None,
-                                 "point": snap.point or None}, None)]
+        data: dict[str, object] = {"dice": list(event.dice), "total": event.total,
+                                   "call": call(event, snap.variant.draw), "point_before": event.point or None,
+                                   "point": snap.point or None}
+        if snap.variant.draw is not DICE:       # the cards as dealt: ["A-h", "5-s"]
+            data[snap.variant.draw.name] = snap.variant.draw.say(event.dice).split()[:2]
+        return [("Casino.Roll", data, None)]
     if isinstance(event, ev.RollSettlement):
         return [("Casino.Settlement", {
             "player": event.player,

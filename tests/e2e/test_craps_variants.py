@@ -1,0 +1,99 @@
+"""Each craps variant in room 6184 (west of bank craps) over real telnet:
+alone, then with a second player: the window and last call, the dealer's
+roll, autoroll and stop, sitout, leave, a disconnect that forfeits and a
+shutdown that refunds. The fixture checks the ledger after each test."""
+from __future__ import annotations
+
+import pytest
+
+from support.telnet import Client, login, plain
+
+SEED = 4242
+VARIANTS = [
+    # table, play word, what a roll is called, a bet only this table refuses
+    ("crapless_craps", "crapless", "roll", ("bet dontpass 10", "Crapless craps has no don't pass")),
+    ("new_york_craps", "newyork", "roll", ("bet place 6 12", "New York craps has no place")),
+    ("diceless_craps", "diceless", "deal", ("bet hop 2 3 5", None)),
+]
+
+
+async def arrive(app, name):
+    c = await Client.open(app.port, ttype="dumb")
+    await login(c, name)
+    await c.cmd("north")
+    return c, plain(await c.cmd("west"))
+
+
+async def tick(app, host, seconds):
+    app.manager.tick_elapsed(app.manager.seconds(seconds))
+    await host.idle()
+
+
+@pytest.mark.parametrize("table_id, word, roll, refused", VARIANTS)
+async def test_a_variant_alone_and_with_two_players(casino_factory, table_id, word, roll, refused):
+    app = await casino_factory(seed=SEED)
+    host = app.tables[table_id]
+    ann, room = await arrive(app, "ann")
+    assert "Craps Variants" in room and table_id in room and f"play {word}" in room
+    assert "joins the table" in plain(await ann.cmd_expect(f"play {word}", "joins the table"))
+    words, reason = refused
+    out = plain(await ann.cmd_expect(words, "Your bets" if reason is None else "Refused"))
+    if reason:
+        assert reason in out and "Bets here:" in out
+    # Alone: no window, the roll comes at once.
+    await ann.cmd_expect("bet field 5", "Your bets")
+    out = plain(await ann.cmd_expect("roll", " = "))
+    assert (f"You {roll}:" in out) and "Settlement:" in out
+    assert table_id in plain(await ann.cmd("table"))
+    assert "plain words" not in plain(await ann.cmd("table rules")) and word in plain(await ann.cmd(f"help {word}"))
+
+    # Two players: a window with a last call, then the shooter's deadline and the dealer's roll.
+    bob, _ = await arrive(app, "bob")
+    await bob.cmd_expect(f"play {word}", "joins the table")
+    await bob.cmd_expect("bet field 5", "Your bets")
+    shooter = host.dealer.shooter()
+    clients = {"ann": ann, "bob": bob}
+    await tick(app, host, 7)
+    assert "Last call!" in plain(await bob.expect("Last call"))
+    await tick(app, host, 3)
+    await tick(app, host, 60)
+    assert f"The dealer {roll}s for {shooter}." in plain(await bob.expect(f"The dealer {roll}s"))
+
+    # Autoroll, then stop keeps the seat.
+    shooter = host.dealer.shooter()
+    c = clients[shooter]
+    await c.cmd_expect("bet field 5", "Your bets")
+    assert "Autoroll on" in plain(await c.cmd_expect("autoroll", "Autoroll"))
+    assert "Autoroll off" in plain(await c.cmd_expect("stop", "Autoroll off"))
+    assert shooter in host.dealer.seating.names()
+    await tick(app, host, 10)
+    await c.cmd_expect("roll", " = ")
+
+    # Sitout and leave (no live bets: at once); back again, then a disconnect forfeits.
+    other = "bob" if shooter == "ann" else "ann"
+    o = clients[other]
+    if not host.dealer.live(other):
+        await o.cmd_expect("sitout", "You sit out")
+        await host.idle()
+        assert other not in host.dealer.seating.active()
+        await o.cmd_expect(f"play {word}", "You are back")
+        await host.idle()
+        await o.cmd_expect("leave", "You leave")
+        await host.idle()
+        assert other not in host.dealer.seating.names()
+        await o.cmd_expect(f"play {word}", "joins the table")
+    before = (await app.ledger.balance(other)).wallet
+    await o.cmd_expect("bet field 7", "Your bets")
+    await o.close()
+    async with app.presence:
+        await app.presence.wait_for(lambda: other not in app.online)
+    after = await app.ledger.balance(other)
+    assert after.wallet == before - 7 and not any(after.held.values())
+
+    # Shutdown refunds what is still down.
+    keep = clients[shooter]
+    await keep.cmd_expect("bet field 9", "Your bets")
+    assert (await app.ledger.balance(shooter)).held == {table_id: 9}
+    await app.stop("Closing for the test.")           # the fixture then checks every chip came back
+    text = plain(await keep.read_until_closed())
+    assert "refunded" in text or "Closing for the test" in text
