@@ -380,7 +380,7 @@ class TableHost:
     async def _notice(self, notice: Notice) -> None:
         """Tell a connected player now; keep it for the next login of one who is gone."""
         session = self.delivery.session_of(notice.player)
-        if session is not None and not session.closed:
+        if session is not None and not session.gone:        # a drop being handled is gone already
             self.delivery.tell(session, f"Notice: {notice.text}")
             return
         try:

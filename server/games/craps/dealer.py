@@ -32,7 +32,7 @@ from server.games.craps.state import Event as StateEvent
 from server.games.craps.pacing import Pacing, Signal, Stage
 from server.games.craps import view as render
 from server.games.actions import Action, Actions, Move
-from server.games.seam import Dealer, Event, HandResult, Note, SeatRequest, Viewer
+from server.games.seam import Dealer, Event, HandResult, Note, Notice, SeatRequest, Viewer
 from server.games.intents import Hold, Settle
 from server.games.seating import Seating
 
@@ -111,17 +111,30 @@ class BankCrapsDealer(Dealer):
             return self._changed()
         return [Note(None, f"{player} joins the table."),
                 Note((player,), f"Welcome to {self.config.id}: bets from {self.config.min_bet} to "
-                                f"{self.config.max_bet}. 'table' shows the layout, 'help {self.word}' the bets."),
+                                f"{self.config.max_bet}. 'table' shows the layout, 'help {self.word}' the bets."
+                                + self._hand_now(player)),
                 *self._changed()]
+
+    def _hand_now(self, player: str) -> str:
+        """Where the hand stands, for one sitting down into it: who shoots and the point."""
+        shooter = self.shooter()
+        if shooter is None or shooter == player:
+            return ""
+        point = f"the point is {self.state.point}" if self.state.point else "a come-out roll is next"
+        return f" {shooter} has the {self.variant.dice}; {point}."
 
     def unseated(self, player: str, how: str) -> list[Event]:
         self._touched()
         self.autoroll.discard(player)
         events: list[Event] = []
         if how == "gone":
+            lost = self.state.bets_of(player)
             events = [*self.state.forfeit(player)]
             if events:
-                events.append(Note(None, f"{player} has gone; their live bets are forfeit."))
+                chips = sum(w.bet.amount for w in lost)
+                events.append(Note(None, f"{player}'s live bets are forfeit."))
+                events.append(Notice(player, f"You dropped from {self.config.id} with live bets: "
+                                             f"{_itemised(lost)} ({chips} chips) were forfeit to the house."))
         return events + self._changed()
 
     # --- commands (the words are declared in ACTIONS below) ---------------------
@@ -289,7 +302,10 @@ class BankCrapsDealer(Dealer):
 
     def close(self, why: str) -> list[Event]:
         self._touched()
-        return [Note(None, why), *self.state.refund_all()]
+        refunded = {p: self.state.bets_of(p) for p in {w.player for w in self.state.wagers.values()}}
+        events: list[Event] = [Note(None, why), *self.state.refund_all()]
+        return events + [Note((p,), f"Refunded to your wallet: {_itemised(bets)}.")
+                         for p, bets in sorted(refunded.items())]
 
     # --- what people see ------------------------------------------------------
     # The view (view.py) is handed the fact and a snapshot, never the dealer.
@@ -370,3 +386,8 @@ def dealer_for(variant: Variant) -> type[BankCrapsDealer]:
     name = "".join(part.title() for part in variant.key.split("_")) + "CrapsDealer"
     return type(name, (BankCrapsDealer,), {"word": variant.word, "variant": variant,
                                            "actions": actions_for(variant)})
+
+
+def _itemised(wagers: list[ev.Wager]) -> str:
+    """Wagers as a player reads them: "pass 10, place6 12"."""
+    return ", ".join(f"{w.name} {w.bet.amount}" for w in wagers)
