@@ -111,12 +111,20 @@ class SessionClock:
                 session.due_tick = None
                 if session.closed:
                     continue
-                if self._deadline(session) > now:
-                    self.place(session)
-                elif session.account is None:
-                    session.close("You took too long to log in. Goodbye.")
-                else:
-                    session.close("You have been idle too long. Goodbye.")
+                try:
+                    self._expire(session, now)
+                except Exception:
+                    # never one session's trouble stops the others' deadlines
+                    log.exception("event=deadline_error ip=%s", session.ip)
+                    session.abort()
+
+    def _expire(self, session: Session, now: int) -> None:
+        if self._deadline(session) > now:
+            self.place(session)
+        elif session.account is None:
+            session.close("You took too long to log in. Goodbye.")
+        else:
+            session.close("You have been idle too long. Goodbye.")
 
 
 class Departure:

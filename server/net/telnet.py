@@ -39,6 +39,8 @@ What one client may cost everyone else is bounded here (docs/operating.md):
 from __future__ import annotations
 
 import asyncio
+import codecs
+import functools
 import logging
 import socket
 from typing import Any, ClassVar, Protocol
@@ -65,6 +67,32 @@ SEND_BUFFER = 65536       # kernel send buffer per socket (Linux doubles it)
 IAC_BYTE, IAC_GA, IAC_EOR = IAC, IAC + GA, IAC + CMD_EOR
 CLOSE_GRACE = 2.0         # seconds a closing socket may take to flush before it is aborted
 READ_ALL = 1 << 30        # TelnetReaderUnicode.read(n) is quadratic when n < its buffer
+
+# What a client may tell through NEW-ENVIRON and we keep (telnetlib3 keeps
+# every variable it is sent, however many: memory without bound).
+ENVIRON_KEYS = frozenset({"LANG", "TERM", "COLUMNS", "LINES", "CHARSET", "COLORTERM",
+                          "TERM_PROGRAM", "USER", "LOGNAME"})
+MAX_ENVIRON_VALUE = 64    # characters kept of one such variable
+MAX_CHARSET_NAME = 40     # characters of a charset name worth looking up
+_TRIAL_TEXT = "Casino \u00e9 \u2660 \u00bd " * 12 + "\r\n"   # what every write looks like, and long
+
+
+@functools.lru_cache(maxsize=256)
+def writable_encoding(name: str) -> bool:
+    """Whether `name` is a real text encoding we can write and read with
+    (telnetlib3 takes any codec name a client gives: rot13, base64, idna or
+    none at all, after which every write to that client raises)."""
+    if not name or len(name) > MAX_CHARSET_NAME:
+        return False
+    try:
+        info = codecs.lookup(name)
+        if not info._is_text_encoding:
+            return False
+        _TRIAL_TEXT.encode(info.name, "replace")
+        codecs.getincrementaldecoder(info.name)(errors="replace").decode(b"look\r\n")
+    except Exception:          # LookupError, UnicodeError, TypeError: any codec may refuse
+        return False
+    return True
 
 
 class TelnetHost(Host, Listed, Protocol):
@@ -163,6 +191,7 @@ class CasinoTelnetServer(telnetlib3.TelnetServer):
         self._budget: ByteBudget | None = None
         self._raw: Any = None
         self.agreed: dict[Any, Any] = {}     # what negotiation decided, as last worked out
+        self.complaints: set[str] = set()   # kinds of client error already logged (complain)
 
     # --- what negotiation decided ----------------------------------------
     # The wire's encoding and the prompt's end mark follow from options and
@@ -174,7 +203,12 @@ class CasinoTelnetServer(telnetlib3.TelnetServer):
         key = (outgoing, incoming)
         found = self.agreed.get(key)
         if found is None:
-            found = self.agreed[key] = super().encoding(outgoing=outgoing, incoming=incoming)
+            found = super().encoding(outgoing=outgoing, incoming=incoming)
+            if isinstance(found, str) and not writable_encoding(found):
+                # A charset (CHARSET or LANG) we cannot write: keep our own, say nothing.
+                self.complain("bad_charset", charset=found[:MAX_CHARSET_NAME])
+                found = self.default_encoding
+            self.agreed[key] = found
         return found
 
     def prompt_mark(self) -> bytes:
@@ -344,9 +378,30 @@ class CasinoTelnetServer(telnetlib3.TelnetServer):
 
     def on_charset(self, charset: str) -> None:
         # get_extra_info("charset") defaults to our own encoding; remember
-        # what the client really agreed to, for the Unicode guess.
+        # what the client really agreed to, for the Unicode guess. A charset
+        # we cannot write is not agreed: we keep our own and say nothing.
+        if not writable_encoding(charset):
+            self.complain("bad_charset", charset=charset[:MAX_CHARSET_NAME])
+            writer = self.writer
+            if writer is not None:
+                writer.environ_encoding = "ascii"     # telnetlib3 set it already; it decodes NEW-ENVIRON
+            return
         super().on_charset(charset)
         self._extra["agreed_charset"] = charset
+
+    def on_environ(self, mapping: dict[str, str]) -> None:
+        # Only the variables we read, each cut short: a flood of variables
+        # (or of long ones) costs nothing to keep.
+        kept = {str(k).upper(): str(v)[:MAX_ENVIRON_VALUE] for k, v in list(mapping.items())[:64]
+                if str(k).upper() in ENVIRON_KEYS}
+        super().on_environ(kept)
+
+    def complain(self, kind: str, **fields: Any) -> None:
+        """Something this client sent was wrong: logged once per connection per kind."""
+        if kind in self.complaints:
+            return
+        self.complaints.add(kind)
+        logs.event(log, "client_error", kind=kind, ip=self.ip, **fields)
 
     def on_naws(self, rows: int, cols: int) -> None:
         super().on_naws(rows, cols)

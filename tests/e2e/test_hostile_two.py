@@ -1,0 +1,179 @@
+"""Hostile clients, part two (issue 27): telnet options, the web port, login
+slots, operator names.
+
+As in test_hostile: a real server in-process, real sockets from 127.0.0.x,
+time moved with `app.manager.tick_elapsed`, never a sleep to wait for time.
+Each test states the rule one hostile client must not break for everyone else.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+
+import pytest
+from support.telnet import Client, login, plain
+
+IAC, SB, SE, WILL, DO = 255, 250, 240, 251, 253
+CHARSET, NEW_ENVIRON = 42, 39
+ACCEPTED, IS, VAR, VALUE = 2, 0, 0, 1
+
+
+async def until(condition, timeout: float = 10.0) -> None:
+    """Poll a server-side condition: a guard against a hang, not game time."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "condition not reached"
+        await asyncio.sleep(0.01)
+
+
+async def operator(app) -> Client:
+    from server.accounts.create import create_account
+    if await app.accounts.get("admin") is None:
+        await create_account(app.accounts, app.ledger, "admin", "secret123", 1000)
+    c = await Client.open(app.port)
+    await login(c, "admin", create=False)
+    return c
+
+
+def name_charset(client: Client, charset: str, via: str) -> None:
+    """The client names a character set: a CHARSET reply or LANG in NEW-ENVIRON."""
+    if via == "charset":
+        client.send_raw(bytes([IAC, WILL, CHARSET, IAC, SB, CHARSET, ACCEPTED])
+                        + charset.encode() + bytes([IAC, SE]))
+    else:
+        client.send_raw(bytes([IAC, WILL, NEW_ENVIRON, IAC, SB, NEW_ENVIRON, IS, VAR]) + b"LANG"
+                        + bytes([VALUE]) + f"en_US.{charset}".encode() + bytes([IAC, SE]))
+
+
+BAD_CHARSETS = ["rot13", "base64", "hex", "no-such-codec", "idna", "undefined", "x" * 500]
+
+
+@pytest.mark.parametrize("via", ["charset", "lang"])
+async def test_a_charset_the_server_cannot_write_is_ignored(casino_factory, via):
+    app = await casino_factory()
+    for i, charset in enumerate(BAD_CHARSETS):
+        c = await Client.open(app.port)
+        await c.read_until_prompt()
+        name_charset(c, charset, via)
+        # the server keeps its own encoding and says nothing about it
+        assert "Log in first" in plain(await c.cmd("look around"))
+        assert "You have 1000 chips" in plain(await c.cmd(f"create odd{via}{i} secret123"))
+        assert "é" in plain(await c.cmd("say café"))                 # UTF-8 both ways
+        await c.close()
+
+
+async def test_a_good_charset_a_client_names_is_still_used(casino_factory):
+    app = await casino_factory()
+    c = await Client.open(app.port)
+    await c.read_until_prompt()
+    name_charset(c, "latin-1", "charset")
+    await c.send("create latin secret123")
+    await c.read_until_prompt()
+    c.send_raw("say caf\u00e9\r\n".encode("latin-1"))
+    out = b""
+    while b"caf" not in out:
+        out += await asyncio.wait_for(c.reader.read(65536), 10)
+    assert "caf\u00e9".encode("latin-1") in out
+
+
+async def test_a_bad_charset_connection_still_times_out_and_never_shields_another(casino_factory):
+    app = await casino_factory(limits={"login_timeout": 10})
+    bad = await Client.open(app.port)
+    await bad.read_until_prompt()
+    name_charset(bad, "rot13", "charset")
+    await bad.cmd("")
+    good = await Client.open(app.port)
+    await good.read_until_prompt()
+    app.manager.tick_elapsed(app.manager.seconds(11))      # both deadlines fall in one tick
+    assert "took too long" in await good.read_until_closed()
+    assert "took too long" in await bad.read_until_closed()
+    await until(lambda: not app.sessions and app.connections.total == 0)
+
+
+class Broken(Exception):
+    pass
+
+
+def break_writes(session) -> None:
+    """Every write to this one connection raises from now on (whatever a
+    client may yet find to make a write fail)."""
+    def fail(*args, **kwargs):
+        raise Broken("write refused")
+    session.writer.write = fail
+    session.writer.write_prompt = fail
+
+
+async def test_a_connection_whose_writes_fail_obeys_every_rule_and_silences_nobody(casino_factory,
+                                                                                   monkeypatch):
+    import server.world.crier as crier
+    monkeypatch.setattr(crier, "CROWD", 1)             # every room's speech goes through the crier
+    app = await casino_factory(seed=3, operators=("admin",), limits={"login_timeout": 10})
+    admin = await operator(app)
+    # a seated player whose writes fail: kicked, and their bet follows the disconnect rule
+    seated = await Client.open(app.port)
+    await login(seated, "seated")
+    await seated.cmd("north")
+    await seated.cmd_expect("play craps", "joins the table")
+    await seated.cmd_expect("bet pass 30", "Bet accepted")
+    listener = await Client.open(app.port)
+    await login(listener, "listener")
+    await listener.cmd("north")
+    speaker = await Client.open(app.port)
+    await login(speaker, "speaker")
+    await speaker.cmd("north")
+    break_writes(app.online["seated"])
+    # the room's speech still reaches everyone else
+    await speaker.send("say still here")
+    assert "still here" in plain(await listener.expect("still here"))
+    await until(lambda: "seated" not in app.online)        # dropped: a disconnect like any other
+    await app.tables["bank_craps"].idle()
+    assert (await app.ledger.balance("seated")).wallet == 970
+    assert app.seat_of("seated") is None
+    # a second one: the operator's kick works on it
+    victim = await Client.open(app.port)
+    await login(victim, "victim")
+    session = app.online["victim"]
+    break_writes(session)
+    assert "Kicked victim" in plain(await admin.cmd_expect("kick victim", "Kicked"))
+    await until(lambda: "victim" not in app.online)
+    # not logged in, failing, with a deadline in the same tick as another's
+    waiting = [await Client.open(app.port) for _ in range(3)]
+    for w in waiting:
+        await w.read_until_prompt()
+    anonymous = [s for s in app.sessions if s.account is None]
+    break_writes(anonymous[0])
+    app.manager.tick_elapsed(app.manager.seconds(11))
+    closed = [s for s in anonymous if s.closed]
+    assert len(closed) == 3
+    await admin.close()
+    await speaker.close()
+    await listener.close()
+
+
+async def test_shutdown_with_a_failing_connection_still_says_goodbye_to_everyone(casino_factory):
+    app = await casino_factory()
+    bad = await Client.open(app.port)
+    await login(bad, "bad")
+    good = await Client.open(app.port)
+    await login(good, "good")
+    break_writes(app.online["bad"])
+    await app.stop("Closing time.")
+    assert "Closing time" in plain(await good.read_until_closed())
+
+
+async def test_environment_floods_keep_only_the_variables_read(casino_factory):
+    app = await casino_factory()
+    c = await Client.open(app.port)
+    await c.read_until_prompt()
+    c.send_raw(bytes([IAC, WILL, NEW_ENVIRON]))
+    for batch in range(4):       # small: telnet commands cost their sender 32 times their size
+        body = b"".join(bytes([VAR]) + f"JUNK{batch}_{i}".encode() + bytes([VALUE]) + b"v"
+                        for i in range(10))
+        c.send_raw(bytes([IAC, SB, NEW_ENVIRON, IS]) + body + bytes([VAR]) + b"TERM" + bytes([VALUE])
+                   + b"x" * 100 + bytes([IAC, SE]))
+    await c.cmd("look around")
+    proto = next(iter(app.sessions)).writer.protocol
+    assert not any(str(k).startswith("JUNK") for k in proto._extra)
+    assert len(proto._extra["TERM"]) <= 64
+    await c.close()
