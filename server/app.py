@@ -15,11 +15,11 @@ import secrets
 import time
 from collections import Counter
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Iterable
 
 from server import logs
 from server.accounts import passwords
-from server.accounts.store import AccountStore
+from server.accounts.store import SERVER, AccountStore
 from server.commands import login
 from server.commands.dispatch import dispatch
 from server.commands.registry import Registry
@@ -223,7 +223,8 @@ class Casino:
         self._ledger = await Ledger.open(self.data_path)
         for item in getattr(self._ledger, "recovered", []) or []:
             logs.event(log, "recovery", detail=item)
-        self._accounts = AccountStore(self.data_path)
+        self._accounts = AccountStore(self.data_path, self.operators)
+        await self.refuse_squatted_operators(self.operators)
         self.open_tables()
         if web_port is not None:             # first: once telnet answers, so does the page
             from server.net.web import start_web
@@ -420,7 +421,24 @@ class Casino:
 
     # --- sessions -------------------------------------------------------
     def is_operator(self, session: Session | Viewing) -> bool:
-        return session.key is not None and session.key in self.operators
+        """Named under `operators:` and made on the server (`casino account
+        create`): a player who registered the name first never gains the rights."""
+        if session.key is None or session.key not in self.operators:
+            return False
+        account = getattr(session, "account", None)
+        return account is not None and account.origin == SERVER
+
+    async def refuse_squatted_operators(self, names: Iterable[str]) -> list[str]:
+        """One line (logged, and for the operator's screen) for each of `names`
+        whose account a player made: it gets no operator rights."""
+        lines = []
+        for name in sorted(names):
+            account = await self.accounts.get(name)
+            if account is not None and account.origin != SERVER:
+                logs.event(log, "operator_refused", name=name, why="made by a player")
+                lines.append(f"Operator {name} refused: a player made the account {account.name}; "
+                             "operator accounts are made with `casino account create`.")
+        return lines
 
     async def on_connect(self, session: Session) -> None:
         if self.closing:

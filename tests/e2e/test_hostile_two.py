@@ -177,3 +177,74 @@ async def test_environment_floods_keep_only_the_variables_read(casino_factory):
     assert not any(str(k).startswith("JUNK") for k in proto._extra)
     assert len(proto._extra["TERM"]) <= 64
     await c.close()
+
+
+# --- item 6: operator names cannot be squatted ---------------------------
+
+@pytest.fixture
+async def live(tmp_path, monkeypatch):
+    """A casino whose config/ and rooms/ are copies the test may edit."""
+    import shutil
+    from pathlib import Path
+
+    from server.app import Casino
+    from server.config.load import load_config
+    from server.ledger import check
+    ROOT = Path(__file__).resolve().parents[2]
+    shutil.copytree(ROOT / "config", tmp_path / "config")
+    shutil.copytree(ROOT / "rooms", tmp_path / "rooms")
+    monkeypatch.chdir(tmp_path)
+    config = load_config(Path("config"), Path("rooms"))
+    app = Casino(config, tmp_path / "casino.db", seed=99, config_dir=Path("config"), rooms_dir=Path("rooms"))
+    await app.start("127.0.0.1", 0, run_clock=False)
+    yield app
+    await app.stop()
+    assert check(app.data_path).ok
+
+
+async def test_a_player_who_took_a_name_later_listed_as_operator_gets_no_rights(live, caplog):
+    from pathlib import Path
+    squatter = await Client.open(live.port)
+    await login(squatter, "boss")                       # a sign-up over telnet
+    admin = await operator(live)
+    text = Path("config/server.yaml").read_text()
+    Path("config/server.yaml").write_text(text.replace("operators: [admin]", "operators: [admin, boss]"))
+    with caplog.at_level(logging.INFO):
+        out = plain(await admin.cmd_expect("reload", "Reload"))
+    refusal = [line for line in out.splitlines() if "boss" in line]
+    assert len(refusal) == 1 and "refused" in refusal[0] and "casino account create" in refusal[0]
+    assert "Nothing changed" not in out
+    assert any(getattr(r, "fields", {}).get("event") == "operator_refused" and r.fields["name"] == "boss"
+               for r in caplog.records)
+    for word in ("tables", "kick admin", "shutdown"):
+        assert "No such command" in plain(await squatter.cmd_expect(word, "No such command"))
+    await squatter.close()
+    back = await Client.open(live.port)                 # and after logging in again
+    await login(back, "boss", create=False)
+    assert "No such command" in plain(await back.cmd_expect("tables", "No such command"))
+    assert "bank_craps" in plain(await admin.cmd_expect("tables", "bank_craps"))  # the real operator keeps them
+    await back.close()
+    await admin.close()
+
+
+async def test_accounts_from_before_origins_keep_their_trust_once(tmp_path):
+    """An old file (no origin column): accounts named as operators then keep
+    the rights; every other account counts as a player's."""
+    import sqlite3
+
+    from server.accounts.store import PLAYER, SERVER, AccountStore
+    db = tmp_path / "old.db"
+    con = sqlite3.connect(db)
+    con.execute("CREATE TABLE players (name_key TEXT PRIMARY KEY, name TEXT NOT NULL, pwhash TEXT NOT NULL,"
+                " prefs TEXT NOT NULL DEFAULT '{}', created REAL NOT NULL)")
+    for name in ("admin", "boss"):
+        con.execute("INSERT INTO players VALUES (?, ?, 'x', '{}', 0)", (name, name))
+    con.commit()
+    con.close()
+    store = AccountStore(db, operators=("Admin",))
+    assert (await store.get("admin")).origin == SERVER
+    assert (await store.get("boss")).origin == PLAYER
+    store.close()
+    store = AccountStore(db, operators=("admin", "boss"))   # marked once: a later list changes nothing
+    assert (await store.get("boss")).origin == PLAYER
+    store.close()
