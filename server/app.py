@@ -506,8 +506,11 @@ class Casino:
                     if await question(line):
                         return
                 await dispatch(self, session, line)
-        except Exception:
-            log.exception("event=line_error name=%s ip=%s", session.key, session.ip)
+        except Exception as err:
+            # once per connection per kind (logs.once): a line that breaks
+            # something, repeated, never writes a traceback per message
+            logs.once(session.complaints, log, "line_error", type(err).__name__, traceback=True,
+                      name=session.key or "-", ip=session.ip)
             session.tell("Something went wrong on our side; please try again.")
 
     async def on_disconnect(self, session: Session) -> None:

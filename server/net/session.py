@@ -115,6 +115,7 @@ class Session:
         self.last_teller: str | None = None   # who `reply` answers
         self.question: Any = None             # a table's question: async (line) -> answered?
         self.quit_warned = False              # told once that quitting forfeits live bets
+        self.complaints: set[str] = set()     # kinds of client-caused error logged (logs.once)
         self._outbox: list[str] = []
         self._flush_scheduled = False
         self._echo_off = False
@@ -240,8 +241,8 @@ class Session:
         """A write to this connection raised (whatever the client did to make
         it): the connection is dropped, a disconnect like any other, and the
         caller (a timeout, a kick, a room's speech, a shutdown) goes on."""
-        logs.event(log, "client_error", kind="write_failed", ip=self.ip, name=self.key or "-",
-                   error=type(exc).__name__)
+        logs.once(self.complaints, log, "client_error", "write_failed", ip=self.ip,
+                  name=self.key or "-", error=type(exc).__name__)
         self.abort()
 
     def echo(self, on: bool) -> None:

@@ -43,13 +43,14 @@ import codecs
 import functools
 import logging
 import socket
+import sys
 from typing import Any, ClassVar, Protocol
 
 import telnetlib3
 from telnetlib3 import server_base
 from telnetlib3.server import Server
 from telnetlib3.telopt import (BINARY, CHARSET, CMD_EOR, DO, ECHO, EOR, GA, GMCP, IAC, MSSP, NAWS, SGA,
-                                WILL, WONT)
+                                WILL, WONT, name_command)
 
 from server import logs
 from server.net.lines import LineSplitter
@@ -257,6 +258,19 @@ class CasinoTelnetServer(telnetlib3.TelnetServer):
         assert writer is not None and reader is not None, "telnetlib3's connection_made makes both"
         writer.slc_simulated = False
         reader.set_transport(_ReaderPause(self))
+        handle_sb = writer.handle_subnegotiation
+
+        def guarded_sb(buf: Any) -> None:
+            # A subnegotiation telnetlib3 cannot take (GMCP JSON nested past
+            # Python's recursion limit, a CHARSET or TTABLE it refuses ...) is
+            # dropped with one log line per connection per kind, not a
+            # traceback a message (telnetlib3 logs one line per frame).
+            option = name_command(buf[0]) if buf else "?"
+            try:
+                handle_sb(buf)
+            except Exception as exc:
+                self.complain(f"subnegotiation:{option}:{type(exc).__name__}")
+        writer.handle_subnegotiation = guarded_sb  # type: ignore[method-assign]
         self.gmcp = Gmcp(writer)
         writer.set_ext_callback(GMCP, self.gmcp.receive)
         self._mssp_sent = False
@@ -338,7 +352,12 @@ class CasinoTelnetServer(telnetlib3.TelnetServer):
         heavy = writer.is_oob or 255 in data
         session = self.session
         if heavy or session is None or session.account is None or self._mccp3_decompressor is not None:
-            super().data_received(data)
+            global _reading
+            _reading, reading = self, _reading
+            try:
+                super().data_received(data)     # telnetlib3's warnings now: _TelnetlibNoise
+            finally:
+                _reading = reading
             self.agreed.clear()       # negotiation may have changed what was agreed
         else:
             # A logged-in player's line with no telnet command in it: all that
@@ -398,10 +417,7 @@ class CasinoTelnetServer(telnetlib3.TelnetServer):
 
     def complain(self, kind: str, **fields: Any) -> None:
         """Something this client sent was wrong: logged once per connection per kind."""
-        if kind in self.complaints:
-            return
-        self.complaints.add(kind)
-        logs.event(log, "client_error", kind=kind, ip=self.ip, **fields)
+        logs.once(self.complaints, log, "client_error", kind, ip=self.ip, **fields)
 
     def on_naws(self, rows: int, cols: int) -> None:
         super().on_naws(rows, cols)
@@ -409,8 +425,42 @@ class CasinoTelnetServer(telnetlib3.TelnetServer):
             self.session.on_resize(cols)
 
 
+_reading: "CasinoTelnetServer | None" = None     # the connection whose input telnetlib3 is parsing
+
+
+class _TelnetlibNoise(logging.Filter):
+    """telnetlib3 logs a warning (or a traceback, one record a line) for each
+    malformed thing a client sends. While it parses one of our connections'
+    input, such a record becomes that connection's `client_error`, once per
+    kind (the message's template), and is not written itself."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        proto = _reading
+        if proto is None or not logging.WARNING <= record.levelno < logging.CRITICAL:
+            return True
+        what = str(record.msg) if record.args else "exception"
+        proto.complain(f"telnet:{what[:60]}")
+        return False
+
+
+_NOISE = _TelnetlibNoise()
+
+
+def _quiet_telnetlib() -> None:
+    """Put the filter on every telnetlib3 logger (a logger's filters see
+    only the records made on it, not its children's)."""
+    # by module name: some are made only when first used (the writer's, per connection)
+    names = {n for n in sys.modules if n == "telnetlib3" or n.startswith("telnetlib3.")}
+    names |= {n for n in logging.root.manager.loggerDict if n.startswith("telnetlib3.")}
+    for name in sorted(names):
+        logger = logging.getLogger(name)
+        if _NOISE not in logger.filters:
+            logger.addFilter(_NOISE)
+
+
 async def start_telnet(app: TelnetHost, host: str, port: int) -> Server:
     """Listen for telnet clients; each gets a Session driven by `app`."""
+    _quiet_telnetlib()
     protocol = type("CasinoServer", (CasinoTelnetServer,), {"app": app})
 
     async def shell(reader: Any, writer: Any) -> None:

@@ -148,7 +148,8 @@ def _lines_of(frame: str, session: Session) -> str | None:
     """The typed text a page's frame carries (None for a resize or junk)."""
     try:
         data = json.loads(frame)
-    except ValueError:
+    except (ValueError, RecursionError) as err:     # junk, or nested past the recursion limit
+        logs.once(session.complaints, log, "client_error", f"frame:{type(err).__name__}", ip=session.ip)
         return None
     if not isinstance(data, dict):
         return None

@@ -248,3 +248,48 @@ async def test_accounts_from_before_origins_keep_their_trust_once(tmp_path):
     store = AccountStore(db, operators=("admin", "boss"))   # marked once: a later list changes nothing
     assert (await store.get("boss")).origin == PLAYER
     store.close()
+
+
+# --- item 7: client-caused errors are logged once per connection per kind ----
+
+GMCP = 201
+
+
+async def test_deeply_nested_gmcp_is_logged_once_per_connection_never_a_traceback(casino_factory, caplog):
+    app = await casino_factory(limits={"input_bytes_per_second": 10_000_000})
+    c = await Client.open(app.port)
+    await login(c, "nester")
+    junk = bytes([IAC, SB, GMCP]) + b"Core.Hello " + b"[" * 5000 + b"]" * 5000 + bytes([IAC, SE])
+    unknown = bytes([IAC, SB, 99]) + b"what" + bytes([IAC, SE])          # an option nobody agreed
+    with caplog.at_level(logging.INFO):
+        for _ in range(30):
+            c.send_raw(junk + unknown)
+        assert "Wallet: 1000" in plain(await c.cmd_expect("balance", "Wallet"))   # it still plays
+    errors = [r for r in caplog.records if getattr(r, "fields", {}).get("event") == "client_error"]
+    kinds = [r.fields["kind"] for r in errors]
+    assert len(kinds) == len(set(kinds)) and kinds, kinds                    # once per kind
+    assert any("RecursionError" in k for k in kinds), kinds
+    assert not [r for r in caplog.records if r.exc_info or r.name.startswith("telnetlib3")
+                and r.levelno >= logging.WARNING]
+    assert len(caplog.records) < 40
+    await c.close()
+
+
+async def test_junk_web_frames_are_logged_once_per_connection(casino_factory, caplog):
+    import aiohttp
+    app = await casino_factory(web=True, limits={"input_bytes_per_second": 10_000_000})
+    async with aiohttp.ClientSession() as http:
+        async with http.ws_connect(f"http://127.0.0.1:{app.web_port}/ws") as ws:
+            with caplog.at_level(logging.DEBUG):
+                for _ in range(20):
+                    await ws.send_str("[" * 5000)
+                    await ws.send_str("{not json")
+                await ws.send_str('{"t": "line", "d": "create webnest secret123"}')
+                seen = ""
+                while "Welcome, webnest" not in seen:
+                    msg = await asyncio.wait_for(ws.receive(), 10)
+                    assert msg.type == aiohttp.WSMsgType.TEXT, msg        # not closed on us
+                    seen += msg.json().get("d", "")
+    kinds = [r.fields["kind"] for r in caplog.records if getattr(r, "fields", {}).get("event") == "client_error"]
+    assert sorted(kinds) == ["frame:JSONDecodeError", "frame:RecursionError"], kinds
+    assert not [r for r in caplog.records if r.exc_info]
