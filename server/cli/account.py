@@ -36,13 +36,13 @@ def _read_password() -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from server.accounts.names import name_problem
+    from server.accounts.names import new_name_problem
     from server.accounts.passwords import password_problem
     from server.cli._config import load_or_report
     config = load_or_report(Path(args.config), Path(args.rooms), sys.stderr)
     if config is None:
         return 1
-    problem = name_problem(args.name)
+    problem = new_name_problem(args.name)
     if problem:
         print(problem, file=sys.stderr)
         return 1

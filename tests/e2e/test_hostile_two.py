@@ -293,3 +293,51 @@ async def test_junk_web_frames_are_logged_once_per_connection(casino_factory, ca
     kinds = [r.fields["kind"] for r in caplog.records if getattr(r, "fields", {}).get("event") == "client_error"]
     assert sorted(kinds) == ["frame:JSONDecodeError", "frame:RecursionError"], kinds
     assert not [r for r in caplog.records if r.exc_info]
+
+
+# --- item 8: digits, the WebSocket's Origin, names that are login words -----
+
+FOREIGN = ["１０", "١٠", "¹⁰", "༡༠"]
+
+
+@pytest.mark.parametrize("game, bet", [("craps", "bet pass {}"), ("roulette", "bet red {}"),
+                                       ("alley", "bet {}")])
+async def test_non_ascii_digits_are_refused_with_the_same_reason_at_every_table(casino_factory, game, bet):
+    app = await casino_factory(seed=4)
+    c = await Client.open(app.port)
+    await login(c, f"digits{game}")
+    for room in {"craps": ["north"], "roulette": ["north", "east"], "alley": ["down"]}[game]:
+        await c.cmd(room)
+    await c.cmd_expect(f"play {game}", {"craps": "joins the table", "roulette": "Welcome to roulette",
+                                        "alley": "sits down"}[game])
+    for digits in FOREIGN:
+        out = plain(await c.cmd_expect(bet.format(digits), "digits 0-9"))
+        assert f"'{digits}' is not a number here: type the digits 0-9" in out
+    assert (await app.ledger.balance(f"digits{game}")).wallet == 1000       # nothing was staked
+    await c.close()
+
+
+async def test_the_websocket_origin_check_ignores_the_requests_own_host(casino_factory):
+    import aiohttp
+    app = await casino_factory(web=True)
+    url = f"http://127.0.0.1:{app.web_port}"
+    async with aiohttp.ClientSession() as http:
+        # a DNS-rebinding page: its Origin and the Host its browser sends agree
+        with pytest.raises(aiohttp.WSServerHandshakeError):
+            await http.ws_connect(f"{url}/ws", origin=f"http://rebind.example:{app.web_port}",
+                                  headers={"Host": f"rebind.example:{app.web_port}"})
+        for ours in (url, f"http://localhost:{app.web_port}"):
+            async with http.ws_connect(f"{url}/ws", origin=ours) as ws:
+                msg = await asyncio.wait_for(ws.receive(), 10)
+                assert "Welcome" in msg.json()["d"]
+
+
+@pytest.mark.parametrize("word", ["quit", "help", "create", "connect", "Exit"])
+async def test_login_words_are_refused_as_new_names_with_a_reason(casino_factory, word):
+    app = await casino_factory()
+    c = await Client.open(app.port)
+    await c.read_until_prompt()
+    out = plain(await c.cmd(f"create {word} secret123"))
+    assert f"The name {word} is a login command; pick another." in out
+    assert await app.accounts.get(word) is None
+    await c.close()
