@@ -15,11 +15,11 @@ import secrets
 import time
 from collections import Counter
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Iterable
 
 from server import logs
 from server.accounts import passwords
-from server.accounts.store import AccountStore
+from server.accounts.store import SERVER, AccountStore
 from server.commands import login
 from server.commands.dispatch import dispatch
 from server.commands.registry import Registry
@@ -111,12 +111,20 @@ class SessionClock:
                 session.due_tick = None
                 if session.closed:
                     continue
-                if self._deadline(session) > now:
-                    self.place(session)
-                elif session.account is None:
-                    session.close("You took too long to log in. Goodbye.")
-                else:
-                    session.close("You have been idle too long. Goodbye.")
+                try:
+                    self._expire(session, now)
+                except Exception:
+                    # never one session's trouble stops the others' deadlines
+                    log.exception("event=deadline_error ip=%s", session.ip)
+                    session.abort()
+
+    def _expire(self, session: Session, now: int) -> None:
+        if self._deadline(session) > now:
+            self.place(session)
+        elif session.account is None:
+            session.close("You took too long to log in. Goodbye.")
+        else:
+            session.close("You have been idle too long. Goodbye.")
 
 
 class Departure:
@@ -234,7 +242,8 @@ class Casino:
         self._ledger = await Ledger.open(self.data_path)
         for item in getattr(self._ledger, "recovered", []) or []:
             logs.event(log, "recovery", detail=item)
-        self._accounts = AccountStore(self.data_path)
+        self._accounts = AccountStore(self.data_path, self.operators)
+        await self.refuse_squatted_operators(self.operators)
         self.open_tables()
         if web_port is not None:             # first: once telnet answers, so does the page
             from server.net.web import start_web
@@ -444,7 +453,24 @@ class Casino:
 
     # --- sessions -------------------------------------------------------
     def is_operator(self, session: Session | Viewing) -> bool:
-        return session.key is not None and session.key in self.operators
+        """Named under `operators:` and made on the server (`casino account
+        create`): a player who registered the name first never gains the rights."""
+        if session.key is None or session.key not in self.operators:
+            return False
+        account = getattr(session, "account", None)
+        return account is not None and account.origin == SERVER
+
+    async def refuse_squatted_operators(self, names: Iterable[str]) -> list[str]:
+        """One line (logged, and for the operator's screen) for each of `names`
+        whose account a player made: it gets no operator rights."""
+        lines = []
+        for name in sorted(names):
+            account = await self.accounts.get(name)
+            if account is not None and account.origin != SERVER:
+                logs.event(log, "operator_refused", name=name, why="made by a player")
+                lines.append(f"Operator {name} refused: a player made the account {account.name}; "
+                             "operator accounts are made with `casino account create`.")
+        return lines
 
     async def on_connect(self, session: Session) -> None:
         if self.closing:
@@ -512,8 +538,11 @@ class Casino:
                     if await question(line):
                         return
                 await dispatch(self, session, line)
-        except Exception:
-            log.exception("event=line_error name=%s ip=%s", session.key, session.ip)
+        except Exception as err:
+            # once per connection per kind (logs.once): a line that breaks
+            # something, repeated, never writes a traceback per message
+            logs.once(session.complaints, log, "line_error", type(err).__name__, traceback=True,
+                      name=session.key or "-", ip=session.ip)
             session.tell("Something went wrong on our side; please try again.")
 
     async def on_disconnect(self, session: Session) -> None:

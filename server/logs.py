@@ -58,3 +58,17 @@ def configure(level: int = logging.INFO, as_json: bool = False) -> None:
 
 def event(logger: logging.Logger, event_name: str, /, **fields: object) -> None:
     logger.info("event=%s", event_name, extra={"fields": {"event": event_name, **fields}})
+
+
+def once(seen: set[str], logger: logging.Logger, event_name: str, kind: str, /, *,
+         traceback: bool = False, **fields: object) -> bool:
+    """An error a client's input caused: logged the first time per connection
+    (`seen`, that connection's set) per `kind`, never once a message, so a
+    client repeating it cannot fill the log. `traceback`: with the exception
+    being handled, that first time only. Returns whether it was logged."""
+    if kind in seen:
+        return False
+    seen.add(kind)
+    logger.info("event=%s", event_name, exc_info=traceback,
+                extra={"fields": {"event": event_name, "kind": kind, **fields}})
+    return True

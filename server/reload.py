@@ -14,7 +14,7 @@ import asyncio
 import dataclasses
 import logging
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Iterable, Any, Protocol
 
 from server import logs
 from server.config.model import CasinoConfig
@@ -55,6 +55,8 @@ class Reloadable(Protocol):
 
     def apply_settings(self) -> None: ...
 
+    async def refuse_squatted_operators(self, names: Iterable[str]) -> list[str]: ...
+
     def open_tables(self) -> list[str]: ...
 
 
@@ -79,6 +81,8 @@ async def reload(app: Reloadable) -> tuple[bool, list[str]]:
     settings = dataclasses.replace(new.settings, **kept)
     app.config = dataclasses.replace(new, settings=settings)
     app.apply_settings()
+    # A name newly listed whose account a player made gets no rights (Casino.is_operator): say so.
+    report += await app.refuse_squatted_operators(set(settings.operators) - set(old.settings.operators))
 
     # Rooms: replace; anyone standing in a room that is gone goes to the start room.
     app.world.replace_rooms(new.rooms)

@@ -13,6 +13,20 @@ def name_problem(name: str) -> str | None:
     return None
 
 
+# Words the login screen takes as commands: an account with one of these
+# names could not log in by typing its name, so none is made (an older one
+# logs in with `connect <name> <password>`).
+LOGIN_WORDS = frozenset({"create", "connect", "quit", "exit", "help"})
+
+
+def new_name_problem(name: str) -> str | None:
+    """Why `name` cannot be given to a new account, or None when it can."""
+    problem = name_problem(name)
+    if problem is None and name.lower() in LOGIN_WORDS:
+        problem = f"The name {name} is a login command; pick another."
+    return problem
+
+
 def name_key(name: str) -> str:
     """The canonical form: the ledger and the account store key on it."""
     return name.lower()

@@ -14,6 +14,7 @@ import time
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from typing import Iterable
 
 from server.accounts.names import name_key
 
@@ -23,9 +24,17 @@ CREATE TABLE IF NOT EXISTS players (
     name     TEXT NOT NULL,
     pwhash   TEXT NOT NULL,
     prefs    TEXT NOT NULL DEFAULT '{}',
-    created  REAL NOT NULL
+    created  REAL NOT NULL,
+    origin   TEXT
 )
 """
+
+# Who made an account: "server" (`casino account create`, on the server's
+# machine: the only accounts that may hold operator rights) or "player" (a
+# sign-up over telnet or the web). Accounts from before this was recorded are
+# marked once, when the column is added: "server" for the names then listed as
+# operators (they were trusted), "player" for the rest.
+SERVER, PLAYER = "server", "player"
 
 
 @dataclass
@@ -33,6 +42,7 @@ class Account:
     name: str
     pwhash: str
     prefs: dict[str, object] = field(default_factory=dict)
+    origin: str = PLAYER                # SERVER or PLAYER: who made it (operators need SERVER)
 
     @cached_property
     def key(self) -> str:
@@ -45,31 +55,42 @@ class NameTaken(Exception):
 
 
 class AccountStore:
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, operators: Iterable[str] = ()) -> None:
+        """`operators`: the configured operator names, used once, to mark
+        accounts made before origins were recorded (see SERVER)."""
         self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute("PRAGMA busy_timeout=5000")
         self._db.execute(_SCHEMA)
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(players)")}
+        if "origin" not in columns:
+            trusted = sorted({name_key(n) for n in operators})
+            self._db.execute("BEGIN IMMEDIATE")
+            self._db.execute("ALTER TABLE players ADD COLUMN origin TEXT")
+            self._db.execute(f"UPDATE players SET origin = CASE WHEN name_key IN "
+                             f"({','.join('?' * len(trusted))}) THEN ? ELSE ? END",
+                             (*trusted, SERVER, PLAYER))
+            self._db.execute("COMMIT")
         self._lock = threading.Lock()
 
     def _get(self, name: str) -> Account | None:
         with self._lock:
             row = self._db.execute(
-                "SELECT name, pwhash, prefs FROM players WHERE name_key = ?", (name_key(name),)
+                "SELECT name, pwhash, prefs, origin FROM players WHERE name_key = ?", (name_key(name),)
             ).fetchone()
-        return Account(row[0], row[1], json.loads(row[2])) if row else None
+        return Account(row[0], row[1], json.loads(row[2]), row[3] or PLAYER) if row else None
 
-    def _create(self, name: str, pwhash: str) -> Account:
+    def _create(self, name: str, pwhash: str, origin: str) -> Account:
         with self._lock:
             try:
                 self._db.execute(
-                    "INSERT INTO players (name_key, name, pwhash, created) VALUES (?, ?, ?, ?)",
-                    (name_key(name), name, pwhash, time.time()),
+                    "INSERT INTO players (name_key, name, pwhash, created, origin) VALUES (?, ?, ?, ?, ?)",
+                    (name_key(name), name, pwhash, time.time(), origin),
                 )
             except sqlite3.IntegrityError:
                 raise NameTaken(name) from None
-        return Account(name, pwhash)
+        return Account(name, pwhash, origin=origin)
 
     def _set_hash(self, name: str, pwhash: str) -> None:
         with self._lock:
@@ -88,8 +109,8 @@ class AccountStore:
     async def get(self, name: str) -> Account | None:
         return await asyncio.to_thread(self._get, name)
 
-    async def create(self, name: str, pwhash: str) -> Account:
-        return await asyncio.to_thread(self._create, name, pwhash)
+    async def create(self, name: str, pwhash: str, origin: str = PLAYER) -> Account:
+        return await asyncio.to_thread(self._create, name, pwhash, origin)
 
     async def save_prefs(self, name: str, prefs: dict[str, object]) -> None:
         await asyncio.to_thread(self._save_prefs, name, prefs)

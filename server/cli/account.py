@@ -36,13 +36,13 @@ def _read_password() -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from server.accounts.names import name_problem
+    from server.accounts.names import new_name_problem
     from server.accounts.passwords import password_problem
     from server.cli._config import load_or_report
     config = load_or_report(Path(args.config), Path(args.rooms), sys.stderr)
     if config is None:
         return 1
-    problem = name_problem(args.name)
+    problem = new_name_problem(args.name)
     if problem:
         print(problem, file=sys.stderr)
         return 1
@@ -51,17 +51,17 @@ def run(args: argparse.Namespace) -> int:
     if problem:
         print(problem, file=sys.stderr)
         return 1
-    return asyncio.run(_create(args, password, config.settings.starting_chips))
+    return asyncio.run(_create(args, password, config.settings.starting_chips, config.settings.operators))
 
 
-async def _create(args: argparse.Namespace, password: str, chips: int) -> int:
+async def _create(args: argparse.Namespace, password: str, chips: int, operators: tuple[str, ...]) -> int:
     from server.accounts.create import create_account
     from server.accounts.store import AccountStore, NameTaken
     from server.ledger import Ledger
     data = Path(args.data)
     data.parent.mkdir(parents=True, exist_ok=True)
     ledger = await Ledger.open(data)
-    accounts = AccountStore(data)
+    accounts = AccountStore(data, operators)
     try:
         account = await create_account(accounts, ledger, args.name, password, chips)
     except NameTaken:

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import logging
 
+from server import logs
+
 from server.commands.registry import CommandApp, Context
 from server.net.session import LoggedIn
 from server.tables.host import TableClosed
@@ -32,7 +34,9 @@ async def dispatch(app: CommandApp, session: LoggedIn, line: str) -> None:
         await command.handler(ctx)
     except TableClosed:
         session.tell("That table has closed; nothing was changed.")
-    except Exception:
-        log.exception("event=command_error command=%s name=%s", command.name, session.key)
+    except Exception as err:
+        # once per connection per command and kind: repeating it never floods the log
+        logs.once(session.complaints, log, "command_error", f"{command.name}:{type(err).__name__}",
+                  traceback=True, command=command.name, name=session.key, ip=session.ip)
         session.tell("Something went wrong with that command; nothing was changed by it.")
     session.tell()

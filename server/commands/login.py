@@ -19,7 +19,7 @@ from server.commands.general import RoomApp, describe_room
 from server.net import mud
 from server.net.session import LoggedIn, Session, logged_in
 from server.net.throttle import ConnectionCounter, CreationLimit, LoginThrottle
-from server.accounts.names import name_key, name_problem
+from server.accounts.names import name_key, name_problem, new_name_problem
 from server.accounts.create import create_account
 from server.accounts.passwords import (HashBusy, hash_password, needs_rehash, password_problem,
                                        verify_password)
@@ -204,7 +204,7 @@ async def _name_only(app: LoginApp, session: Session, name: str, now: float) -> 
 async def _create(app: LoginApp, session: Session, name: str, password: str, now: float,
                   typed: bool = False) -> None:
     """A new account; `typed`: the password came on the `create` line, in plain sight."""
-    problem = name_problem(name) or password_problem(password)
+    problem = new_name_problem(name) or password_problem(password)
     if problem:
         session.tell(problem)
         return

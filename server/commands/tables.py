@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from server.games.amounts import digits_problem
 from server.commands.registry import REGISTRY
 from server.commands.registry import Command, Context, Handler
 from server.games.catalogue import GAMES
@@ -172,7 +173,7 @@ def _game_word(word: str) -> Handler:
         if not host.entry.has_word(word):
             ctx.tell(host.entry.actions.unknown(word))
             return
-        problem = host.refusal(session, word)
+        problem = digits_problem(ctx.argv) or host.refusal(session, word)
         if problem:
             ctx.tell(problem)
             return

@@ -69,6 +69,7 @@ class Settings:
     host: str = "127.0.0.1"
     port: int = 4000
     web_port: int = 4080                # the browser page and its WebSocket (0: not served)
+    web_origins: tuple[str, ...] = ()   # host[:port] names the page is reached by, besides `host`
     tick_hz: int = 10                   # manager cadence: ticks per second
     starting_chips: int = 1000
     start_room: str = "lobby"

@@ -27,6 +27,21 @@ def as_names(value: Any, raw: str | None = None) -> tuple[str, ...]:
     return tuple(names)
 
 
+_ORIGIN_RE = re.compile(r"^[A-Za-z0-9.\-]{1,253}(:[0-9]{1,5})?$|^\[[0-9A-Fa-f:.]{2,45}\](:[0-9]{1,5})?$")
+
+
+def as_origins(value: Any, raw: str | None = None) -> tuple[str, ...]:
+    """Names (host or host:port, lower-cased) a browser may reach the page by."""
+    if not isinstance(value, YList):
+        raise Problem(f"must be a list of host names (host or host:port), not {describe(value)}")
+    names: list[str] = []
+    for item, line in zip(value, value.item_line):
+        if not isinstance(item, str) or not _ORIGIN_RE.match(item):
+            raise Problem(f"{describe(item)} is not a host name (host or host:port)", line)
+        names.append(item.lower())
+    return tuple(names)
+
+
 DEFAULT = Settings()
 DEFAULT_LIMITS = Limits()
 
@@ -34,6 +49,7 @@ SERVER_FIELDS = (
     Field("host", as_text, DEFAULT.host),
     Field("port", as_int, DEFAULT.port, 0, 65535),
     Field("web_port", as_int, DEFAULT.web_port, 0, 65535),
+    Field("web_origins", as_origins, DEFAULT.web_origins),
     Field("tick_hz", as_int, DEFAULT.tick_hz, 1, 100),
     Field("starting_chips", as_int, DEFAULT.starting_chips, 0, 1_000_000_000),
     Field("start_room", as_id, DEFAULT.start_room),

@@ -27,6 +27,7 @@ import logging
 from functools import lru_cache
 from typing import Any, Callable, Protocol, TypeGuard
 
+from server import logs
 from server.accounts.store import Account
 from server.net.client import clamp_width, guess_prefs
 from server.render.prefs import Prefs
@@ -114,6 +115,7 @@ class Session:
         self.last_teller: str | None = None   # who `reply` answers
         self.question: Any = None             # a table's question: async (line) -> answered?
         self.quit_warned = False              # told once that quitting forfeits live bets
+        self.complaints: set[str] = set()     # kinds of client-caused error logged (logs.once)
         self._outbox: list[str] = []
         self._flush_scheduled = False
         self._echo_off = False
@@ -227,17 +229,32 @@ class Session:
             log.info("event=drop_slow_client ip=%s name=%s unsent=%d", self.ip, self.key, self.unsent())
             self.abort()
             return
-        if prompt:
-            self.writer.write_prompt(text)
-        else:
-            self.writer.write(text)
+        try:
+            if prompt:
+                self.writer.write_prompt(text)
+            else:
+                self.writer.write(text)
+        except Exception as exc:
+            self._write_failed(exc)
+
+    def _write_failed(self, exc: Exception) -> None:
+        """A write to this connection raised (whatever the client did to make
+        it): the connection is dropped, a disconnect like any other, and the
+        caller (a timeout, a kick, a room's speech, a shutdown) goes on."""
+        logs.once(self.complaints, log, "client_error", "write_failed", ip=self.ip,
+                  name=self.key or "-", error=type(exc).__name__)
+        self.abort()
 
     def echo(self, on: bool) -> None:
         """Turn the client's local echo on or off (off for passwords)."""
         if on == (not self._echo_off):
             return
         self._echo_off = not on
-        self.writer.echo(on)
+        try:
+            self.writer.echo(on)
+        except Exception as exc:
+            self._write_failed(exc)
+            return
         if on:
             self._outbox.insert(0, "")   # the client did not echo the newline
 
@@ -260,10 +277,13 @@ class Session:
             return
         self.closed = True
         self._outbox.clear()
-        if self._drop is not None:
-            self._drop()
-        else:
-            self.writer.abort()
+        try:
+            if self._drop is not None:
+                self._drop()
+            else:
+                self.writer.abort()
+        except Exception:          # a transport already gone
+            log.debug("abort of a closed connection ip=%s", self.ip)
 
     def close(self, message: str | None = None) -> None:
         """Say a last line and hang up."""
@@ -278,7 +298,11 @@ class Session:
             if self.unsent() + len(text) > self.max_output:
                 self.abort()
                 return
-            self.writer.write(text)
+            try:
+                self.writer.write(text)
+            except Exception as exc:
+                self._write_failed(exc)
+                return
         self.closed = True
         try:
             self.writer.close()

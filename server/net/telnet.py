@@ -39,15 +39,18 @@ What one client may cost everyone else is bounded here (docs/operating.md):
 from __future__ import annotations
 
 import asyncio
+import codecs
+import functools
 import logging
 import socket
+import sys
 from typing import Any, ClassVar, Protocol
 
 import telnetlib3
 from telnetlib3 import server_base
 from telnetlib3.server import Server
 from telnetlib3.telopt import (BINARY, CHARSET, CMD_EOR, DO, ECHO, EOR, GA, GMCP, IAC, MSSP, NAWS, SGA,
-                                WILL, WONT)
+                                WILL, WONT, name_command)
 
 from server import logs
 from server.net.lines import LineSplitter
@@ -65,6 +68,32 @@ SEND_BUFFER = 65536       # kernel send buffer per socket (Linux doubles it)
 IAC_BYTE, IAC_GA, IAC_EOR = IAC, IAC + GA, IAC + CMD_EOR
 CLOSE_GRACE = 2.0         # seconds a closing socket may take to flush before it is aborted
 READ_ALL = 1 << 30        # TelnetReaderUnicode.read(n) is quadratic when n < its buffer
+
+# What a client may tell through NEW-ENVIRON and we keep (telnetlib3 keeps
+# every variable it is sent, however many: memory without bound).
+ENVIRON_KEYS = frozenset({"LANG", "TERM", "COLUMNS", "LINES", "CHARSET", "COLORTERM",
+                          "TERM_PROGRAM", "USER", "LOGNAME"})
+MAX_ENVIRON_VALUE = 64    # characters kept of one such variable
+MAX_CHARSET_NAME = 40     # characters of a charset name worth looking up
+_TRIAL_TEXT = "Casino \u00e9 \u2660 \u00bd " * 12 + "\r\n"   # what every write looks like, and long
+
+
+@functools.lru_cache(maxsize=256)
+def writable_encoding(name: str) -> bool:
+    """Whether `name` is a real text encoding we can write and read with
+    (telnetlib3 takes any codec name a client gives: rot13, base64, idna or
+    none at all, after which every write to that client raises)."""
+    if not name or len(name) > MAX_CHARSET_NAME:
+        return False
+    try:
+        info = codecs.lookup(name)
+        if not info._is_text_encoding:
+            return False
+        _TRIAL_TEXT.encode(info.name, "replace")
+        codecs.getincrementaldecoder(info.name)(errors="replace").decode(b"look\r\n")
+    except Exception:          # LookupError, UnicodeError, TypeError: any codec may refuse
+        return False
+    return True
 
 
 class TelnetHost(Host, Listed, Protocol):
@@ -163,6 +192,7 @@ class CasinoTelnetServer(telnetlib3.TelnetServer):
         self._budget: ByteBudget | None = None
         self._raw: Any = None
         self.agreed: dict[Any, Any] = {}     # what negotiation decided, as last worked out
+        self.complaints: set[str] = set()   # kinds of client error already logged (complain)
 
     # --- what negotiation decided ----------------------------------------
     # The wire's encoding and the prompt's end mark follow from options and
@@ -174,7 +204,12 @@ class CasinoTelnetServer(telnetlib3.TelnetServer):
         key = (outgoing, incoming)
         found = self.agreed.get(key)
         if found is None:
-            found = self.agreed[key] = super().encoding(outgoing=outgoing, incoming=incoming)
+            found = super().encoding(outgoing=outgoing, incoming=incoming)
+            if isinstance(found, str) and not writable_encoding(found):
+                # A charset (CHARSET or LANG) we cannot write: keep our own, say nothing.
+                self.complain("bad_charset", charset=found[:MAX_CHARSET_NAME])
+                found = self.default_encoding
+            self.agreed[key] = found
         return found
 
     def prompt_mark(self) -> bytes:
@@ -223,6 +258,19 @@ class CasinoTelnetServer(telnetlib3.TelnetServer):
         assert writer is not None and reader is not None, "telnetlib3's connection_made makes both"
         writer.slc_simulated = False
         reader.set_transport(_ReaderPause(self))
+        handle_sb = writer.handle_subnegotiation
+
+        def guarded_sb(buf: Any) -> None:
+            # A subnegotiation telnetlib3 cannot take (GMCP JSON nested past
+            # Python's recursion limit, a CHARSET or TTABLE it refuses ...) is
+            # dropped with one log line per connection per kind, not a
+            # traceback a message (telnetlib3 logs one line per frame).
+            option = name_command(buf[0]) if buf else "?"
+            try:
+                handle_sb(buf)
+            except Exception as exc:
+                self.complain(f"subnegotiation:{option}:{type(exc).__name__}")
+        writer.handle_subnegotiation = guarded_sb  # type: ignore[method-assign]
         self.gmcp = Gmcp(writer)
         writer.set_ext_callback(GMCP, self.gmcp.receive)
         self._mssp_sent = False
@@ -304,7 +352,12 @@ class CasinoTelnetServer(telnetlib3.TelnetServer):
         heavy = writer.is_oob or 255 in data
         session = self.session
         if heavy or session is None or session.account is None or self._mccp3_decompressor is not None:
-            super().data_received(data)
+            global _reading
+            _reading, reading = self, _reading
+            try:
+                super().data_received(data)     # telnetlib3's warnings now: _TelnetlibNoise
+            finally:
+                _reading = reading
             self.agreed.clear()       # negotiation may have changed what was agreed
         else:
             # A logged-in player's line with no telnet command in it: all that
@@ -344,9 +397,27 @@ class CasinoTelnetServer(telnetlib3.TelnetServer):
 
     def on_charset(self, charset: str) -> None:
         # get_extra_info("charset") defaults to our own encoding; remember
-        # what the client really agreed to, for the Unicode guess.
+        # what the client really agreed to, for the Unicode guess. A charset
+        # we cannot write is not agreed: we keep our own and say nothing.
+        if not writable_encoding(charset):
+            self.complain("bad_charset", charset=charset[:MAX_CHARSET_NAME])
+            writer = self.writer
+            if writer is not None:
+                writer.environ_encoding = "ascii"     # telnetlib3 set it already; it decodes NEW-ENVIRON
+            return
         super().on_charset(charset)
         self._extra["agreed_charset"] = charset
+
+    def on_environ(self, mapping: dict[str, str]) -> None:
+        # Only the variables we read, each cut short: a flood of variables
+        # (or of long ones) costs nothing to keep.
+        kept = {str(k).upper(): str(v)[:MAX_ENVIRON_VALUE] for k, v in list(mapping.items())[:64]
+                if str(k).upper() in ENVIRON_KEYS}
+        super().on_environ(kept)
+
+    def complain(self, kind: str, **fields: Any) -> None:
+        """Something this client sent was wrong: logged once per connection per kind."""
+        logs.once(self.complaints, log, "client_error", kind, ip=self.ip, **fields)
 
     def on_naws(self, rows: int, cols: int) -> None:
         super().on_naws(rows, cols)
@@ -354,8 +425,42 @@ class CasinoTelnetServer(telnetlib3.TelnetServer):
             self.session.on_resize(cols)
 
 
+_reading: "CasinoTelnetServer | None" = None     # the connection whose input telnetlib3 is parsing
+
+
+class _TelnetlibNoise(logging.Filter):
+    """telnetlib3 logs a warning (or a traceback, one record a line) for each
+    malformed thing a client sends. While it parses one of our connections'
+    input, such a record becomes that connection's `client_error`, once per
+    kind (the message's template), and is not written itself."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        proto = _reading
+        if proto is None or not logging.WARNING <= record.levelno < logging.CRITICAL:
+            return True
+        what = str(record.msg) if record.args else "exception"
+        proto.complain(f"telnet:{what[:60]}")
+        return False
+
+
+_NOISE = _TelnetlibNoise()
+
+
+def _quiet_telnetlib() -> None:
+    """Put the filter on every telnetlib3 logger (a logger's filters see
+    only the records made on it, not its children's)."""
+    # by module name: some are made only when first used (the writer's, per connection)
+    names = {n for n in sys.modules if n == "telnetlib3" or n.startswith("telnetlib3.")}
+    names |= {n for n in logging.root.manager.loggerDict if n.startswith("telnetlib3.")}
+    for name in sorted(names):
+        logger = logging.getLogger(name)
+        if _NOISE not in logger.filters:
+            logger.addFilter(_NOISE)
+
+
 async def start_telnet(app: TelnetHost, host: str, port: int) -> Server:
     """Listen for telnet clients; each gets a Session driven by `app`."""
+    _quiet_telnetlib()
     protocol = type("CasinoServer", (CasinoTelnetServer,), {"app": app})
 
     async def shell(reader: Any, writer: Any) -> None:

@@ -51,6 +51,7 @@ from server.net.throttle import ByteBudget
 log = logging.getLogger("casino.net")
 
 CASINO: web.AppKey[Host] = web.AppKey("casino")     # the app this page serves
+ORIGINS: web.AppKey[set[str]] = web.AppKey("origins")   # host:port our page is served from
 STATIC = Path(__file__).resolve().parents[1] / "web" / "static"
 CLOSE_GRACE = 2.0        # seconds a closing WebSocket may take before it is dropped
 HEARTBEAT = 30.0         # seconds between pings: a vanished browser is noticed
@@ -148,7 +149,8 @@ def _lines_of(frame: str, session: Session) -> str | None:
     """The typed text a page's frame carries (None for a resize or junk)."""
     try:
         data = json.loads(frame)
-    except ValueError:
+    except (ValueError, RecursionError) as err:     # junk, or nested past the recursion limit
+        logs.once(session.complaints, log, "client_error", f"frame:{type(err).__name__}", ip=session.ip)
         return None
     if not isinstance(data, dict):
         return None
@@ -163,13 +165,35 @@ async def _page(request: web.Request) -> web.StreamResponse:
     return web.FileResponse(STATIC / "index.html")
 
 
+LOOPBACK_NAMES = ("localhost", "127.0.0.1", "[::1]")
+
+
+def allowed_origins(host: str, port: int, extra: tuple[str, ...] = ()) -> frozenset[str]:
+    """Where our own page can come from (host:port, lower case): the address
+    the page is served on (and the loopback names, when that is loopback or
+    every address) and the operator's `web_origins` (a bare name: on `port`).
+    Never the request's own Host header: a DNS-rebinding page sends a Host of
+    its own choosing, which matches its Origin."""
+    names = {host.lower()}
+    if host in ("", "0.0.0.0", "::") or host.startswith("127.") or host in ("localhost", "::1"):
+        names.update(LOOPBACK_NAMES)
+    out = {f"[{n}]:{port}" if ":" in n and not n.startswith("[") else f"{n}:{port}" for n in names}
+    for name in extra:
+        out.add(name if name.rsplit(":", 1)[-1].isdigit() and not name.endswith("]") else f"{name}:{port}")
+    return frozenset(out)
+
+
 def _foreign(request: web.Request) -> bool:
     """A page from another site opening our WebSocket (browsers always send
     Origin; other clients may leave it out)."""
     origin = request.headers.get("Origin")
     if origin is None:
         return False
-    return urlsplit(origin).netloc.lower() != (request.host or "").lower()
+    parts = urlsplit(origin)
+    netloc = parts.netloc.lower()
+    if parts.port is None and netloc:
+        netloc += ":443" if parts.scheme == "https" else ":80"
+    return netloc not in request.app[ORIGINS]
 
 
 @web.middleware
@@ -262,6 +286,7 @@ async def start_web(casino: Host, host: str, port: int) -> WebServer:
     """Serve the page at / and the WebSocket at /ws on host:port (0: any free port)."""
     app = web.Application(middlewares=[_headers])
     app[CASINO] = casino
+    app[ORIGINS] = set()              # filled once the port is known (port 0: any free one)
     app.router.add_get("/", _page)
     app.router.add_get("/ws", _socket)
     app.router.add_static("/static/", STATIC)
@@ -269,4 +294,6 @@ async def start_web(casino: Host, host: str, port: int) -> WebServer:
     await runner.setup()
     site = web.TCPSite(runner, host, port)
     await site.start()
-    return WebServer(runner, site)
+    served = WebServer(runner, site)
+    app[ORIGINS].update(allowed_origins(host, served.port, casino.config.settings.web_origins))
+    return served

@@ -20,13 +20,25 @@ crowded, with nothing of its own waiting, is told at once, as before.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections import Counter, deque
 from typing import Any
 
 from server.world.rooms import CROWD, HEARD_PER_SECOND
 
+log = logging.getLogger("casino.world")
+
 SLICE = 2                          # listeners told in one turn of the event loop
 PACE = SLICE / HEARD_PER_SECOND    # seconds between slices: the crowded rooms' whole budget, evenly
+
+
+def _told(tell: Any, text: str) -> None:
+    """Tell one listener; a listener whose connection fails is its own
+    trouble (Session drops it), never the rest of the room's."""
+    try:
+        tell(text)
+    except Exception:
+        log.exception("event=crier_error")
 
 
 class Crier:
@@ -43,7 +55,7 @@ class Crier:
         so a table's parlour never waits behind the lobby's speech."""
         if len(listeners) <= CROWD and not self._waiting[room]:
             for listener in listeners:
-                listener.tell(text)
+                _told(listener.tell, text)
             return
         self._queue.append([room, text, listeners, 0])
         self._waiting[room] += 1
@@ -67,7 +79,7 @@ class Crier:
             room, text, listeners, start = item
             end = min(len(listeners), start + left)
             for listener in listeners[start:end]:
-                listener.hear(text)
+                _told(listener.hear, text)
             left -= end - start
             if end == len(listeners):
                 self._queue.popleft()

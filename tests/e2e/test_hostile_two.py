@@ -1,0 +1,343 @@
+"""Hostile clients, part two (issue 27): telnet options, the web port, login
+slots, operator names.
+
+As in test_hostile: a real server in-process, real sockets from 127.0.0.x,
+time moved with `app.manager.tick_elapsed`, never a sleep to wait for time.
+Each test states the rule one hostile client must not break for everyone else.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+
+import pytest
+from support.telnet import Client, login, plain
+
+IAC, SB, SE, WILL, DO = 255, 250, 240, 251, 253
+CHARSET, NEW_ENVIRON = 42, 39
+ACCEPTED, IS, VAR, VALUE = 2, 0, 0, 1
+
+
+async def until(condition, timeout: float = 10.0) -> None:
+    """Poll a server-side condition: a guard against a hang, not game time."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "condition not reached"
+        await asyncio.sleep(0.01)
+
+
+async def operator(app) -> Client:
+    from server.accounts.create import create_account
+    if await app.accounts.get("admin") is None:
+        await create_account(app.accounts, app.ledger, "admin", "secret123", 1000)
+    c = await Client.open(app.port)
+    await login(c, "admin", create=False)
+    return c
+
+
+def name_charset(client: Client, charset: str, via: str) -> None:
+    """The client names a character set: a CHARSET reply or LANG in NEW-ENVIRON."""
+    if via == "charset":
+        client.send_raw(bytes([IAC, WILL, CHARSET, IAC, SB, CHARSET, ACCEPTED])
+                        + charset.encode() + bytes([IAC, SE]))
+    else:
+        client.send_raw(bytes([IAC, WILL, NEW_ENVIRON, IAC, SB, NEW_ENVIRON, IS, VAR]) + b"LANG"
+                        + bytes([VALUE]) + f"en_US.{charset}".encode() + bytes([IAC, SE]))
+
+
+BAD_CHARSETS = ["rot13", "base64", "hex", "no-such-codec", "idna", "undefined", "x" * 500]
+
+
+@pytest.mark.parametrize("via", ["charset", "lang"])
+async def test_a_charset_the_server_cannot_write_is_ignored(casino_factory, via):
+    app = await casino_factory()
+    for i, charset in enumerate(BAD_CHARSETS):
+        c = await Client.open(app.port)
+        await c.read_until_prompt()
+        name_charset(c, charset, via)
+        # the server keeps its own encoding and says nothing about it
+        assert "Log in first" in plain(await c.cmd("look around"))
+        assert "You have 1000 chips" in plain(await c.cmd(f"create odd{via}{i} secret123"))
+        assert "é" in plain(await c.cmd("say café"))                 # UTF-8 both ways
+        await c.close()
+
+
+async def test_a_good_charset_a_client_names_is_still_used(casino_factory):
+    app = await casino_factory()
+    c = await Client.open(app.port)
+    await c.read_until_prompt()
+    name_charset(c, "latin-1", "charset")
+    await c.send("create latin secret123")
+    await c.read_until_prompt()
+    c.send_raw("say caf\u00e9\r\n".encode("latin-1"))
+    out = b""
+    while b"caf" not in out:
+        out += await asyncio.wait_for(c.reader.read(65536), 10)
+    assert "caf\u00e9".encode("latin-1") in out
+
+
+async def test_a_bad_charset_connection_still_times_out_and_never_shields_another(casino_factory):
+    app = await casino_factory(limits={"login_timeout": 10})
+    bad = await Client.open(app.port)
+    await bad.read_until_prompt()
+    name_charset(bad, "rot13", "charset")
+    await bad.cmd("")
+    good = await Client.open(app.port)
+    await good.read_until_prompt()
+    app.manager.tick_elapsed(app.manager.seconds(11))      # both deadlines fall in one tick
+    assert "took too long" in await good.read_until_closed()
+    assert "took too long" in await bad.read_until_closed()
+    await until(lambda: not app.sessions and app.connections.total == 0)
+
+
+class Broken(Exception):
+    pass
+
+
+def break_writes(session) -> None:
+    """Every write to this one connection raises from now on (whatever a
+    client may yet find to make a write fail)."""
+    def fail(*args, **kwargs):
+        raise Broken("write refused")
+    session.writer.write = fail
+    session.writer.write_prompt = fail
+
+
+async def test_a_connection_whose_writes_fail_obeys_every_rule_and_silences_nobody(casino_factory,
+                                                                                   monkeypatch):
+    import server.world.crier as crier
+    monkeypatch.setattr(crier, "CROWD", 1)             # every room's speech goes through the crier
+    app = await casino_factory(seed=3, operators=("admin",), limits={"login_timeout": 10})
+    admin = await operator(app)
+    # a seated player whose writes fail: kicked, and their bet follows the disconnect rule
+    seated = await Client.open(app.port)
+    await login(seated, "seated")
+    await seated.cmd("north")
+    await seated.cmd_expect("play craps", "joins the table")
+    await seated.cmd_expect("bet pass 30", "Bet accepted")
+    listener = await Client.open(app.port)
+    await login(listener, "listener")
+    await listener.cmd("north")
+    speaker = await Client.open(app.port)
+    await login(speaker, "speaker")
+    await speaker.cmd("north")
+    break_writes(app.online["seated"])
+    # the room's speech still reaches everyone else
+    await speaker.send("say still here")
+    assert "still here" in plain(await listener.expect("still here"))
+    await until(lambda: "seated" not in app.online)        # dropped: a disconnect like any other
+    await app.tables["bank_craps"].idle()
+    assert (await app.ledger.balance("seated")).wallet == 970
+    assert app.seat_of("seated") is None
+    # a second one: the operator's kick works on it
+    victim = await Client.open(app.port)
+    await login(victim, "victim")
+    session = app.online["victim"]
+    break_writes(session)
+    assert "Kicked victim" in plain(await admin.cmd_expect("kick victim", "Kicked"))
+    await until(lambda: "victim" not in app.online)
+    # not logged in, failing, with a deadline in the same tick as another's
+    waiting = [await Client.open(app.port) for _ in range(3)]
+    for w in waiting:
+        await w.read_until_prompt()
+    anonymous = [s for s in app.sessions if s.account is None]
+    break_writes(anonymous[0])
+    app.manager.tick_elapsed(app.manager.seconds(11))
+    closed = [s for s in anonymous if s.closed]
+    assert len(closed) == 3
+    await admin.close()
+    await speaker.close()
+    await listener.close()
+
+
+async def test_shutdown_with_a_failing_connection_still_says_goodbye_to_everyone(casino_factory):
+    app = await casino_factory()
+    bad = await Client.open(app.port)
+    await login(bad, "bad")
+    good = await Client.open(app.port)
+    await login(good, "good")
+    break_writes(app.online["bad"])
+    await app.stop("Closing time.")
+    assert "Closing time" in plain(await good.read_until_closed())
+
+
+async def test_environment_floods_keep_only_the_variables_read(casino_factory):
+    app = await casino_factory()
+    c = await Client.open(app.port)
+    await c.read_until_prompt()
+    c.send_raw(bytes([IAC, WILL, NEW_ENVIRON]))
+    for batch in range(4):       # small: telnet commands cost their sender 32 times their size
+        body = b"".join(bytes([VAR]) + f"JUNK{batch}_{i}".encode() + bytes([VALUE]) + b"v"
+                        for i in range(10))
+        c.send_raw(bytes([IAC, SB, NEW_ENVIRON, IS]) + body + bytes([VAR]) + b"TERM" + bytes([VALUE])
+                   + b"x" * 100 + bytes([IAC, SE]))
+    await c.cmd("look around")
+    proto = next(iter(app.sessions)).writer.protocol
+    assert not any(str(k).startswith("JUNK") for k in proto._extra)
+    assert len(proto._extra["TERM"]) <= 64
+    await c.close()
+
+
+# --- item 6: operator names cannot be squatted ---------------------------
+
+@pytest.fixture
+async def live(tmp_path, monkeypatch):
+    """A casino whose config/ and rooms/ are copies the test may edit."""
+    import shutil
+    from pathlib import Path
+
+    from server.app import Casino
+    from server.config.load import load_config
+    from server.ledger import check
+    ROOT = Path(__file__).resolve().parents[2]
+    shutil.copytree(ROOT / "config", tmp_path / "config")
+    shutil.copytree(ROOT / "rooms", tmp_path / "rooms")
+    monkeypatch.chdir(tmp_path)
+    config = load_config(Path("config"), Path("rooms"))
+    app = Casino(config, tmp_path / "casino.db", seed=99, config_dir=Path("config"), rooms_dir=Path("rooms"))
+    await app.start("127.0.0.1", 0, run_clock=False)
+    yield app
+    await app.stop()
+    assert check(app.data_path).ok
+
+
+async def test_a_player_who_took_a_name_later_listed_as_operator_gets_no_rights(live, caplog):
+    from pathlib import Path
+    squatter = await Client.open(live.port)
+    await login(squatter, "boss")                       # a sign-up over telnet
+    admin = await operator(live)
+    text = Path("config/server.yaml").read_text()
+    Path("config/server.yaml").write_text(text.replace("operators: [admin]", "operators: [admin, boss]"))
+    with caplog.at_level(logging.INFO):
+        out = plain(await admin.cmd_expect("reload", "Reload"))
+    refusal = [line for line in out.splitlines() if "boss" in line]
+    assert len(refusal) == 1 and "refused" in refusal[0] and "casino account create" in refusal[0]
+    assert "Nothing changed" not in out
+    assert any(getattr(r, "fields", {}).get("event") == "operator_refused" and r.fields["name"] == "boss"
+               for r in caplog.records)
+    for word in ("tables", "kick admin", "shutdown"):
+        assert "No such command" in plain(await squatter.cmd_expect(word, "No such command"))
+    await squatter.close()
+    back = await Client.open(live.port)                 # and after logging in again
+    await login(back, "boss", create=False)
+    assert "No such command" in plain(await back.cmd_expect("tables", "No such command"))
+    assert "bank_craps" in plain(await admin.cmd_expect("tables", "bank_craps"))  # the real operator keeps them
+    await back.close()
+    await admin.close()
+
+
+async def test_accounts_from_before_origins_keep_their_trust_once(tmp_path):
+    """An old file (no origin column): accounts named as operators then keep
+    the rights; every other account counts as a player's."""
+    import sqlite3
+
+    from server.accounts.store import PLAYER, SERVER, AccountStore
+    db = tmp_path / "old.db"
+    con = sqlite3.connect(db)
+    con.execute("CREATE TABLE players (name_key TEXT PRIMARY KEY, name TEXT NOT NULL, pwhash TEXT NOT NULL,"
+                " prefs TEXT NOT NULL DEFAULT '{}', created REAL NOT NULL)")
+    for name in ("admin", "boss"):
+        con.execute("INSERT INTO players VALUES (?, ?, 'x', '{}', 0)", (name, name))
+    con.commit()
+    con.close()
+    store = AccountStore(db, operators=("Admin",))
+    assert (await store.get("admin")).origin == SERVER
+    assert (await store.get("boss")).origin == PLAYER
+    store.close()
+    store = AccountStore(db, operators=("admin", "boss"))   # marked once: a later list changes nothing
+    assert (await store.get("boss")).origin == PLAYER
+    store.close()
+
+
+# --- item 7: client-caused errors are logged once per connection per kind ----
+
+GMCP = 201
+
+
+async def test_deeply_nested_gmcp_is_logged_once_per_connection_never_a_traceback(casino_factory, caplog):
+    app = await casino_factory(limits={"input_bytes_per_second": 10_000_000})
+    c = await Client.open(app.port)
+    await login(c, "nester")
+    junk = bytes([IAC, SB, GMCP]) + b"Core.Hello " + b"[" * 5000 + b"]" * 5000 + bytes([IAC, SE])
+    unknown = bytes([IAC, SB, 99]) + b"what" + bytes([IAC, SE])          # an option nobody agreed
+    with caplog.at_level(logging.INFO):
+        for _ in range(30):
+            c.send_raw(junk + unknown)
+        assert "Wallet: 1000" in plain(await c.cmd_expect("balance", "Wallet"))   # it still plays
+    errors = [r for r in caplog.records if getattr(r, "fields", {}).get("event") == "client_error"]
+    kinds = [r.fields["kind"] for r in errors]
+    assert len(kinds) == len(set(kinds)) and kinds, kinds                    # once per kind
+    assert any("RecursionError" in k for k in kinds), kinds
+    assert not [r for r in caplog.records if r.exc_info or r.name.startswith("telnetlib3")
+                and r.levelno >= logging.WARNING]
+    assert len(caplog.records) < 40
+    await c.close()
+
+
+async def test_junk_web_frames_are_logged_once_per_connection(casino_factory, caplog):
+    import aiohttp
+    app = await casino_factory(web=True, limits={"input_bytes_per_second": 10_000_000})
+    async with aiohttp.ClientSession() as http:
+        async with http.ws_connect(f"http://127.0.0.1:{app.web_port}/ws") as ws:
+            with caplog.at_level(logging.DEBUG):
+                for _ in range(20):
+                    await ws.send_str("[" * 5000)
+                    await ws.send_str("{not json")
+                await ws.send_str('{"t": "line", "d": "create webnest secret123"}')
+                seen = ""
+                while "Welcome, webnest" not in seen:
+                    msg = await asyncio.wait_for(ws.receive(), 10)
+                    assert msg.type == aiohttp.WSMsgType.TEXT, msg        # not closed on us
+                    seen += msg.json().get("d", "")
+    kinds = [r.fields["kind"] for r in caplog.records if getattr(r, "fields", {}).get("event") == "client_error"]
+    assert sorted(kinds) == ["frame:JSONDecodeError", "frame:RecursionError"], kinds
+    assert not [r for r in caplog.records if r.exc_info]
+
+
+# --- item 8: digits, the WebSocket's Origin, names that are login words -----
+
+FOREIGN = ["１０", "١٠", "¹⁰", "༡༠"]
+
+
+@pytest.mark.parametrize("game, bet", [("craps", "bet pass {}"), ("roulette", "bet red {}"),
+                                       ("alley", "bet {}")])
+async def test_non_ascii_digits_are_refused_with_the_same_reason_at_every_table(casino_factory, game, bet):
+    app = await casino_factory(seed=4)
+    c = await Client.open(app.port)
+    await login(c, f"digits{game}")
+    for room in {"craps": ["north"], "roulette": ["north", "east"], "alley": ["down"]}[game]:
+        await c.cmd(room)
+    await c.cmd_expect(f"play {game}", {"craps": "joins the table", "roulette": "Welcome to roulette",
+                                        "alley": "sits down"}[game])
+    for digits in FOREIGN:
+        out = plain(await c.cmd_expect(bet.format(digits), "digits 0-9"))
+        assert f"'{digits}' is not a number here: type the digits 0-9" in out
+    assert (await app.ledger.balance(f"digits{game}")).wallet == 1000       # nothing was staked
+    await c.close()
+
+
+async def test_the_websocket_origin_check_ignores_the_requests_own_host(casino_factory):
+    import aiohttp
+    app = await casino_factory(web=True)
+    url = f"http://127.0.0.1:{app.web_port}"
+    async with aiohttp.ClientSession() as http:
+        # a DNS-rebinding page: its Origin and the Host its browser sends agree
+        with pytest.raises(aiohttp.WSServerHandshakeError):
+            await http.ws_connect(f"{url}/ws", origin=f"http://rebind.example:{app.web_port}",
+                                  headers={"Host": f"rebind.example:{app.web_port}"})
+        for ours in (url, f"http://localhost:{app.web_port}"):
+            async with http.ws_connect(f"{url}/ws", origin=ours) as ws:
+                msg = await asyncio.wait_for(ws.receive(), 10)
+                assert "Welcome" in msg.json()["d"]
+
+
+@pytest.mark.parametrize("word", ["quit", "help", "create", "connect", "Exit"])
+async def test_login_words_are_refused_as_new_names_with_a_reason(casino_factory, word):
+    app = await casino_factory()
+    c = await Client.open(app.port)
+    await c.read_until_prompt()
+    out = plain(await c.cmd(f"create {word} secret123"))
+    assert f"The name {word} is a login command; pick another." in out
+    assert await app.accounts.get(word) is None
+    await c.close()
