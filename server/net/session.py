@@ -120,6 +120,7 @@ class Session:
         self._flush_scheduled = False
         self._echo_off = False
         self._replying = False
+        self._after: list[Callable[[], None]] = []    # data to send once the text before it has left
         self._at_prompt = False   # the client's cursor sits after our last prompt
         self.gmcp: Any = None     # server.net.mud.Gmcp: data for client scripts, when agreed
         self._prefs: Prefs | None = None  # made once logged in (see `prefs`)
@@ -203,6 +204,15 @@ class Session:
         if not self._flush_scheduled and not self._replying:
             self.flush()
 
+    def after_text(self, send: Callable[[], None]) -> None:
+        """Send something that is not text (GMCP data) after the text already
+        queued for this player: at once if nothing is waiting, else right
+        after the next flush, so data follows the text it was caused with."""
+        if self._outbox or self._replying or self._flush_scheduled:
+            self._after.append(send)
+        else:
+            send()
+
     def reply(self) -> "_Reply":
         """Hold output while a command runs, so its whole reply leaves as one
         block under one prompt, however many awaits the command makes."""
@@ -219,6 +229,10 @@ class Session:
         self._write(lead + body + self.prompt_text, prompt=True)
         if not self.closed:
             self._at_prompt = True
+        if self._after:
+            after, self._after = self._after, []
+            for send in after:
+                send()
 
     def _render(self, lines: list[str]) -> str:
         width = self.width

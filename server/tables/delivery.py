@@ -15,7 +15,7 @@ one each.
 """
 from __future__ import annotations
 
-import asyncio
+import functools
 from dataclasses import dataclass
 from typing import Awaitable, Callable, Mapping, Protocol
 
@@ -41,6 +41,7 @@ class Viewing(Protocol):
     def prefs(self) -> Prefs: ...
     def tell(self, *lines: str) -> None: ...
     def ask(self, prompt: str, answer: Callable[[str], Awaitable[bool]]) -> None: ...
+    def after_text(self, send: Callable[[], None]) -> None: ...
 
 
 @dataclass
@@ -177,6 +178,5 @@ class Delivery:
             session.tell(*lines)
         self._table_state(core, state)
         data, self._data = self._data, []
-        loop = asyncio.get_running_loop()
         for session, package, payload in data:
-            loop.call_soon(mud.send, session, package, payload)
+            session.after_text(functools.partial(mud.send, session, package, payload))

@@ -10,7 +10,7 @@ import re
 import telnetlib3
 from telnetlib3.telopt import MSSP
 
-from support.telnet import login
+from support.telnet import Client, login
 
 GMCP_OPT, MSSP_OPT = 201, 70
 
@@ -119,3 +119,38 @@ async def test_a_client_that_refuses_gets_neither_and_the_same_text(casino, conn
     assert "Your bets" in text or "Settlement" in text
     assert GMCP_OPT not in plain.subnegotiated and MSSP_OPT not in plain.subnegotiated
     assert app.online["hal"].gmcp is not None and not app.online["hal"].gmcp.enabled
+
+
+class RawGmcpClient(Client):
+    """Our byte-level client, agreeing to GMCP: the raw stream keeps the order
+    in which text and data really arrived."""
+
+    def _feed(self, data: bytes) -> list[int]:
+        self.log = getattr(self, "log", bytearray()) + data   # every byte, in order
+        return super()._feed(data)
+
+    def _answer(self, cmd: int, opt: int) -> None:
+        if cmd == 251 and opt == GMCP_OPT:                    # IAC WILL GMCP -> IAC DO GMCP
+            self.writer.write(bytes([255, 253, GMCP_OPT]))
+            return
+        super()._answer(cmd, opt)
+
+
+async def test_gmcp_data_follows_the_text_it_was_caused_with(casino_factory):
+    """docs/gmcp.md: data after text. The player whose own command moved chips
+    gets the bet's text first and its Char.Status after it."""
+    app = await casino_factory(seed=11, limits={"commands_per_second": 1000})
+    c = await RawGmcpClient.open(app.port)
+    await login(c, "hedy")
+    await c.cmd("north")
+    await c.cmd("play craps")
+    mark = len(c.log)
+    await c.cmd_expect("bet pass 10", "Your bets")
+    for _ in range(5):                                        # the data may follow the prompt
+        if b"Char.Status" in c.log[mark:]:
+            break
+        await c.cmd("look")
+    raw = bytes(c.log[mark:])
+    assert b"Char.Status" in raw
+    assert raw.index(b"Bet accepted") < raw.index(b"Char.Status")
+    await c.close()
