@@ -154,3 +154,27 @@ async def test_gmcp_data_follows_the_text_it_was_caused_with(casino_factory):
     assert b"Char.Status" in raw
     assert raw.index(b"Bet accepted") < raw.index(b"Char.Status")
     await c.close()
+
+
+async def test_the_documented_tintin_recipe_fires_in_a_real_tintin(casino_factory, tmp_path):
+    """docs/gmcp.md's TinTin++ lines, as written there, in a real TinTin++ under
+    tmux: the roll's GMCP event fires (without the IAC DO line it never did)."""
+    from pathlib import Path
+
+    from support.screen import TINTIN, Screen, require_tools
+    require_tools("tmux", "tt++")
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "gmcp.md").read_text()
+    recipe = [line for line in docs.splitlines() if line.startswith("#event {IAC ")]
+    assert len(recipe) == 2 and "IAC WILL GMCP" in recipe[0]
+    app = await casino_factory(seed=3, limits={"commands_per_second": 1000})
+    script = tmp_path / "casino.tin"
+    script.write_text("\n".join(recipe + [f"#session casino 127.0.0.1 {app.port}"]) + "\n")
+    screen = Screen(f"env LANG=C.UTF-8 {TINTIN} -G {script}", width=100)
+    try:
+        await screen.wait_for(r"Name:")
+        for line in ("create tess secret123", "north", "play craps", "bet pass 10", "roll"):
+            screen.type(line)
+        text = await screen.wait_for(r"Rolled \{table\}\{bank_craps\}")
+        assert "{dice}" in text and "{total}" in text
+    finally:
+        screen.close()
