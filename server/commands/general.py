@@ -7,7 +7,7 @@ from typing import Protocol
 from server.commands.registry import REGISTRY
 from server.commands.registry import Command, CommandApp, Context
 from server.config.model import CasinoConfig, RoomConfig
-from server.games.catalogue import entry_for
+from server.games.catalogue import GAMES, entry_for
 from server.net.session import Session
 from server.render.text import paint, wrap
 from server.render.width import glue
@@ -253,9 +253,15 @@ async def emote(ctx: Context) -> None:
     ctx.app.broadcast_room(room, line, exclude=ctx.session)
 
 
-@command("help", aliases=("?",), help="""help [command|game|bet] - list the commands, or explain one.
-'help craps' (or alley, pig) lists a game's words and its bets with what they pay;
-'help pass', 'help field' explain a bet.""")
+def _help_help() -> str:
+    """help's own help, naming every game in the catalogue."""
+    games = ", ".join(dict.fromkeys(f"'help {e.word}'" for e in GAMES))
+    return ("help [command|game|bet] - list the commands, or explain one.\n"
+            f"A game's help lists its words and its bets with what they pay: {games}.\n"
+            "'help pass', 'help field' explain a bet.")
+
+
+@command("help", aliases=("?",), help=_help_help)
 async def help_(ctx: Context) -> None:
     if ctx.args:
         ctx.tell(*help_topic(ctx.app, ctx.argv[0], ctx.app.is_operator(ctx.session)))

@@ -178,3 +178,10 @@ def test_without_registration_the_game_is_refused_by_name(tmp_path, capsys):
     config, rooms = casino_files(tmp_path)
     assert main(["validate", "--config", str(config), "--rooms", str(rooms)]) == 1
     assert "high_card" in capsys.readouterr().out
+
+
+async def test_help_names_every_catalogued_game_the_test_game_too(casino, connect):
+    a = await connect(ttype="dumb")
+    await login(a, "dana")
+    out = " ".join(plain(await a.cmd("help help")).split())
+    assert "'help roulette'" in out and "'help highcard'" in out
