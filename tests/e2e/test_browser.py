@@ -44,7 +44,9 @@ class Browser:
         self.driver = driver
 
     @classmethod
-    async def open(cls, url: str) -> "Browser":
+    async def open(cls, url: str, size: tuple[int, int] = (1100, 900), phone: bool = False) -> "Browser":
+        """A desktop window of `size`, or (phone) a phone's screen of that size:
+        Chromium's mobile emulation (headless windows are at least 500 wide)."""
         os.environ.setdefault("SE_AVOID_STATS", "true")   # selenium must not try the internet
 
         def start():
@@ -52,8 +54,11 @@ class Browser:
             options = webdriver.ChromeOptions()
             options.binary_location = CHROMIUM
             for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
-                        "--disable-gpu", "--window-size=1100,900", "--lang=en-US"):
+                        "--disable-gpu", f"--window-size={size[0]},{size[1]}", "--lang=en-US"):
                 options.add_argument(arg)
+            if phone:
+                options.add_experimental_option("mobileEmulation", {"deviceMetrics": {
+                    "width": size[0], "height": size[1], "pixelRatio": 3, "touch": True, "mobile": True}})
             driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
             driver.get(url)
             return driver
@@ -91,8 +96,8 @@ class Browser:
 async def browser_on(casino_factory):
     opened: list[Browser] = []
 
-    async def start(app) -> Browser:
-        b = await Browser.open(f"http://127.0.0.1:{app.web_port}/")
+    async def start(app, path: str = "/", **screen) -> Browser:
+        b = await Browser.open(f"http://127.0.0.1:{app.web_port}{path}", **screen)
         opened.append(b)
         return b
 
@@ -203,3 +208,116 @@ async def test_the_page_sends_its_width_on_resize_and_reconnects_when_dropped(ca
     await page.wait_for("create <name> <password>", after=len(pane) - 200)
     back = await page.type("connect Wendy secret123", "Exits:")
     assert "You have" in back
+
+
+# Where text lands on the screen: the line boxes ("rows") of the last (or
+# first) place `needle` is shown in the pane, the pane's text area inside its
+# padding and scrollbar, and one character's width, measured here and not by
+# the page. Rows are [left, right] in CSS pixels, top to bottom.
+BOXES = """
+const [needle, first] = arguments;
+const pane = document.getElementById("pane");
+const walker = document.createTreeWalker(pane, NodeFilter.SHOW_TEXT);
+const nodes = [];
+let all = "";
+for (let n = walker.nextNode(); n; n = walker.nextNode()) { nodes.push([n, all.length]); all += n.data; }
+const probe = document.createElement("span");
+probe.textContent = "0".repeat(200);
+probe.style.cssText = "position:absolute;visibility:hidden;white-space:pre";
+pane.appendChild(probe);
+const cw = probe.getBoundingClientRect().width / 200;
+probe.remove();
+const box = pane.getBoundingClientRect();
+const cs = getComputedStyle(pane);
+const left = box.left + pane.clientLeft + parseFloat(cs.paddingLeft);
+const right = box.left + pane.clientLeft + pane.clientWidth - parseFloat(cs.paddingRight);
+const at = needle === null ? -1 : first ? all.indexOf(needle) : all.lastIndexOf(needle);
+if (at < 0) return {rows: null, left, right, cw};
+const where = (i) => { const k = nodes.findLastIndex(([, start]) => start <= i); return [nodes[k][0], i - nodes[k][1]]; };
+const range = document.createRange();
+range.setStart(...where(at));
+const [end, off] = where(at + needle.length - 1);
+range.setEnd(end, off + 1);
+const rows = new Map();
+for (const r of range.getClientRects()) {
+  if (r.width === 0) continue;
+  const top = Math.round(r.top / 4);
+  const row = rows.get(top);
+  rows.set(top, row ? [Math.min(row[0], r.left), Math.max(row[1], r.right)] : [r.left, r.right]);
+}
+return {rows: [...rows.entries()].sort((a, b) => a[0] - b[0]).map(([, row]) => row), left, right, cw};
+"""
+SLACK = 0.5           # CSS pixels of rounding allowed in a comparison
+
+
+async def rows_of(page: Browser, needle: str, first: bool = False) -> dict:
+    found = await page.run(page.driver.execute_script, BOXES, needle, first)
+    assert found["rows"], f"{needle!r} is not in the pane"
+    return found
+
+
+async def fits_its_columns(page: Browser, app, name: str) -> int:
+    """The width the page reports is the columns that fit its text area, and
+    the server has it: a line of that many characters fits, one more would not."""
+    def reported(d):
+        n = int(d.find_element(By.ID, "pane").get_attribute("data-cols"))
+        return n if app.online[name].width == n else False
+    cols = await page.run(WebDriverWait(page.driver, GUARD).until, reported)
+    area = await page.run(page.driver.execute_script, BOXES, None, True)
+    width = area["right"] - area["left"]
+    assert cols * area["cw"] <= width + SLACK, (cols, area)
+    assert (cols + 1) * area["cw"] > width, (cols, area)
+    return cols
+
+
+async def said_lines_fit(page: Browser, app, name: str) -> None:
+    """A long `say`, wrapped by the server to the reported width: each of its
+    lines is one row of the pane, inside the text area."""
+    words = " ".join(f"w{i:02}" for i in range(1, 90))
+    shown = await page.type(f"say {words}", "w89")
+    lines = [ln.strip() for ln in shown.splitlines() if "w" in ln and not ln.startswith("say ")]
+    lines = [ln for ln in lines if re.search(r"\bw\d\d\b", ln)]
+    assert len(lines) >= 2, shown
+    for ln in lines:
+        found = await rows_of(page, ln)
+        assert len(found["rows"]) == 1, (ln, found)
+        assert found["rows"][0][1] <= found["right"] + SLACK, (ln, found)
+
+
+async def test_on_a_phone_the_banner_wraps_under_its_indent_and_lines_fit(casino_factory, browser_on):
+    from server.commands.login import banner
+    app = await casino_factory(web=True)
+    page = await browser_on(app, size=(390, 844), phone=True)
+    await page.wait_for("create <name> <password>")
+    # The banner goes out as the page connects, before its width can reach the
+    # server: the page wraps each line under the line's own indent.
+    wrapped = 0
+    for text in banner():
+        if not text.strip():
+            continue
+        indent = len(text) - len(text.lstrip(" "))
+        found = await rows_of(page, text.strip(), first=True)
+        wrapped += len(found["rows"]) > 1
+        for left, right in found["rows"]:
+            assert left >= found["left"] + indent * found["cw"] - SLACK, (text, found)
+            assert right <= found["right"] + SLACK, (text, found)
+    assert wrapped >= 1                      # the games line is wider than a phone
+
+    await page.type("create Phoebe secret123", "The Lobby")
+    cols = await fits_its_columns(page, app, "phoebe")
+    assert 30 <= cols <= 45
+    await said_lines_fit(page, app, "phoebe")
+
+
+async def test_on_a_desktop_the_width_leaves_room_for_the_scrollbar(casino_factory, browser_on):
+    app = await casino_factory(web=True)
+    page = await browser_on(app, size=(1100, 700))
+    await page.wait_for("create <name> <password>")
+    await page.type("create Desmond secret123", "The Lobby")
+    await page.type("help", "Type 'help <command>'")
+    overflows = await page.run(page.driver.execute_script,
+                               "const p = document.getElementById('pane'); return p.scrollHeight > p.clientHeight")
+    assert overflows                         # the scrollbar is showing
+    cols = await fits_its_columns(page, app, "desmond")
+    assert cols >= 80
+    await said_lines_fit(page, app, "desmond")
