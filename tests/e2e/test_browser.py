@@ -11,6 +11,7 @@ The dice are seeded and game time is moved with the manager's clock.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import os
 import re
 import shutil
@@ -321,3 +322,127 @@ async def test_on_a_desktop_the_width_leaves_room_for_the_scrollbar(casino_facto
     cols = await fits_its_columns(page, app, "desmond")
     assert cols >= 80
     await said_lines_fit(page, app, "desmond")
+
+
+# --- the page's own verifier (verify.html): the derivation in the browser ---
+
+FAIRNESS = Path(__file__).resolve().parents[2] / "docs" / "fairness.md"
+DOC_SEED = "3f1e4b5c0f2a9d8e7c6b5a49382716f5e4d3c2b1a09f8e7d6c5b4a3928170f6e"
+
+
+def published_vectors() -> list[tuple[str, str, int, int, object]]:
+    """docs/fairness.md's vectors, as tests/dice/test_vectors.py reads them:
+    (kind, client seed, nonce, n, what the doc says)."""
+    text = FAIRNESS.read_text()
+    dice = [("dice", c, int(k), 36, (int(a), int(b)))
+            for c, k, a, b in re.findall(r"^\| `([^`]+)` \| (\d+) \| (\d) (\d) \|$", text, re.M)]
+    draws = [("wheel" if int(n) == 37 else "n", c, int(k), int(n), int(v))
+             for n, c, k, v in re.findall(r"^\| (\d+) \| `([^`]+)` \| (\d+) \| (\d+) \|$", text, re.M)]
+    return dice + draws
+
+
+def first_nonce_where(seed: str, client: str, n: int, rejected: int) -> int:
+    """The first nonce whose first `rejected` units (bytes, or words for n > 256) are all rejected."""
+    from server.dice.derive import accept_below, byte_stream
+    size = 1 if n <= 256 else 4
+    for nonce in itertools.count():
+        stream = byte_stream(seed, client, nonce)
+        units = [int.from_bytes(bytes(next(stream) for _ in range(size)), "big") for _ in range(rejected)]
+        if all(u >= accept_below(n) for u in units):
+            return nonce
+    raise AssertionError("unreachable")
+
+
+class Verifier:
+    """verify.html, filled in and read as a player would."""
+
+    def __init__(self, page: Browser) -> None:
+        self.page = page
+
+    def _check(self, server: str, client: str, nonce: int, count: int, kind: str, n: int | None,
+               commit: str) -> list[str]:
+        from selenium.webdriver.support.ui import Select
+        d = self.page.driver
+        for field, value in (("server", server), ("commit", commit), ("client", client),
+                             ("nonce", str(nonce)), ("count", str(count))):
+            box = d.find_element(By.ID, field)
+            box.clear()
+            box.send_keys(value)
+        Select(d.find_element(By.ID, "kind")).select_by_value(kind)
+        if n is not None:
+            box = d.find_element(By.ID, "n")
+            box.clear()
+            box.send_keys(str(n))
+        d.execute_script("document.getElementById('out').dataset.done = ''")
+        d.find_element(By.ID, "go").click()
+        WebDriverWait(d, GUARD).until(lambda d: d.find_element(By.ID, "out").get_attribute("data-done") == "1")
+        return d.find_element(By.ID, "out").text.splitlines()
+
+    async def check(self, server: str, client: str, nonce: int, count: int = 1, kind: str = "dice",
+                    n: int | None = None, commit: str = "") -> list[str]:
+        return await self.page.run(self._check, server, client, nonce, count, kind, n, commit)
+
+
+def expected(server: str, client: str, nonce: int, count: int, n: int) -> list[str]:
+    """What `casino verify` prints for these draws (server.dice.derive and kinds)."""
+    from server.dice.derive import commitment, derive_draws
+    from server.dice.kinds import DICE, DIE, WHEEL, plain
+    kind = {36: DICE, 37: WHEEL, 6: DIE}.get(n) or plain(n)
+    values = derive_draws(server, client, nonce, count, n)
+    return ([f"commitment (SHA-256 of the server seed): {commitment(server)}"]
+            + [kind.line(nonce + i, v) for i, v in enumerate(values)])
+
+
+async def test_the_verify_page_derives_every_kind_of_draw_as_the_server_does(casino_factory, browser_on):
+    from server.dice.derive import commitment, deterministic_server_seed, draw, split_dice
+    app = await casino_factory(web=True)
+    page = await browser_on(app, "/static/verify.html", size=(390, 844), phone=True)
+    driver = page.driver
+    loaded = await page.run(driver.execute_script, "return performance.getEntriesByType('resource').length")
+    # From here the browser is offline: the page must need nothing from the server.
+    await page.run(lambda: driver.set_network_conditions(offline=True, latency=0, download_throughput=0,
+                                                         upload_throughput=0))
+    verifier = Verifier(page)
+
+    # Every published vector, one draw each: the page agrees with the doc and the code.
+    vectors = published_vectors()
+    assert len(vectors) >= 20
+    for kind, client, nonce, n, doc in vectors:
+        got = await verifier.check(DOC_SEED, client, nonce, kind=kind, n=n if kind == "n" else None)
+        assert got == expected(DOC_SEED, client, nonce, 1, n), (kind, client, nonce, n)
+        assert doc == (split_dice(draw(DOC_SEED, client, nonce, 36)) if kind == "dice" else draw(DOC_SEED, client, nonce, n))
+    assert got[0] == f"commitment (SHA-256 of the server seed): {commitment(DOC_SEED)}"
+
+    # Runs of draws under other seeds: dice, wheel and one die, a non-ASCII
+    # client seed and a nonce past 2^32.
+    seeds = [deterministic_server_seed(7, "roulette", 0), deterministic_server_seed(7, "craps", 3)]
+    for seed, client, nonce, kind, n in ((seeds[0], "roulette", 0, "wheel", 37),
+                                         (seeds[1], "lucky ☘ 7s", 5, "dice", 36),
+                                         (seeds[0], "pig", 2 ** 33, "die", 6)):
+        got = await verifier.check(seed, client, nonce, count=60, kind=kind)
+        assert got == expected(seed, client, nonce, 60, n), (kind, got)
+
+    # Rejection: a first byte rejected (dice, wheel), a whole first block of
+    # words rejected (block 1 is needed) and two whole blocks (block 2).
+    seed = seeds[1]
+    for kind, n, units in (("dice", 36, 1), ("wheel", 37, 2), ("n", 2 ** 31 + 1, 8), ("n", 2 ** 31 + 1, 16)):
+        nonce = first_nonce_where(seed, "table", n, units)
+        got = await verifier.check(seed, "table", nonce, kind=kind, n=n if kind == "n" else None)
+        assert got == expected(seed, "table", nonce, 1, n), (kind, n, units, got)
+
+    # The commitment a player saw before the draws is compared for them.
+    got = await verifier.check(DOC_SEED, "table", 0, commit=commitment(DOC_SEED).upper())
+    assert got[1] == "It matches the commitment you saw."
+    got = await verifier.check(DOC_SEED, "table", 0, commit=commitment(seeds[0]))
+    assert got[1].startswith("It does NOT match")
+    # Nothing was fetched after the page loaded.
+    assert await page.run(driver.execute_script,
+                          "return performance.getEntriesByType('resource').length") == loaded
+
+
+async def test_the_casino_page_links_to_its_verifier(casino_factory, browser_on):
+    app = await casino_factory(web=True)
+    page = await browser_on(app)
+    await page.wait_for("create <name> <password>")
+    link = await page.run(page.driver.find_element, By.ID, "verify-link")
+    assert (await page.run(link.get_attribute, "href")).endswith("/static/verify.html")
