@@ -446,3 +446,16 @@ async def test_the_casino_page_links_to_its_verifier(casino_factory, browser_on)
     await page.wait_for("create <name> <password>")
     link = await page.run(page.driver.find_element, By.ID, "verify-link")
     assert (await page.run(link.get_attribute, "href")).endswith("/static/verify.html")
+
+
+async def test_a_link_to_the_verifier_carries_the_values_and_checks_them(casino_factory, browser_on):
+    app = await casino_factory(web=True)
+    page = await browser_on(app, f"/static/verify.html#server={DOC_SEED}&client=table&nonce=1&count=3&kind=wheel")
+    driver = page.driver
+
+    def shown(d):
+        out = d.find_element(By.ID, "out")
+        return out.get_attribute("data-done") == "1" and out.text.splitlines()
+    got = await page.run(WebDriverWait(driver, GUARD).until, shown)
+    assert got == expected(DOC_SEED, "table", 1, 3, 37)
+    assert got[1:3] == ["nonce 1: pocket 33", "nonce 2: pocket 3"]        # docs/fairness.md's vectors
