@@ -11,6 +11,7 @@ The dice are seeded and game time is moved with the manager's clock.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import os
 import re
 import shutil
@@ -44,7 +45,9 @@ class Browser:
         self.driver = driver
 
     @classmethod
-    async def open(cls, url: str) -> "Browser":
+    async def open(cls, url: str, size: tuple[int, int] = (1100, 900), phone: bool = False) -> "Browser":
+        """A desktop window of `size`, or (phone) a phone's screen of that size:
+        Chromium's mobile emulation (headless windows are at least 500 wide)."""
         os.environ.setdefault("SE_AVOID_STATS", "true")   # selenium must not try the internet
 
         def start():
@@ -52,8 +55,11 @@ class Browser:
             options = webdriver.ChromeOptions()
             options.binary_location = CHROMIUM
             for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
-                        "--disable-gpu", "--window-size=1100,900", "--lang=en-US"):
+                        "--disable-gpu", f"--window-size={size[0]},{size[1]}", "--lang=en-US"):
                 options.add_argument(arg)
+            if phone:
+                options.add_experimental_option("mobileEmulation", {"deviceMetrics": {
+                    "width": size[0], "height": size[1], "pixelRatio": 3, "touch": True, "mobile": True}})
             driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
             driver.get(url)
             return driver
@@ -91,8 +97,8 @@ class Browser:
 async def browser_on(casino_factory):
     opened: list[Browser] = []
 
-    async def start(app) -> Browser:
-        b = await Browser.open(f"http://127.0.0.1:{app.web_port}/")
+    async def start(app, path: str = "/", **screen) -> Browser:
+        b = await Browser.open(f"http://127.0.0.1:{app.web_port}{path}", **screen)
         opened.append(b)
         return b
 
@@ -203,3 +209,253 @@ async def test_the_page_sends_its_width_on_resize_and_reconnects_when_dropped(ca
     await page.wait_for("create <name> <password>", after=len(pane) - 200)
     back = await page.type("connect Wendy secret123", "Exits:")
     assert "You have" in back
+
+
+# Where text lands on the screen: the line boxes ("rows") of the last (or
+# first) place `needle` is shown in the pane, the pane's text area inside its
+# padding and scrollbar, and one character's width, measured here and not by
+# the page. Rows are [left, right] in CSS pixels, top to bottom.
+BOXES = """
+const [needle, first] = arguments;
+const pane = document.getElementById("pane");
+const walker = document.createTreeWalker(pane, NodeFilter.SHOW_TEXT);
+const nodes = [];
+let all = "";
+for (let n = walker.nextNode(); n; n = walker.nextNode()) { nodes.push([n, all.length]); all += n.data; }
+const probe = document.createElement("span");
+probe.textContent = "0".repeat(200);
+probe.style.cssText = "position:absolute;visibility:hidden;white-space:pre";
+pane.appendChild(probe);
+const cw = probe.getBoundingClientRect().width / 200;
+probe.remove();
+const box = pane.getBoundingClientRect();
+const cs = getComputedStyle(pane);
+const left = box.left + pane.clientLeft + parseFloat(cs.paddingLeft);
+const right = box.left + pane.clientLeft + pane.clientWidth - parseFloat(cs.paddingRight);
+const at = needle === null ? -1 : first ? all.indexOf(needle) : all.lastIndexOf(needle);
+if (at < 0) return {rows: null, left, right, cw};
+const where = (i) => { const k = nodes.findLastIndex(([, start]) => start <= i); return [nodes[k][0], i - nodes[k][1]]; };
+const range = document.createRange();
+range.setStart(...where(at));
+const [end, off] = where(at + needle.length - 1);
+range.setEnd(end, off + 1);
+const rows = new Map();
+for (const r of range.getClientRects()) {
+  if (r.width === 0) continue;
+  const top = Math.round(r.top / 4);
+  const row = rows.get(top);
+  rows.set(top, row ? [Math.min(row[0], r.left), Math.max(row[1], r.right)] : [r.left, r.right]);
+}
+return {rows: [...rows.entries()].sort((a, b) => a[0] - b[0]).map(([, row]) => row), left, right, cw};
+"""
+SLACK = 0.5           # CSS pixels of rounding allowed in a comparison
+
+
+async def rows_of(page: Browser, needle: str, first: bool = False) -> dict:
+    found = await page.run(page.driver.execute_script, BOXES, needle, first)
+    assert found["rows"], f"{needle!r} is not in the pane"
+    return found
+
+
+async def fits_its_columns(page: Browser, app, name: str) -> int:
+    """The width the page reports is the columns that fit its text area, and
+    the server has it: a line of that many characters fits, one more would not."""
+    def reported(d):
+        n = int(d.find_element(By.ID, "pane").get_attribute("data-cols"))
+        return n if app.online[name].width == n else False
+    cols = await page.run(WebDriverWait(page.driver, GUARD).until, reported)
+    area = await page.run(page.driver.execute_script, BOXES, None, True)
+    width = area["right"] - area["left"]
+    assert cols * area["cw"] <= width + SLACK, (cols, area)
+    assert (cols + 1) * area["cw"] > width, (cols, area)
+    return cols
+
+
+async def said_lines_fit(page: Browser, app, name: str) -> None:
+    """A long `say`, wrapped by the server to the reported width: each of its
+    lines is one row of the pane, inside the text area."""
+    words = " ".join(f"w{i:02}" for i in range(1, 90))
+    shown = await page.type(f"say {words}", "w89")
+    lines = [ln.strip() for ln in shown.splitlines() if "w" in ln and not ln.startswith("say ")]
+    lines = [ln for ln in lines if re.search(r"\bw\d\d\b", ln)]
+    assert len(lines) >= 2, shown
+    for ln in lines:
+        found = await rows_of(page, ln)
+        assert len(found["rows"]) == 1, (ln, found)
+        assert found["rows"][0][1] <= found["right"] + SLACK, (ln, found)
+
+
+async def test_on_a_phone_the_banner_wraps_under_its_indent_and_lines_fit(casino_factory, browser_on):
+    from server.commands.login import banner
+    app = await casino_factory(web=True)
+    page = await browser_on(app, size=(390, 844), phone=True)
+    await page.wait_for("create <name> <password>")
+    # The banner goes out as the page connects, before its width can reach the
+    # server: the page wraps each line under the line's own indent.
+    wrapped = 0
+    for text in banner():
+        if not text.strip():
+            continue
+        indent = len(text) - len(text.lstrip(" "))
+        found = await rows_of(page, text.strip(), first=True)
+        wrapped += len(found["rows"]) > 1
+        for left, right in found["rows"]:
+            assert left >= found["left"] + indent * found["cw"] - SLACK, (text, found)
+            assert right <= found["right"] + SLACK, (text, found)
+    assert wrapped >= 1                      # the games line is wider than a phone
+
+    await page.type("create Phoebe secret123", "The Lobby")
+    cols = await fits_its_columns(page, app, "phoebe")
+    assert 30 <= cols <= 45
+    await said_lines_fit(page, app, "phoebe")
+
+
+async def test_on_a_desktop_the_width_leaves_room_for_the_scrollbar(casino_factory, browser_on):
+    app = await casino_factory(web=True)
+    page = await browser_on(app, size=(1100, 700))
+    await page.wait_for("create <name> <password>")
+    await page.type("create Desmond secret123", "The Lobby")
+    await page.type("help", "Type 'help <command>'")
+    overflows = await page.run(page.driver.execute_script,
+                               "const p = document.getElementById('pane'); return p.scrollHeight > p.clientHeight")
+    assert overflows                         # the scrollbar is showing
+    cols = await fits_its_columns(page, app, "desmond")
+    assert cols >= 80
+    await said_lines_fit(page, app, "desmond")
+
+
+# --- the page's own verifier (verify.html): the derivation in the browser ---
+
+FAIRNESS = Path(__file__).resolve().parents[2] / "docs" / "fairness.md"
+DOC_SEED = "3f1e4b5c0f2a9d8e7c6b5a49382716f5e4d3c2b1a09f8e7d6c5b4a3928170f6e"
+
+
+def published_vectors() -> list[tuple[str, str, int, int, object]]:
+    """docs/fairness.md's vectors, as tests/dice/test_vectors.py reads them:
+    (kind, client seed, nonce, n, what the doc says)."""
+    text = FAIRNESS.read_text()
+    dice = [("dice", c, int(k), 36, (int(a), int(b)))
+            for c, k, a, b in re.findall(r"^\| `([^`]+)` \| (\d+) \| (\d) (\d) \|$", text, re.M)]
+    draws = [("wheel" if int(n) == 37 else "n", c, int(k), int(n), int(v))
+             for n, c, k, v in re.findall(r"^\| (\d+) \| `([^`]+)` \| (\d+) \| (\d+) \|$", text, re.M)]
+    return dice + draws
+
+
+def first_nonce_where(seed: str, client: str, n: int, rejected: int) -> int:
+    """The first nonce whose first `rejected` units (bytes, or words for n > 256) are all rejected."""
+    from server.dice.derive import accept_below, byte_stream
+    size = 1 if n <= 256 else 4
+    for nonce in itertools.count():
+        stream = byte_stream(seed, client, nonce)
+        units = [int.from_bytes(bytes(next(stream) for _ in range(size)), "big") for _ in range(rejected)]
+        if all(u >= accept_below(n) for u in units):
+            return nonce
+    raise AssertionError("unreachable")
+
+
+class Verifier:
+    """verify.html, filled in and read as a player would."""
+
+    def __init__(self, page: Browser) -> None:
+        self.page = page
+
+    def _check(self, server: str, client: str, nonce: int, count: int, kind: str, n: int | None,
+               commit: str) -> list[str]:
+        from selenium.webdriver.support.ui import Select
+        d = self.page.driver
+        for field, value in (("server", server), ("commit", commit), ("client", client),
+                             ("nonce", str(nonce)), ("count", str(count))):
+            box = d.find_element(By.ID, field)
+            box.clear()
+            box.send_keys(value)
+        Select(d.find_element(By.ID, "kind")).select_by_value(kind)
+        if n is not None:
+            box = d.find_element(By.ID, "n")
+            box.clear()
+            box.send_keys(str(n))
+        d.execute_script("document.getElementById('out').dataset.done = ''")
+        d.find_element(By.ID, "go").click()
+        WebDriverWait(d, GUARD).until(lambda d: d.find_element(By.ID, "out").get_attribute("data-done") == "1")
+        return d.find_element(By.ID, "out").text.splitlines()
+
+    async def check(self, server: str, client: str, nonce: int, count: int = 1, kind: str = "dice",
+                    n: int | None = None, commit: str = "") -> list[str]:
+        return await self.page.run(self._check, server, client, nonce, count, kind, n, commit)
+
+
+def expected(server: str, client: str, nonce: int, count: int, n: int) -> list[str]:
+    """What `casino verify` prints for these draws (server.dice.derive and kinds)."""
+    from server.dice.derive import commitment, derive_draws
+    from server.dice.kinds import DICE, DIE, WHEEL, plain
+    kind = {36: DICE, 37: WHEEL, 6: DIE}.get(n) or plain(n)
+    values = derive_draws(server, client, nonce, count, n)
+    return ([f"commitment (SHA-256 of the server seed): {commitment(server)}"]
+            + [kind.line(nonce + i, v) for i, v in enumerate(values)])
+
+
+async def test_the_verify_page_derives_every_kind_of_draw_as_the_server_does(casino_factory, browser_on):
+    from server.dice.derive import commitment, deterministic_server_seed, draw, split_dice
+    app = await casino_factory(web=True)
+    page = await browser_on(app, "/static/verify.html", size=(390, 844), phone=True)
+    driver = page.driver
+    loaded = await page.run(driver.execute_script, "return performance.getEntriesByType('resource').length")
+    # From here the browser is offline: the page must need nothing from the server.
+    await page.run(lambda: driver.set_network_conditions(offline=True, latency=0, download_throughput=0,
+                                                         upload_throughput=0))
+    verifier = Verifier(page)
+
+    # Every published vector, one draw each: the page agrees with the doc and the code.
+    vectors = published_vectors()
+    assert len(vectors) >= 20
+    for kind, client, nonce, n, doc in vectors:
+        got = await verifier.check(DOC_SEED, client, nonce, kind=kind, n=n if kind == "n" else None)
+        assert got == expected(DOC_SEED, client, nonce, 1, n), (kind, client, nonce, n)
+        assert doc == (split_dice(draw(DOC_SEED, client, nonce, 36)) if kind == "dice" else draw(DOC_SEED, client, nonce, n))
+    assert got[0] == f"commitment (SHA-256 of the server seed): {commitment(DOC_SEED)}"
+
+    # Runs of draws under other seeds: dice, wheel and one die, a non-ASCII
+    # client seed and a nonce past 2^32.
+    seeds = [deterministic_server_seed(7, "roulette", 0), deterministic_server_seed(7, "craps", 3)]
+    for seed, client, nonce, kind, n in ((seeds[0], "roulette", 0, "wheel", 37),
+                                         (seeds[1], "lucky ☘ 7s", 5, "dice", 36),
+                                         (seeds[0], "pig", 2 ** 33, "die", 6)):
+        got = await verifier.check(seed, client, nonce, count=60, kind=kind)
+        assert got == expected(seed, client, nonce, 60, n), (kind, got)
+
+    # Rejection: a first byte rejected (dice, wheel), a whole first block of
+    # words rejected (block 1 is needed) and two whole blocks (block 2).
+    seed = seeds[1]
+    for kind, n, units in (("dice", 36, 1), ("wheel", 37, 2), ("n", 2 ** 31 + 1, 8), ("n", 2 ** 31 + 1, 16)):
+        nonce = first_nonce_where(seed, "table", n, units)
+        got = await verifier.check(seed, "table", nonce, kind=kind, n=n if kind == "n" else None)
+        assert got == expected(seed, "table", nonce, 1, n), (kind, n, units, got)
+
+    # The commitment a player saw before the draws is compared for them.
+    got = await verifier.check(DOC_SEED, "table", 0, commit=commitment(DOC_SEED).upper())
+    assert got[1] == "It matches the commitment you saw."
+    got = await verifier.check(DOC_SEED, "table", 0, commit=commitment(seeds[0]))
+    assert got[1].startswith("It does NOT match")
+    # Nothing was fetched after the page loaded.
+    assert await page.run(driver.execute_script,
+                          "return performance.getEntriesByType('resource').length") == loaded
+
+
+async def test_the_casino_page_links_to_its_verifier(casino_factory, browser_on):
+    app = await casino_factory(web=True)
+    page = await browser_on(app)
+    await page.wait_for("create <name> <password>")
+    link = await page.run(page.driver.find_element, By.ID, "verify-link")
+    assert (await page.run(link.get_attribute, "href")).endswith("/static/verify.html")
+
+
+async def test_a_link_to_the_verifier_carries_the_values_and_checks_them(casino_factory, browser_on):
+    app = await casino_factory(web=True)
+    page = await browser_on(app, f"/static/verify.html#server={DOC_SEED}&client=table&nonce=1&count=3&kind=wheel")
+    driver = page.driver
+
+    def shown(d):
+        out = d.find_element(By.ID, "out")
+        return out.get_attribute("data-done") == "1" and out.text.splitlines()
+    got = await page.run(WebDriverWait(driver, GUARD).until, shown)
+    assert got == expected(DOC_SEED, "table", 1, 3, 37)
+    assert got[1:3] == ["nonce 1: pocket 33", "nonce 2: pocket 3"]        # docs/fairness.md's vectors

@@ -9,7 +9,7 @@
   const form = document.getElementById("line");
   const input = document.getElementById("cmd");
   const status = document.getElementById("status");
-  const MAX_NODES = 4000;            // output kept in the pane
+  const MAX_LINES = 3000;            // lines of output kept in the pane
   const history = [];
   let hpos = 0;
   let draft = "";
@@ -71,6 +71,40 @@
   }
   // CSI sequences (SGR applied, the rest dropped), other escapes, control characters.
   const ESC = /\x1b\[([0-9;?]*)([ -\/]*[@-~])|\x1b[^\[]|[\x00-\x08\x0b-\x1f\x7f]/g;
+  // Each line of output is its own block (div.l), so a line wider than the
+  // pane (art, or text sent before the page's width reached the server)
+  // wraps under its own indent rather than at column 0: a hanging indent of
+  // the line's leading spaces, set once its first other character arrives.
+  let line = null;                   // the line being written (no newline yet)
+  function newLine() {
+    line = document.createElement("div");
+    line.className = "l";
+    pane.appendChild(line);
+  }
+  function endLine() {
+    if (!line.firstChild) line.appendChild(document.createElement("br"));   // a blank line keeps its height
+    newLine();
+  }
+  function indent(el) {
+    if (el.dataset.indent !== undefined) return;
+    const text = el.textContent;
+    const lead = text.search(/[^ ]/);
+    if (lead < 0) return;            // only spaces so far: wait for the rest
+    const n = Math.min(lead, Math.floor(Number(pane.dataset.cols || 80) / 2));
+    el.dataset.indent = String(n);
+    if (n > 0) {
+      el.style.paddingLeft = n + "ch";
+      el.style.textIndent = -n + "ch";
+    }
+  }
+  function write(text) {
+    const parts = text.split("\n");
+    for (let i = 0; i < parts.length; i++) {
+      if (i > 0) { indent(line); endLine(); }
+      if (parts[i]) line.appendChild(piece(parts[i]));
+    }
+    indent(line);
+  }
   function show(text) {
     text = carry + text;
     carry = "";
@@ -81,29 +115,33 @@
     }
     text = text.replace(/\r\n/g, "\n").replace(/\r/g, "");
     const stick = pane.scrollHeight - pane.scrollTop - pane.clientHeight < 40;
-    const frag = document.createDocumentFragment();
     let last = 0;
     let m;
     ESC.lastIndex = 0;
     while ((m = ESC.exec(text)) !== null) {
-      if (m.index > last) frag.appendChild(piece(text.slice(last, m.index)));
+      if (m.index > last) write(text.slice(last, m.index));
       if (m[2] === "m") applySgr(m[1]);
       last = ESC.lastIndex;
     }
-    if (last < text.length) frag.appendChild(piece(text.slice(last)));
-    pane.appendChild(frag);
-    while (pane.childNodes.length > MAX_NODES) pane.removeChild(pane.firstChild);
+    if (last < text.length) write(text.slice(last));
+    while (pane.childNodes.length > MAX_LINES) pane.removeChild(pane.firstChild);
     if (stick) pane.scrollTop = pane.scrollHeight;
   }
   function note(text) {
+    if (line.firstChild) endLine();
     const span = document.createElement("span");
     span.className = "note";
-    span.textContent = "\n[" + text + "]\n";
-    pane.appendChild(span);
+    span.textContent = "[" + text + "]";
+    line.appendChild(span);
+    endLine();
     pane.scrollTop = pane.scrollHeight;
   }
+  newLine();
 
   // --- width: the pane's columns are the player's width (telnet's NAWS) --
+  // The columns that fit the pane's visible text area: its width inside the
+  // scrollbar (the CSS reserves the scrollbar's gutter from the start, so a
+  // pane that fills up does not lose a column) and the padding.
   function columns() {
     const probe = document.createElement("span");
     probe.textContent = "M".repeat(100);
@@ -115,7 +153,7 @@
     pane.removeChild(probe);
     const cs = getComputedStyle(pane);
     const inner = pane.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
-    return Math.max(1, Math.floor(inner / cw));
+    return Math.max(1, Math.floor((inner + 0.01) / cw));
   }
   function sendCols(force) {
     const n = columns();
@@ -125,11 +163,16 @@
       ws.send(JSON.stringify({ t: "cols", n: n }));
     }
   }
+  // The pane's own size, not only the window's: a scrollbar that appears,
+  // the keyboard on a phone, a font that loads late all change the columns.
   let resizeTimer = null;
-  window.addEventListener("resize", () => {
+  function resized() {
     clearTimeout(resizeTimer);
     resizeTimer = setTimeout(() => sendCols(false), 150);
-  });
+  }
+  window.addEventListener("resize", resized);
+  if (window.ResizeObserver) new ResizeObserver(resized).observe(pane);
+  if (document.fonts && document.fonts.ready) document.fonts.ready.then(resized);
 
   // --- the connection, reconnected when it drops -------------------------
   function setMasked(on) {
