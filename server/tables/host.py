@@ -38,7 +38,8 @@ log = logging.getLogger("casino.tables")
 RETRY_SECONDS = 2          # how often a settlement the ledger could not write is retried
 # Players have no `casino` command of their own: `fair` says where the verifier is.
 VERIFIER = ("'casino verify' is the casino command of this open-source server: install the server "
-            "on your own computer and run it there (docs/fairness.md shows how).")
+            "on your own computer and run it there (docs/fairness.md shows how). Or open the browser "
+            "page's 'verify' link: it checks a seed in your browser, asking the server nothing.")
 
 
 class TableClosed(Exception):

@@ -23,6 +23,7 @@ async def test_fair_says_where_the_verifier_is(casino_factory):
     assert "casino verify --server-seed S" in out
     assert ("'casino verify' is the casino command of this open-source server: install the server on "
             "your own computer and run it there (docs/fairness.md shows how).") in out
+    assert "the browser page's 'verify' link: it checks a seed in your browser" in out
     await c.close()
 
 
