@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import textwrap
 from dataclasses import dataclass
 from typing import Mapping, Protocol
 
@@ -75,11 +76,15 @@ def _games_line() -> str:
 
 
 def banner() -> list[str]:
-    """The first screen: the games on offer (from the catalogue) and how to log in."""
+    """The first screen: the games on offer (from the catalogue) and how to log in.
+
+    It leaves before the client's width is known, so the games are broken
+    into lines of the same indent that fit 80 columns however many there are."""
+    games = textwrap.wrap(f"{_games_line()}.", 76, break_long_words=False)
     return [
         "",
         "  Welcome to the Casino!  Played for chips:",
-        f"  {_games_line()}.",
+        *(f"  {line}" for line in games),
         "",
         "  connect <name> <password>   log in",
         "  create <name> <password>    make a new account",
