@@ -34,7 +34,7 @@ from server.games.craps.outcome import (
     rulebook,
 )
 
-TIMED = frozenset((*LINE, *BONUS))      # kinds whose acceptance depends on the hand
+TIMED = frozenset((*LINE, *BONUS, Kind.HIGH))      # kinds whose acceptance depends on the hand
 
 
 class Slot:
@@ -95,6 +95,8 @@ class Seat:
 
     def has(self, kind: Kind, number: int | None = None) -> bool:
         """Whether a live bet of this kind (on this number) is on the table."""
+        if kind is Kind.PASS and not self.limits.variant.offers(kind):
+            kind = self.limits.variant.line     # High Point: pass is its one bet's alias
         if number is None:
             return self.kinds[kind] > 0
         return self.keys.get((kind, number), 0) > 0
@@ -120,6 +122,9 @@ class Seat:
         straight back up (place, buy, lay, hardways, one-roll bets; not line or
         bonus bets, whose acceptance depends on the moment of the hand).
         """
+        variant = self.limits.variant
+        if kind is Kind.PASS and not variant.offers(kind):
+            kind = variant.line                 # High Point: pass is its one bet's alias
         if amount is None:
             amount = self.min_stake(kind, number)
         bet = Bet(kind, number, amount)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from server.games.craps.bets import (ANY7_ODDS, ANYCRAPS_ODDS, ATS_PAYS, CRAPLESS_PLACE_ODDS,
-                                     CRAPLESS_TRUE_ODDS, FIRE_PAYS, HARD_ODDS, HOP_EASY_ODDS,
+                                     CRAPLESS_TRUE_ODDS, FIRE_PAYS, HARD_ODDS, HIGH_ODDS, HOP_EASY_ODDS,
                                      HOP_PAIR_ODDS, LAID_ODDS, PLACE_ODDS, PROP_ODDS, TRUE_ODDS)
 from server.games.craps.parse import KIND_WORDS as TYPED
 from server.games.craps.variants import BANK, Variant
@@ -89,9 +89,17 @@ VARIANT_BETS: Mapping[tuple[str, str], str] = {
 }
 
 
+# The bets only a variant has (kinds bank craps does not take), with their words.
+VARIANT_ONLY: Mapping[str, tuple[tuple[tuple[str, ...], str], ...]] = {
+    "high_point": ((("high", "pass"), f"bet high <n> (or bet pass <n>) - on the come-out; 2 or 3: no "
+                    f"decision, roll again; 11 or 12 wins {_r(HIGH_ODDS)}; 4 to 10 is the point and the "
+                    f"next roll decides: higher wins {_r(HIGH_ODDS)}, the point or lower loses. A contract."),),
+}
+
+
 def bets_for(variant: Variant = BANK) -> tuple[tuple[tuple[str, ...], str], ...]:
     """The bets a variant's table takes, each with its help line."""
-    out: list[tuple[tuple[str, ...], str]] = []
+    out: list[tuple[tuple[str, ...], str]] = list(VARIANT_ONLY.get(variant.key, ()))
     for words, text in BETS:
         if not variant.offers(TYPED[words[0]]):
             continue

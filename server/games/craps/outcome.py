@@ -24,6 +24,9 @@ from .bets import (
     ATS_PAYS,
     FIRE_PAYS,
     HARD_ODDS,
+    HIGH_NO_DECISION,
+    HIGH_ODDS,
+    HIGH_WINS,
     HOP_EASY_ODDS,
     HOP_PAIR_ODDS,
     HORN_ODDS,
@@ -39,7 +42,7 @@ from .bets import (
 )
 from .variants import BANK, VARIANTS, Variant
 
-Dice = tuple[int, int]
+Dice = tuple[int, ...]        # the faces of one draw: two dice (or cards); Die Rich's one die
 
 
 class Result(enum.IntEnum):
@@ -69,12 +72,14 @@ class TableView(NamedTuple):
     point: 0 on the come-out, else the point. fire: bit n set once point n was
     made this hand. hits: bit t set once total t was rolled since the last seven.
     rolls: rolls so far in this shooter hand (bonus bets only before the first).
+    step: Die Rich only, rolls since the point was set (0: the next is the hand's second).
     """
 
     point: int = 0
     fire: int = 0
     hits: int = 0
     rolls: int = 0
+    step: int = 0
 
 
 COME_OUT = TableView()
@@ -98,6 +103,18 @@ def advance(view: TableView, dice: Dice, points: tuple[int, ...] = POINTS) -> Ta
     if total == point:
         return TableView(0, view.fire | (1 << total), hits, view.rolls + 1)
     return TableView(point, view.fire, hits, view.rolls + 1)
+
+
+def advance_high(view: TableView, dice: Dice) -> TableView:
+    """High Point's table after a roll: a come-out 4 to 10 sets the point, 2, 3,
+    11 and 12 leave the come-out on; with the point on the next roll decides:
+    higher keeps the shooter (a new come-out), the point or lower ends the hand."""
+    total = dice[0] + dice[1]
+    if view.point == 0:
+        return TableView(0 if total in HIGH_NO_DECISION or total in HIGH_WINS else total, rolls=view.rolls + 1)
+    if total > view.point:
+        return TableView(rolls=view.rolls + 1)
+    return COME_OUT
 
 
 def dice_index(dice: Dice) -> int:
@@ -135,6 +152,22 @@ def _line_rows(kind: Kind, number: int, variant: Variant = BANK) -> tuple[Row, R
         if t == 7:
             return LOST if do else (1, 1)
         return NO_ACTION
+
+    row = _row(box if number == 0 else on)
+    return row, row
+
+
+def _high_rows(number: int) -> tuple[Row, Row]:
+    """High Point's one bet: on the come-out (number 0) 2 and 3 decide nothing,
+    11 and 12 win, 4 to 10 is the point; on the point, a higher total wins."""
+    def box(a: int, b: int) -> Entry:
+        t = a + b
+        if t in HIGH_NO_DECISION:
+            return NO_ACTION
+        return HIGH_ODDS if t in HIGH_WINS else TRAVEL_TO[t]
+
+    def on(a: int, b: int) -> Entry:
+        return HIGH_ODDS if a + b > number else LOST
 
     row = _row(box if number == 0 else on)
     return row, row
@@ -225,14 +258,23 @@ class Rulebook:
                 continue
             for n in variant.numbers(kind) or (0,):
                 self.rules[kind, n] = self._build(kind, n)
-        for kind in (Kind.PASS, Kind.DONT_PASS, Kind.COME, Kind.DONT_COME):
+        for kind in (Kind.PASS, Kind.DONT_PASS, Kind.COME, Kind.DONT_COME, Kind.HIGH):
             if variant.offers(kind):
                 for n in variant.points:
                     self.rules[kind, n] = self._build(kind, n)
+        self.faces: tuple[Dice, ...] = ALL_DICE        # every draw, each as likely
 
     def advance(self, view: TableView, dice: Dice) -> TableView:
-        """The table after this roll, by this variant's points."""
-        return advance(view, dice, self.variant.points)
+        """The table after this roll, by this variant's hand and points."""
+        scheme = self.variant.scheme
+        if scheme == "point":
+            return advance(view, dice, self.variant.points)
+        return advance_high(view, dice)
+
+    def projection(self, kind: Kind) -> Callable[[TableView], TableView] | None:
+        """What of the table a bet of `kind` reads beyond its own number (edge.py's
+        chain state); None: bank craps' projection for the kind."""
+        return None
 
     def _build(self, kind: Kind, n: int) -> Rule:
         if kind is Kind.FIRE:
@@ -242,7 +284,9 @@ class Rulebook:
             mask = ats[kind]
             totals = frozenset(t for t in range(2, 13) if mask >> t & 1) | {7}
             return Rule((), (), _ats(mask, ATS_PAYS[kind.value]), False, totals)
-        if kind in (Kind.PASS, Kind.DONT_PASS, Kind.COME, Kind.DONT_COME):
+        if kind is Kind.HIGH:
+            rows = _high_rows(n)
+        elif kind in (Kind.PASS, Kind.DONT_PASS, Kind.COME, Kind.DONT_COME):
             rows = _line_rows(kind, n, self.variant)
         elif kind in (Kind.ODDS, Kind.LAY_ODDS, Kind.PLACE, Kind.BUY, Kind.LAY, Kind.HARD):
             rows = _number_rows(kind, n, self.variant)

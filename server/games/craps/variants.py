@@ -25,7 +25,9 @@ from .bets import (
     CRAPLESS_PLACE_ODDS,
     CRAPLESS_POINTS,
     CRAPLESS_TRUE_ODDS,
+    HIGH_POINTS,
     NUMBERS,
+    OWN_NUMBERS,
     PLACE_ODDS,
     POINTS,
     TRUE_ODDS,
@@ -38,7 +40,7 @@ KIND_WORDS: Mapping[Kind, str] = MappingProxyType({
     Kind.ODDS: "odds", Kind.PLACE: "place", Kind.BUY: "buy", Kind.LAY: "lay", Kind.HARD: "hard",
     Kind.FIELD: "field", Kind.ANY7: "any7", Kind.ANYCRAPS: "anycraps", Kind.PROP: "2, 3, 11, 12",
     Kind.HORN: "horn", Kind.HOP: "hop", Kind.FIRE: "fire", Kind.SMALL: "small", Kind.TALL: "tall",
-    Kind.ALL: "all",
+    Kind.ALL: "all", Kind.HIGH: "high",
 })
 # Each kind as a sentence names it: "Crapless craps has no don't pass."
 KIND_NAMES: Mapping[Kind, str] = MappingProxyType({
@@ -78,6 +80,13 @@ class Variant:
     odds_rule: str = ""                       # `odds: 0` in a sentence (`table rules`)
     rules: tuple[str, ...] = ()               # `table rules` in plain words ({odds}, {field_12}); bank: view.py
     preface: tuple[str, ...] = ()             # said before bank craps' rules when `rules` is empty
+    # How a hand goes (outcome.py): "point" is bank craps' (a point repeats
+    # before a 7); "high" is High Point's (the roll after the point decides);
+    # "die" is Die Rich's (one die, the point within three more rolls).
+    scheme: str = "point"
+    line: Kind = Kind.PASS                    # the shooter's line bet: a "high"/"die" hand follows it
+    words: Mapping[str, Kind] = field(default_factory=lambda: MappingProxyType({}))   # typed words of its own
+    point_rule: str = "the hand goes on until {point} or a 7"   # with the point on, in a few words
 
     def offers(self, kind: Kind) -> bool:
         return kind in self.kinds
@@ -86,7 +95,7 @@ class Variant:
         """The numbers `kind` takes at this table (None: it takes no number)."""
         if kind in (Kind.ODDS, Kind.LAY_ODDS, Kind.PLACE, Kind.BUY, Kind.LAY):
             return self.points
-        return NUMBERS[kind]
+        return NUMBERS[kind] if kind in NUMBERS else OWN_NUMBERS[kind]
 
     @property
     def bets_here(self) -> str:
@@ -98,7 +107,8 @@ class Variant:
         return f"{self.title} has no {KIND_NAMES[kind]}. Bets here: {self.bets_here}"
 
 
-ALL_KINDS = frozenset(Kind)
+# Bank craps' bets: every kind but those only a variant of its own offers.
+ALL_KINDS = frozenset(Kind) - {Kind.HIGH}
 
 BANK = Variant(
     key="bank", title="Bank craps", phrase="bank craps", word="craps",
@@ -160,9 +170,27 @@ DICELESS = Variant(
         "  'roll' deals. Every bet, payout and edge below is bank craps'.",
     ))
 
+HIGH_POINT = Variant(
+    key="high_point", title="High Point craps", phrase="High Point craps", word="highpoint",
+    summary="one bet: after a come-out point, the next roll must beat it",
+    kinds=frozenset({Kind.HIGH}), points=HIGH_POINTS, naturals=frozenset({11, 12}), craps=frozenset(),
+    scheme="high", line=Kind.HIGH, table_keys=(), odds_words="", odds_rule="",
+    words=MappingProxyType({"high": Kind.HIGH, "pass": Kind.HIGH, "line": Kind.HIGH, "passline": Kind.HIGH}),
+    point_rule="the next roll decides: higher than {point} wins, {point} or lower loses",
+    rules=(
+        "High Point craps: everyone bets against the house; players take turns as shooter.",
+        "One bet, 'bet high <n>' ('bet pass <n>' too), made on the come-out. A contract.",
+        "Come-out 2 or 3: no decision, the bet stays and the shooter rolls again.",
+        "Come-out 11 or 12: high wins 1:1.",
+        "Come-out 4 to 10 (7 too) is the point, and the next roll decides:",
+        "  a total higher than the point wins 1:1; the point or lower loses.",
+        "No other bets. A win keeps the dice; a loss passes them to the next shooter.",
+    ))
+
 # Every variant a `game: craps` table may name, by its `variant:` value
 # (simplified craps is its own package: server/games/simplified).
-VARIANTS: Mapping[str, Variant] = MappingProxyType({v.key: v for v in (BANK, CRAPLESS, NEW_YORK, DICELESS)})
+VARIANTS: Mapping[str, Variant] = MappingProxyType(
+    {v.key: v for v in (BANK, CRAPLESS, NEW_YORK, DICELESS, HIGH_POINT)})
 
 
 def variant_of(options: object) -> Variant:
