@@ -24,7 +24,6 @@ from server.config.model import TableConfig
 from server.games.craps.bets import BONUS, CONTRACTS, LINE, Bet, Kind, payout_unit
 from server.games.craps.limits import Limits, stake_problem, timing_problem
 from server.games.craps.outcome import (
-    ALL_DICE,
     COME_OUT,
     Outcome,
     Result,
@@ -277,13 +276,17 @@ def run(table: TableConfig, strategy: Strategy, rolls: int, seed: int) -> SimRes
     WIN, LOSE, TRAVEL = Result.WIN, Result.LOSE, Result.TRAVEL
     wagered = net = 0
     view = COME_OUT
+    faces = seat.book.faces                     # two dice' 36, or Die Rich's one die's 6
+    totals = [sum(d) for d in faces]
+    n = len(faces)
     started = time.perf_counter()
     for _ in range(rolls):
         if before is not None:
             before(seat)
-        dice = ALL_DICE[int(rnd() * 36)]
+        i = int(rnd() * n)
+        dice = faces[i]
         seat.view = after = seat.book.advance(view, dice)   # hooks below see the table after the roll
-        bucket = index[dice[0] + dice[1]]
+        bucket = index[totals[i]]
         if bucket or always:
             for slot in [*always, *bucket]:
                 o = decide(slot.rule, slot.bet, dice, view)

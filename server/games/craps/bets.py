@@ -39,6 +39,7 @@ class Kind(enum.StrEnum):
     TALL = "tall"
     ALL = "all"
     HIGH = "high"            # High Point's one bet (a contract; `pass` is its alias there)
+    FACE = "face"            # Die Rich: the next roll's face, number 1..6
 
 
 POINTS = (4, 5, 6, 8, 9, 10)
@@ -69,6 +70,15 @@ HIGH_POINTS = (4, 5, 6, 7, 8, 9, 10)
 HIGH_WINS = (11, 12)
 HIGH_NO_DECISION = (2, 3)
 HIGH_ODDS = (1, 1)
+# Die Rich (RULES.md "Die Rich"): one die; come-out 6 wins 1:1, 1 loses, 2 to 5
+# is the point; the point on the 2nd, 3rd and 4th roll of the hand pays these.
+DIE_FACES = (1, 2, 3, 4, 5, 6)
+DIE_POINTS = (2, 3, 4, 5)
+DIE_NATURAL = 6
+DIE_LOSER = 1
+DIE_COME_OUT_ODDS = (1, 1)
+DIE_POINT_PAYS = ((2, 1), (1, 1), (2, 1))    # by rolls after the come-out: 1st, 2nd, 3rd
+FACE_ODDS = (4, 1)
 SMALL_NUMBERS = (2, 3, 4, 5, 6)
 TALL_NUMBERS = (8, 9, 10, 11, 12)
 COMMISSION = Fraction(5, 100)                # buy: of the stake; lay: of the win
@@ -85,7 +95,7 @@ NUMBERS: dict[Kind, tuple[int, ...] | None] = {
     Kind.FIRE: None, Kind.SMALL: None, Kind.TALL: None, Kind.ALL: None,
 }
 # The numbers of the kinds only a variant of its own offers (variants.py reads both).
-OWN_NUMBERS: dict[Kind, tuple[int, ...] | None] = {Kind.HIGH: None}
+OWN_NUMBERS: dict[Kind, tuple[int, ...] | None] = {Kind.HIGH: None, Kind.FACE: DIE_FACES}
 LINE = (Kind.PASS, Kind.DONT_PASS, Kind.COME, Kind.DONT_COME)
 BONUS = (Kind.FIRE, Kind.SMALL, Kind.TALL, Kind.ALL)
 CONTRACTS = frozenset((Kind.PASS, Kind.COME, Kind.HIGH, *BONUS))

@@ -211,6 +211,7 @@ def _bets(variant: Variant = BANK) -> list[tuple[str, Bet | Kind]]:
     out += [("horn", Bet(Kind.HORN, 0, payout_unit(Kind.HORN, 0))),
             ("hop easy", Bet(Kind.HOP, 12, 1)), ("hop hard", Bet(Kind.HOP, 11, 1))]
     out += [(k.value, Bet(k, 0, 1)) for k in (Kind.FIRE, Kind.SMALL, Kind.TALL, Kind.ALL)]
+    out += [(f"face {n}", Bet(Kind.FACE, n, 1)) for n in (variant.numbers(Kind.FACE) or ())]
     # A line bet with odds is listed where the table takes those odds.
     with_odds = {Kind.PASS: Kind.ODDS, Kind.DONT_PASS: Kind.LAY_ODDS}
     return [(label, bet) for label, bet in out

@@ -22,6 +22,12 @@ from .bets import (
     ANY7_ODDS,
     ANYCRAPS_ODDS,
     ATS_PAYS,
+    DIE_COME_OUT_ODDS,
+    DIE_FACES,
+    DIE_LOSER,
+    DIE_NATURAL,
+    DIE_POINT_PAYS,
+    FACE_ODDS,
     FIRE_PAYS,
     HARD_ODDS,
     HIGH_NO_DECISION,
@@ -115,6 +121,26 @@ def advance_high(view: TableView, dice: Dice) -> TableView:
     if total > view.point:
         return TableView(rolls=view.rolls + 1)
     return COME_OUT
+
+
+def advance_die(view: TableView, dice: Dice) -> TableView:
+    """Die Rich's table after a roll of one die: a come-out 2 to 5 sets the
+    point; a 6 wins and keeps the shooter; with the point on, the point wins
+    (a new come-out, same shooter), a 1 or the third roll after the come-out
+    that misses ends the hand; anything else counts one more roll (`step`)."""
+    face = dice[0]
+    if view.point == 0:
+        if face == DIE_LOSER:
+            return COME_OUT
+        return TableView(0 if face == DIE_NATURAL else face, rolls=view.rolls + 1)
+    if face == view.point:
+        return TableView(rolls=view.rolls + 1)
+    if face == DIE_LOSER or view.step + 1 >= len(DIE_POINT_PAYS):
+        return COME_OUT
+    return TableView(view.point, rolls=view.rolls + 1, step=view.step + 1)
+
+
+ONE_DIE: tuple[Dice, ...] = tuple((face,) for face in DIE_FACES)
 
 
 def dice_index(dice: Dice) -> int:
@@ -233,6 +259,37 @@ def _ats(mask: int, pays: int) -> Callable[[Bet, Dice, TableView], Outcome]:
     return ats
 
 
+def _die_pass(bet: Bet, dice: Dice, view: TableView) -> Outcome:
+    """Die Rich's pass: come-out 6 wins 1:1, 1 loses, 2 to 5 travels to the
+    point; then the point pays 2:1, 1:1, 2:1 on the hand's 2nd, 3rd, 4th roll,
+    a 1 loses, and a 4th roll that is neither loses."""
+    face = dice[0]
+    if not view.point:
+        if face == DIE_NATURAL:
+            num, den = DIE_COME_OUT_ODDS
+            return Outcome(Result.WIN, bet.amount * num // den)
+        return LOST if face == DIE_LOSER else TRAVEL_TO[face]
+    if face == view.point:
+        num, den = DIE_POINT_PAYS[view.step]
+        return Outcome(Result.WIN, bet.amount * num // den)
+    if face == DIE_LOSER or view.step + 1 >= len(DIE_POINT_PAYS):
+        return LOST
+    return NO_ACTION
+
+
+def _face(number: int) -> Callable[[Bet, Dice, TableView], Outcome]:
+    """Die Rich's face bet: the next roll shows `number`, 4:1; one roll."""
+    num, den = FACE_ODDS
+
+    def face(bet: Bet, dice: Dice, view: TableView) -> Outcome:
+        return Outcome(Result.WIN, bet.amount * num // den) if dice[0] == number else LOST
+    return face
+
+
+def _point_and_step(view: TableView) -> TableView:
+    return TableView(view.point, step=view.step)
+
+
 class Rule(NamedTuple):
     off: Row                         # come-out row (empty: special)
     on: Row                          # point-on row (empty: special)
@@ -262,21 +319,29 @@ class Rulebook:
             if variant.offers(kind):
                 for n in variant.points:
                     self.rules[kind, n] = self._build(kind, n)
-        self.faces: tuple[Dice, ...] = ALL_DICE        # every draw, each as likely
+        # every draw, each as likely: 36 pairs of dice (or cards), or one die's six faces
+        self.faces: tuple[Dice, ...] = ONE_DIE if variant.draw.count == 1 else ALL_DICE
 
     def advance(self, view: TableView, dice: Dice) -> TableView:
         """The table after this roll, by this variant's hand and points."""
         scheme = self.variant.scheme
         if scheme == "point":
             return advance(view, dice, self.variant.points)
+        if scheme == "die":
+            return advance_die(view, dice)
         return advance_high(view, dice)
 
     def projection(self, kind: Kind) -> Callable[[TableView], TableView] | None:
         """What of the table a bet of `kind` reads beyond its own number (edge.py's
-        chain state); None: bank craps' projection for the kind."""
+        chain state); None: bank craps' projection for the kind. Die Rich's pass
+        reads the point and how many rolls it has had."""
+        if self.variant.scheme == "die" and kind is Kind.PASS:
+            return _point_and_step
         return None
 
     def _build(self, kind: Kind, n: int) -> Rule:
+        if self.variant.scheme == "die":       # one die: every rule reads the face itself
+            return Rule((), (), _face(n) if kind is Kind.FACE else _die_pass, False, frozenset(DIE_FACES))
         if kind is Kind.FIRE:
             return Rule((), (), _fire, False, frozenset({7}))
         ats = {Kind.SMALL: SMALL_MASK, Kind.TALL: TALL_MASK, Kind.ALL: ALL_MASK}

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from server.dice.kinds import DICE, DrawKind
+from server.dice.kinds import DICE, DIE, DrawKind
 
 from .cards import CARDS
 
@@ -25,6 +25,7 @@ from .bets import (
     CRAPLESS_PLACE_ODDS,
     CRAPLESS_POINTS,
     CRAPLESS_TRUE_ODDS,
+    DIE_POINTS,
     HIGH_POINTS,
     NUMBERS,
     OWN_NUMBERS,
@@ -40,7 +41,7 @@ KIND_WORDS: Mapping[Kind, str] = MappingProxyType({
     Kind.ODDS: "odds", Kind.PLACE: "place", Kind.BUY: "buy", Kind.LAY: "lay", Kind.HARD: "hard",
     Kind.FIELD: "field", Kind.ANY7: "any7", Kind.ANYCRAPS: "anycraps", Kind.PROP: "2, 3, 11, 12",
     Kind.HORN: "horn", Kind.HOP: "hop", Kind.FIRE: "fire", Kind.SMALL: "small", Kind.TALL: "tall",
-    Kind.ALL: "all", Kind.HIGH: "high",
+    Kind.ALL: "all", Kind.HIGH: "high", Kind.FACE: "face",
 })
 # Each kind as a sentence names it: "Crapless craps has no don't pass."
 KIND_NAMES: Mapping[Kind, str] = MappingProxyType({
@@ -108,7 +109,7 @@ class Variant:
 
 
 # Bank craps' bets: every kind but those only a variant of its own offers.
-ALL_KINDS = frozenset(Kind) - {Kind.HIGH}
+ALL_KINDS = frozenset(Kind) - {Kind.HIGH, Kind.FACE}
 
 BANK = Variant(
     key="bank", title="Bank craps", phrase="bank craps", word="craps",
@@ -187,10 +188,28 @@ HIGH_POINT = Variant(
         "No other bets. A win keeps the dice; a loss passes them to the next shooter.",
     ))
 
+DIE_RICH = Variant(
+    key="die_rich", title="Die Rich", phrase="Die Rich", word="dierich",
+    summary="one die: a come-out 6 wins, 1 loses, 2 to 5 must come again within three rolls",
+    kinds=frozenset({Kind.PASS, Kind.FACE}), points=DIE_POINTS, naturals=frozenset({6}),
+    craps=frozenset({1}), draw=DIE, dice="die", scheme="die", table_keys=(), odds_words="",
+    words=MappingProxyType({"face": Kind.FACE}),
+    point_rule=("{point} within three more rolls wins: 2:1 on the hand's second roll, 1:1 on the third, "
+                "2:1 on the fourth; a 1, or a fourth roll that misses, loses"),
+    rules=(
+        "Die Rich: one die, everyone against the house; players take turns as shooter.",
+        "Pass ('bet pass <n>', on the come-out, a contract): a come-out 6 wins 1:1, a 1 loses,",
+        "  and 2 to 5 is the point. The shooter then has up to three more rolls:",
+        "  the point on the second roll of the hand pays 2:1, on the third 1:1, on the fourth 2:1;",
+        "  a 1 loses, and a fourth roll that is neither loses.",
+        "Face: 'bet face <1-6> <n>' on the next roll's face pays 4:1, one roll; it can be taken down.",
+        "Nothing else is offered. A win keeps the die; a loss passes it on.",
+    ))
+
 # Every variant a `game: craps` table may name, by its `variant:` value
 # (simplified craps is its own package: server/games/simplified).
 VARIANTS: Mapping[str, Variant] = MappingProxyType(
-    {v.key: v for v in (BANK, CRAPLESS, NEW_YORK, DICELESS, HIGH_POINT)})
+    {v.key: v for v in (BANK, CRAPLESS, NEW_YORK, DICELESS, HIGH_POINT, DIE_RICH)})
 
 
 def variant_of(options: object) -> Variant:

@@ -350,6 +350,8 @@ def _compact_layout(snap: CrapsSnapshot, viewer: Viewer, mine: _Mine, width: int
     variant = snap.variant
     puck = " ".join(_filled(n, n == point, color) for n in variant.points)
     rows: list[str | None] = [f"Puck {'ON ' + str(point) if point else 'OFF'}:  {puck}"]
+    if variant.scheme == "die" and point:          # which roll of the hand is next
+        rows.append(tight(f"Next: the hand's {ORDINALS[snap.hand.step + 2]} roll") + " " + tight("of up to 4"))
     for n in variant.points:
         parts = [tight(f"{what} {value}") for what, value in (
             ("place/buy", mine.place_buy(n)), ("lay", str(mine.stake((Kind.LAY,), n) or "")),
@@ -376,6 +378,8 @@ def _compact_layout(snap: CrapsSnapshot, viewer: Viewer, mine: _Mine, width: int
         ((Kind.ANY7, Kind.ANYCRAPS, Kind.HORN), "  ".join([
             tight(f"ANY 7 {amt((Kind.ANY7,))}"), tight(f"ANY CRAPS {amt((Kind.ANYCRAPS,))}"),
             tight(f"HORN {amt((Kind.HORN,))}")])),
+        ((Kind.FACE,), "FACES " + "  ".join(f"{n}:{amt((Kind.FACE,), n)}" for n in range(1, 7))
+         + "  " + tight("(one roll, 4:1)")),
         ((Kind.PROP, Kind.HOP), "PROPS " + "  ".join(f"{n}:{amt((Kind.PROP,), n)}" for n in (2, 3, 11, 12))
          + "  " + tight(f"HOPS {_hops(mine.wagers)}")),
         ((Kind.FIRE,), tight(f"FIRE {amt((Kind.FIRE,))}: {fire_marks}")),
