@@ -196,7 +196,20 @@ def test_config_refuses_bank_keys_on_high_point(tmp_path):
     from craps_helpers import config_with
     config, rooms = config_with(tmp_path, "high_point_craps", "high_point")
     path = config / "casino_tables.yaml"
-    path.write_text(path.read_text().replace("    variant: high_point\n", "    variant: high_point\n    odds: 2\n"))
+    import re
+    path.write_text(re.sub(r"(    variant: high_point[^\n]*\n)", r"\1    odds: 2\n", path.read_text()))
     with pytest.raises(ConfigInvalid) as err:
         load_config(config, rooms)
     assert "odds" in str(err.value) and "not high_point" in str(err.value)
+
+
+def test_a_point_whose_bets_are_all_forfeit_comes_off_so_the_table_can_go_on():
+    t = table()
+    accept(t, "ann", "high 10")
+    accept(t, "bob", "high 10")
+    t.roll((2, 4))                                           # point 6
+    t.forfeit("ann")
+    assert t.point == 6                                      # bob's bet still rides on it
+    t.forfeit("bob")
+    assert t.point == 0 and t.view.rolls == 1                # nobody could bet or roll otherwise
+    accept(t, "cat", "high 10")

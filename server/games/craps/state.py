@@ -325,7 +325,16 @@ class CrapsState:
         for w in self.bets_of(player):
             self._drop(w)
             events.append(Forfeit(self._key(), w.handle))
+        self._puck_off_if_idle()
         return events
+
+    def _puck_off_if_idle(self) -> None:
+        """High Point: a point with no high bet left on it (its players gone) would
+        hold the table, which takes bets only on the come-out: the puck comes off."""
+        line = self.variant.line
+        if self.variant.scheme == "high" and self.view.point and not any(
+                w.bet.kind is line for w in self.wagers.values()):
+            self.view = TableView(rolls=self.view.rolls)
 
     def refund_all(self, players: Iterable[str] | None = None) -> list[Event]:
         """Shutdown or eviction: every outstanding stake (of `players`) goes back."""
@@ -335,4 +344,5 @@ class CrapsState:
             if wanted is None or w.player in wanted:
                 self._drop(w)
                 events.append(Refund(self._key(), w.handle))
+        self._puck_off_if_idle()
         return events
