@@ -14,7 +14,8 @@ from typing import Iterator
 from server.config.model import TableConfig
 from server.dice.kinds import SHARED, DrawKind
 from server.games.alley.entry import ALLEY
-from server.games.craps.entry import BANK_CRAPS, CRAPLESS_CRAPS, DICELESS_CRAPS, NEW_YORK_CRAPS
+from server.games.craps.entry import (BANK_CRAPS, CRAPLESS_CRAPS, DICELESS_CRAPS, DIE_RICH_CRAPS,
+                                      HIGH_POINT_CRAPS, NEW_YORK_CRAPS)
 from server.games.pig.entry import PIG
 from server.games.roulette.entry import ROULETTE
 from server.games.seam import GameEntry, TableKeys
@@ -53,7 +54,9 @@ class Catalogue:
 GAMES = Catalogue((BANK_CRAPS, SIMPLIFIED, ALLEY, PIG, ROULETTE,
                    CRAPLESS_CRAPS,
                    NEW_YORK_CRAPS,
-                   DICELESS_CRAPS))
+                   DICELESS_CRAPS,
+                   HIGH_POINT_CRAPS,
+                   DIE_RICH_CRAPS))
 
 
 def register(entry: GameEntry) -> None:

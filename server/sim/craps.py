@@ -24,7 +24,6 @@ from server.config.model import TableConfig
 from server.games.craps.bets import BONUS, CONTRACTS, LINE, Bet, Kind, payout_unit
 from server.games.craps.limits import Limits, stake_problem, timing_problem
 from server.games.craps.outcome import (
-    ALL_DICE,
     COME_OUT,
     Outcome,
     Result,
@@ -34,7 +33,7 @@ from server.games.craps.outcome import (
     rulebook,
 )
 
-TIMED = frozenset((*LINE, *BONUS))      # kinds whose acceptance depends on the hand
+TIMED = frozenset((*LINE, *BONUS, Kind.HIGH))      # kinds whose acceptance depends on the hand
 
 
 class Slot:
@@ -95,6 +94,8 @@ class Seat:
 
     def has(self, kind: Kind, number: int | None = None) -> bool:
         """Whether a live bet of this kind (on this number) is on the table."""
+        if kind is Kind.PASS and not self.limits.variant.offers(kind):
+            kind = self.limits.variant.line     # High Point: pass is its one bet's alias
         if number is None:
             return self.kinds[kind] > 0
         return self.keys.get((kind, number), 0) > 0
@@ -120,6 +121,9 @@ class Seat:
         straight back up (place, buy, lay, hardways, one-roll bets; not line or
         bonus bets, whose acceptance depends on the moment of the hand).
         """
+        variant = self.limits.variant
+        if kind is Kind.PASS and not variant.offers(kind):
+            kind = variant.line                 # High Point: pass is its one bet's alias
         if amount is None:
             amount = self.min_stake(kind, number)
         bet = Bet(kind, number, amount)
@@ -272,13 +276,17 @@ def run(table: TableConfig, strategy: Strategy, rolls: int, seed: int) -> SimRes
     WIN, LOSE, TRAVEL = Result.WIN, Result.LOSE, Result.TRAVEL
     wagered = net = 0
     view = COME_OUT
+    faces = seat.book.faces                     # two dice' 36, or Die Rich's one die's 6
+    totals = [sum(d) for d in faces]
+    n = len(faces)
     started = time.perf_counter()
     for _ in range(rolls):
         if before is not None:
             before(seat)
-        dice = ALL_DICE[int(rnd() * 36)]
+        i = int(rnd() * n)
+        dice = faces[i]
         seat.view = after = seat.book.advance(view, dice)   # hooks below see the table after the roll
-        bucket = index[dice[0] + dice[1]]
+        bucket = index[totals[i]]
         if bucket or always:
             for slot in [*always, *bucket]:
                 o = decide(slot.rule, slot.bet, dice, view)

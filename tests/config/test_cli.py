@@ -26,8 +26,9 @@ def casino(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 def test_shipped_files_are_valid() -> None:
     done = casino("validate", cwd=ROOT)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert done.stdout.strip() == ("OK: 7 rooms, 9 tables (bank_craps, simple_craps, classic_craps, alley_craps, "
-                                   "pig, roulette, crapless_craps, new_york_craps, diceless_craps), "
+    assert done.stdout.strip() == ("OK: 7 rooms, 11 tables (bank_craps, simple_craps, classic_craps, alley_craps, "
+                                   "pig, roulette, crapless_craps, new_york_craps, diceless_craps, "
+                                   "high_point_craps, die_rich), "
                                    "start room 'lobby', port 4000")
 
 

@@ -72,7 +72,8 @@ def test_rooms_and_exits(cfg: CasinoConfig) -> None:
     placed = {t: r.id for r in rooms.values() for t in r.tables}
     assert placed == {"bank_craps": "6185", "alley_craps": "alley", "pig": "parlour",
                       "simple_craps": "solo", "classic_craps": "solo", "roulette": "6186", "crapless_craps": "6184",
-                      "new_york_craps": "6184", "diceless_craps": "6184"}
+                      "new_york_craps": "6184", "diceless_craps": "6184", "high_point_craps": "6184",
+                      "die_rich": "6184"}
 
 
 def test_the_variant_tables(cfg: CasinoConfig) -> None:
@@ -80,6 +81,10 @@ def test_the_variant_tables(cfg: CasinoConfig) -> None:
                                         ("diceless_craps", "diceless", 3)):
         t = cfg.tables[table_id]
         assert t.options == CrapsOptions(variant=variant, odds=0, field_12=field_12)
+        assert (t.max_players, t.min_bet, t.max_bet) == (12, 1, 10000)
+    for table_id, variant in (("high_point_craps", "high_point"), ("die_rich", "die_rich")):
+        t = cfg.tables[table_id]                 # no odds or field here: bank craps' defaults, unread
+        assert t.options == CrapsOptions(variant=variant)
         assert (t.max_players, t.min_bet, t.max_bet) == (12, 1, 10000)
 
 

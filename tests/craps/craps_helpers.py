@@ -52,3 +52,21 @@ def roll_until(t: CrapsState, *dice):
     for d in dice:
         events += t.roll(d)
     return events
+
+
+def config_with(tmp_path, table_id: str, variant: str):
+    """A copy of the shipped config and rooms with a `table_id` table of `variant`
+    in the variants' room (unless it is shipped already): (config dir, rooms dir)."""
+    import shutil
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[2]
+    config, rooms = tmp_path / "config", tmp_path / "rooms"
+    shutil.copytree(root / "config", config)
+    shutil.copytree(root / "rooms", rooms)
+    tables = (config / "casino_tables.yaml").read_text()
+    if f"- id: {table_id}\n" not in tables:
+        (config / "casino_tables.yaml").write_text(
+            tables + f"- id: {table_id}\n  game: craps\n  craps:\n    variant: {variant}\n")
+        room = (rooms / "6184.yaml").read_text()
+        (rooms / "6184.yaml").write_text(room.replace("tables: [", f"tables: [{table_id}, "))
+    return config, rooms

@@ -97,3 +97,101 @@ async def test_a_variant_alone_and_with_two_players(casino_factory, table_id, wo
     await app.stop("Closing for the test.")           # the fixture then checks every chip came back
     text = plain(await keep.read_until_closed())
     assert "refunded" in text or "Closing for the test" in text
+
+
+# High Point and Die Rich: their own bets (High Point's only on the come-out),
+# a roll is called by its total or by the one die.
+OWN = [
+    # table, play word, a bet of n chips, what a roll's call shows, a refused bet and its reason
+    ("high_point_craps", "highpoint", "bet high {}", " = ", ("bet field 5", "High Point craps has no field")),
+    ("die_rich", "dierich", "bet face 3 {}", "the die shows", ("bet field 5", "Die Rich has no field")),
+]
+
+
+@pytest.mark.parametrize("table_id, word, bet, called, refused", OWN)
+async def test_high_point_and_die_rich_alone_and_with_two_players(casino_factory, table_id, word, bet, called,
+                                                                  refused):
+    # High Point rolls until a bet is decided: many quick commands; the throttle is not under test.
+    app = await casino_factory(seed=SEED, limits={"commands_per_second": 1000})
+    host = app.tables[table_id]
+    state = host.dealer.state
+    ann, room = await arrive(app, "ann")
+    assert "Craps Variants" in room and table_id in room and f"play {word}" in room
+    assert "joins the table" in plain(await ann.cmd_expect(f"play {word}", "joins the table"))
+    words, reason = refused
+    out = plain(await ann.cmd_expect(words, "Refused"))
+    assert reason in out and "Bets here:" in out
+    # Alone: no window, every roll at once, until the bet is decided.
+    await ann.cmd_expect(bet.format(5), "Your bets")
+    out = plain(await ann.cmd_expect("roll", called))
+    while host.dealer.live("ann"):                        # High Point: the roll after the point decides
+        out += plain(await ann.cmd_expect("roll", called))
+    assert "You roll:" in out and "Settlement:" in out
+    assert table_id in plain(await ann.cmd("table"))
+    assert "A win keeps the" in plain(await ann.cmd("table rules"))
+    assert word in plain(await ann.cmd(f"help {word}"))
+    assert state.point == 0 or table_id == "die_rich"          # High Point: decided means the come-out
+
+    # Two players: a window with a last call, then the shooter's deadline and the dealer's roll.
+    bob, _ = await arrive(app, "bob")
+    await bob.cmd_expect(f"play {word}", "joins the table")
+    await bob.cmd_expect(bet.format(5), "Your bets")
+    await ann.cmd_expect(bet.format(5), "Your bets")
+    shooter = host.dealer.shooter()
+    clients = {"ann": ann, "bob": bob}
+    await tick(app, host, 7)
+    assert "Last call!" in plain(await bob.expect("Last call"))
+    await tick(app, host, 3)
+    await tick(app, host, 60)
+    assert f"The dealer rolls for {shooter}." in plain(await bob.expect("The dealer rolls"))
+
+    async def come_out(c):
+        """High Point takes bets only on the come-out: let the point be decided."""
+        while state.point and table_id == "high_point_craps":
+            await tick(app, host, 10)
+            await clients[host.dealer.shooter()].cmd_expect("roll", called)
+
+    # Autoroll, then stop keeps the seat.
+    await come_out(ann)
+    shooter = host.dealer.shooter()
+    c = clients[shooter]
+    if not host.dealer.live(shooter):
+        await c.cmd_expect(bet.format(5), "Your bets")
+    assert "Autoroll on" in plain(await c.cmd_expect("autoroll", "Autoroll"))
+    assert "Autoroll off" in plain(await c.cmd_expect("stop", "Autoroll off"))
+    assert shooter in host.dealer.seating.names()
+    await tick(app, host, 10)
+    await c.cmd_expect("roll", called)
+    await come_out(c)
+
+    # Sitout and leave (no live bets: at once); back again, then a disconnect forfeits.
+    shooter = host.dealer.shooter()
+    other = "bob" if shooter == "ann" else "ann"
+    o = clients[other]
+    if not host.dealer.live(other):
+        await o.cmd_expect("sitout", "You sit out")
+        await host.idle()
+        assert other not in host.dealer.seating.active()
+        await o.cmd_expect(f"play {word}", "You are back")
+        await host.idle()
+        await o.cmd_expect("leave", "You leave")
+        await host.idle()
+        assert other not in host.dealer.seating.names()
+        await o.cmd_expect(f"play {word}", "joins the table")
+    before = (await app.ledger.balance(other)).wallet
+    held = sum((await app.ledger.balance(other)).held.values())
+    await o.cmd_expect(bet.format(7), "Your bets")
+    await o.close()
+    async with app.presence:
+        await app.presence.wait_for(lambda: other not in app.online)
+    after = await app.ledger.balance(other)
+    assert after.wallet == before - 7 and not any(after.held.values()) and held in (0, 5)
+
+    # Shutdown refunds what is still down.
+    keep = clients[shooter]
+    was = sum((await app.ledger.balance(shooter)).held.values())
+    await keep.cmd_expect(bet.format(9), "Your bets")
+    assert sum((await app.ledger.balance(shooter)).held.values()) == was + 9
+    await app.stop("Closing for the test.")           # the fixture then checks every chip came back
+    text = plain(await keep.read_until_closed())
+    assert "refunded" in text or "Closing for the test" in text

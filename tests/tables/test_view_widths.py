@@ -24,8 +24,8 @@ class Dice(FixedDice):
     def rotate(self):
         pass
 
-    def draw(self, n):          # a wheel's pocket
-        return 17
+    def draw(self, n):          # a wheel's pocket (17), Die Rich's die (a 6)
+        return 17 % n
 
 
 def busy(table_id):
@@ -42,6 +42,8 @@ def busy(table_id):
                                 ["bet", "come", "5"]],
              "new_york_craps": [["bet", "pass", "10"], ["roll"], ["bet", "buy", "4", "20"], ["bet", "lay", "10", "40"]],
              "diceless_craps": [["bet", "pass", "10"], ["bet", "field", "5"], ["roll"], ["bet", "place", "8", "12"]],
+             "high_point_craps": [["bet", "high", "10"], ["roll"]],
+             "die_rich": [["bet", "pass", "10"], ["bet", "face", "3", "5"], ["roll"], ["bet", "face", "6", "9999"]],
              "alley_craps": [["start"], ["bet", "20"]],
              "pig": [["start"], ["roll"]],
              "roulette": [["bet", "red", "10"], ["bet", "split", "17", "20", "5"], ["bet", "36", "2500"],

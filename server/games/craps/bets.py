@@ -38,6 +38,8 @@ class Kind(enum.StrEnum):
     SMALL = "small"
     TALL = "tall"
     ALL = "all"
+    HIGH = "high"            # High Point's one bet (a contract; `pass` is its alias there)
+    FACE = "face"            # Die Rich: the next roll's face, number 1..6
 
 
 POINTS = (4, 5, 6, 8, 9, 10)
@@ -62,6 +64,21 @@ HOP_PAIR_ODDS = (30, 1)
 HORN_ODDS = {n: (p - 3, 4) for n, (p, _) in PROP_ODDS.items()}
 FIRE_PAYS = {4: 24, 5: 249, 6: 999}          # distinct made points -> odds to 1
 ATS_PAYS = {"small": 34, "tall": 34, "all": 175}
+# High Point (RULES.md "High Point"): a come-out 4 to 10 is the point, 7 too;
+# 11 and 12 win at once, 2 and 3 decide nothing; every decision pays 1:1.
+HIGH_POINTS = (4, 5, 6, 7, 8, 9, 10)
+HIGH_WINS = (11, 12)
+HIGH_NO_DECISION = (2, 3)
+HIGH_ODDS = (1, 1)
+# Die Rich (RULES.md "Die Rich"): one die; come-out 6 wins 1:1, 1 loses, 2 to 5
+# is the point; the point on the 2nd, 3rd and 4th roll of the hand pays these.
+DIE_FACES = (1, 2, 3, 4, 5, 6)
+DIE_POINTS = (2, 3, 4, 5)
+DIE_NATURAL = 6
+DIE_LOSER = 1
+DIE_COME_OUT_ODDS = (1, 1)
+DIE_POINT_PAYS = ((2, 1), (1, 1), (2, 1))    # by rolls after the come-out: 1st, 2nd, 3rd
+FACE_ODDS = (4, 1)
 SMALL_NUMBERS = (2, 3, 4, 5, 6)
 TALL_NUMBERS = (8, 9, 10, 11, 12)
 COMMISSION = Fraction(5, 100)                # buy: of the stake; lay: of the win
@@ -77,9 +94,11 @@ NUMBERS: dict[Kind, tuple[int, ...] | None] = {
     Kind.HOP: tuple(10 * a + b for a in range(1, 7) for b in range(a, 7)),
     Kind.FIRE: None, Kind.SMALL: None, Kind.TALL: None, Kind.ALL: None,
 }
+# The numbers of the kinds only a variant of its own offers (variants.py reads both).
+OWN_NUMBERS: dict[Kind, tuple[int, ...] | None] = {Kind.HIGH: None, Kind.FACE: DIE_FACES}
 LINE = (Kind.PASS, Kind.DONT_PASS, Kind.COME, Kind.DONT_COME)
 BONUS = (Kind.FIRE, Kind.SMALL, Kind.TALL, Kind.ALL)
-CONTRACTS = frozenset((Kind.PASS, Kind.COME, *BONUS))
+CONTRACTS = frozenset((Kind.PASS, Kind.COME, Kind.HIGH, *BONUS))
 ONE_ROLL = frozenset((Kind.FIELD, Kind.ANY7, Kind.ANYCRAPS, Kind.PROP, Kind.HORN, Kind.HOP))
 
 
@@ -106,7 +125,7 @@ def name(bet: Bet) -> str:
         return str(bet.number)
     if k in (Kind.ODDS, Kind.LAY_ODDS):
         return f"odds{bet.number}"
-    if bet.number and k is not Kind.PASS and k is not Kind.DONT_PASS:
+    if bet.number and k is not Kind.PASS and k is not Kind.DONT_PASS and k is not Kind.HIGH:
         return f"{k.value}{bet.number}"
     return k.value
 

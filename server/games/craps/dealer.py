@@ -56,7 +56,7 @@ class BankCrapsDealer(Dealer):
         self.autoroll: set[str] = set()        # shooters whose autoroll is on
         self._shooter: str | None = None       # as last announced
         self._multi = False                    # as the pacing last knew it
-        self.last_dice: tuple[int, int] | None = None
+        self.last_dice: tuple[int, ...] | None = None
         self._snap: CrapsSnapshot | None = None  # what the view reads, until the next input
 
     def _touched(self) -> None:
@@ -201,14 +201,16 @@ class BankCrapsDealer(Dealer):
     # --- rolling ------------------------------------------------------------
     def _roll(self, dealer: bool) -> list[Event]:
         shooter = self.shooter()
-        dice = self.dice.roll()
+        draw = self.variant.draw
+        # Two dice (or two cards) are one draw of 36; Die Rich's one die a draw of its own.
+        dice: tuple[int, ...] = self.dice.roll() if draw.count == 2 else draw.faces(self.dice.draw(draw.outcomes))
         self.last_dice = dice
         events: list[Event] = [Throw(shooter, dealer)]
         before_view = self.state.view
         outcome = self.state.roll(dice)
         events += outcome
         events += self._settlements(outcome)
-        if any(isinstance(e, ev.SevenOut) for e in outcome):
+        if any(isinstance(e, (ev.SevenOut, ev.HandLost)) for e in outcome):
             events.append(HandResult((("shooter", shooter or "dealer"), ("rolls", before_view.rolls + 1),
                                       ("points_made", bin(before_view.fire).count("1")))))
             self.dice.rotate()

@@ -145,25 +145,27 @@ def _sccs(start: State, edges: dict[State, list[Transition[State]]]) -> list[lis
 
 def expected_value(book: Rulebook, bet: Bet, view: TableView = COME_OUT) -> Fraction:
     """Expected net chips of `bet` placed with the table at `view`, played until it resolves."""
-    project = PROJECTION.get(bet.kind, _nothing)
+    project = book.projection(bet.kind) or PROJECTION.get(bet.kind, _nothing)
+    faces = book.faces
+    p = Fraction(1, len(faces))               # every draw as likely: 1/36 for two dice
 
     def step(state: tuple[Bet, TableView]) -> list[Transition[tuple[Bet, TableView]]]:
         b, v = state
         ends: dict[Fraction, Fraction] = {}                      # terminal value -> probability
         goes: dict[tuple[Bet, TableView], Fraction] = {}         # next state -> probability
-        for dice in ALL_DICE:
+        for dice in faces:
             o = book.outcome(b, dice, v)
             r = o.result
             if r is Result.WIN:
-                ends[Fraction(o.amount)] = ends.get(Fraction(o.amount), Fraction(0)) + P
+                ends[Fraction(o.amount)] = ends.get(Fraction(o.amount), Fraction(0)) + p
             elif r is Result.LOSE:
-                ends[Fraction(-b.amount)] = ends.get(Fraction(-b.amount), Fraction(0)) + P
+                ends[Fraction(-b.amount)] = ends.get(Fraction(-b.amount), Fraction(0)) + p
             elif r is Result.PUSH:
-                ends[Fraction(0)] = ends.get(Fraction(0), Fraction(0)) + P
+                ends[Fraction(0)] = ends.get(Fraction(0), Fraction(0)) + p
             else:
                 nb = b.travel(o.number) if r is Result.TRAVEL else b
                 nxt = (nb, project(book.advance(v, dice)))
-                goes[nxt] = goes.get(nxt, Fraction(0)) + P
+                goes[nxt] = goes.get(nxt, Fraction(0)) + p
         out: list[Transition[tuple[Bet, TableView]]] = [(p, value, None) for value, p in ends.items()]
         return out + [(p, None, nxt) for nxt, p in goes.items()]
 
@@ -195,7 +197,7 @@ def _bets(variant: Variant = BANK) -> list[tuple[str, Bet | Kind]]:
     """The bets `casino odds` reports, by name, at the stake each is quoted at:
     every bet the variant offers, on every number it takes."""
     out: list[tuple[str, Bet | Kind]] = [
-        ("pass", Bet(Kind.PASS, 0, 1)), ("dontpass", Bet(Kind.DONT_PASS, 0, 1)),
+        ("high", Bet(Kind.HIGH, 0, 1)), ("pass", Bet(Kind.PASS, 0, 1)), ("dontpass", Bet(Kind.DONT_PASS, 0, 1)),
         ("come", Bet(Kind.COME, 0, 1)), ("dontcome", Bet(Kind.DONT_COME, 0, 1)),
         ("pass+odds", Kind.PASS), ("dontpass+odds", Kind.DONT_PASS),
     ]
@@ -209,8 +211,12 @@ def _bets(variant: Variant = BANK) -> list[tuple[str, Bet | Kind]]:
     out += [("horn", Bet(Kind.HORN, 0, payout_unit(Kind.HORN, 0))),
             ("hop easy", Bet(Kind.HOP, 12, 1)), ("hop hard", Bet(Kind.HOP, 11, 1))]
     out += [(k.value, Bet(k, 0, 1)) for k in (Kind.FIRE, Kind.SMALL, Kind.TALL, Kind.ALL)]
+    out += [(f"face {n}", Bet(Kind.FACE, n, 1)) for n in (variant.numbers(Kind.FACE) or ())]
+    # A line bet with odds is listed where the table takes those odds.
+    with_odds = {Kind.PASS: Kind.ODDS, Kind.DONT_PASS: Kind.LAY_ODDS}
     return [(label, bet) for label, bet in out
-            if variant.offers(bet if isinstance(bet, Kind) else bet.kind)]
+            if (variant.offers(bet) and variant.offers(with_odds[bet]) if isinstance(bet, Kind)
+                else variant.offers(bet.kind))]
 
 
 def house_edges(table: TableConfig) -> list[tuple[str, Fraction]]:

@@ -8,7 +8,8 @@ from server.games.craps.bets import Kind
 from server.games.craps.dealer import dealer_for
 from server.games.craps.help import payout_lines, topics_for
 from server.games.craps.options import CRAPS_KEYS
-from server.games.craps.variants import BANK, CRAPLESS, DICELESS, NEW_YORK, Variant, variant_of
+from server.games.craps.variants import (BANK, CRAPLESS, DICELESS, DIE_RICH, HIGH_POINT, NEW_YORK, Variant,
+                                        variant_of)
 from server.games.seam import GameEntry, OddsSheet
 
 
@@ -51,3 +52,5 @@ BANK_CRAPS = entry_of(BANK)
 CRAPLESS_CRAPS = entry_of(CRAPLESS)
 DICELESS_CRAPS = entry_of(DICELESS)
 NEW_YORK_CRAPS = entry_of(NEW_YORK)
+HIGH_POINT_CRAPS = entry_of(HIGH_POINT)
+DIE_RICH_CRAPS = entry_of(DIE_RICH)

@@ -31,7 +31,7 @@ class Wager:
 
 @dataclass(frozen=True)
 class Rolled:
-    dice: tuple[int, int]
+    dice: tuple[int, ...]     # two dice (or cards); Die Rich's one die
     total: int
     point: int                # the point before the roll (0: come-out)
     hand_roll: int            # 1 for the first roll of a shooter hand
@@ -56,6 +56,26 @@ class SevenOut:
 @dataclass(frozen=True)
 class ComeOutSeven:
     """A seven on the come-out: line bets decide, Small/Tall/All reset, the hand goes on."""
+
+
+@dataclass(frozen=True)
+class HandWon:
+    """High Point and Die Rich: the shooter's line bet wins on this roll; the
+    shooter keeps the dice and a new come-out follows. `pays` is the line
+    bet's odds to 1; `roll` is the roll of the hand it won on (1: the come-out)."""
+
+    point: int                # 0: won on the come-out
+    roll: int
+    pays: int
+
+
+@dataclass(frozen=True)
+class HandLost:
+    """High Point and Die Rich: the shooter's line bet loses on this roll; the
+    hand is over and the dice pass to the next shooter."""
+
+    point: int                # 0: lost on the come-out
+    roll: int
 
 
 @dataclass(frozen=True)
@@ -149,5 +169,5 @@ class Charged:
 
 
 Fact = (BetAccepted[Wager] | BetRefused | BetRemoved[Wager] | UnbetRefused | BetCancelled[Wager] | Rolled | PointSet
-        | PointMade | SevenOut | ComeOutSeven | BetWon | BetLost | BetPushed | Travelled | Charged)
+        | PointMade | SevenOut | ComeOutSeven | HandWon | HandLost | BetWon | BetLost | BetPushed | Travelled | Charged)
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from server.games.craps.bets import (ANY7_ODDS, ANYCRAPS_ODDS, ATS_PAYS, CRAPLESS_PLACE_ODDS,
-                                     CRAPLESS_TRUE_ODDS, FIRE_PAYS, HARD_ODDS, HOP_EASY_ODDS,
+                                     CRAPLESS_TRUE_ODDS, DIE_POINT_PAYS, FACE_ODDS, FIRE_PAYS, HARD_ODDS, HIGH_ODDS,
+                                     HOP_EASY_ODDS,
                                      HOP_PAIR_ODDS, LAID_ODDS, PLACE_ODDS, PROP_ODDS, TRUE_ODDS)
 from server.games.craps.parse import KIND_WORDS as TYPED
 from server.games.craps.variants import BANK, Variant
@@ -74,6 +75,10 @@ VARIANT_BETS: Mapping[tuple[str, str], str] = {
                          "5% of the win (rounded up) goes to the house when you bet, never returned.",
     ("new_york", "odds"): "bet odds pass|dp <n> - true odds behind a line bet: "
                           f"{_by_point(TRUE_ODDS)} taken; {_by_point(LAID_ODDS)} laid. No commission.",
+    ("die_rich", "pass"): "bet pass <n> - one die: a come-out 6 wins 1:1, 1 loses, 2 to 5 is the point; "
+                          f"the point then pays {_r(DIE_POINT_PAYS[0])} on the hand's second roll, "
+                          f"{_r(DIE_POINT_PAYS[1])} on the third, {_r(DIE_POINT_PAYS[2])} on the fourth; "
+                          "a 1, or a fourth roll that misses, loses. A contract.",
     ("crapless", "pass"): "bet pass <n> - a come-out 7 wins; every other total (2, 3, 4, 5, 6, 8, 9, "
                           "10, 11, 12) is the point, which must repeat before a 7. Nothing loses on "
                           "the come-out. Pays 1:1. A contract.",
@@ -89,6 +94,15 @@ VARIANT_BETS: Mapping[tuple[str, str], str] = {
 }
 
 
+# The bets only a variant has (kinds bank craps does not take), with their words.
+VARIANT_ONLY: Mapping[str, tuple[tuple[tuple[str, ...], str], ...]] = {
+    "high_point": ((("high", "pass"), f"bet high <n> (or bet pass <n>) - on the come-out; 2 or 3: no "
+                    f"decision, roll again; 11 or 12 wins {_r(HIGH_ODDS)}; 4 to 10 is the point and the "
+                    f"next roll decides: higher wins {_r(HIGH_ODDS)}, the point or lower loses. A contract."),),
+    "die_rich": ((("face",), f"bet face <1-6> <n> - one roll: the die shows that face, pays {_r(FACE_ODDS)}."),),
+}
+
+
 def bets_for(variant: Variant = BANK) -> tuple[tuple[tuple[str, ...], str], ...]:
     """The bets a variant's table takes, each with its help line."""
     out: list[tuple[tuple[str, ...], str]] = []
@@ -96,7 +110,7 @@ def bets_for(variant: Variant = BANK) -> tuple[tuple[tuple[str, ...], str], ...]
         if not variant.offers(TYPED[words[0]]):
             continue
         out.append((words, VARIANT_BETS.get((variant.key, words[0]), text)))
-    return tuple(out)
+    return (*out, *VARIANT_ONLY.get(variant.key, ()))
 
 
 def topics_for(variant: Variant = BANK) -> dict[str, str]:

@@ -70,7 +70,7 @@ def timing_problem(kind: Kind, point: int, hand_rolls: int, variant: Variant = B
     """Why this kind cannot be bet at this moment of the hand, or None."""
     if kind in BONUS and hand_rolls:
         return f"{kind.value} is taken only before the first roll of a shooter hand"
-    if kind in (Kind.PASS, Kind.DONT_PASS) and point:
+    if kind in (Kind.PASS, Kind.DONT_PASS, Kind.HIGH) and point:
         instead = " or ".join(k.value for k in (Kind.COME, Kind.DONT_COME) if variant.offers(k))
         return (f"{kind.value} is bet on the come-out; with a point on, bet {instead}" if instead
                 else f"{kind.value} is bet on the come-out; the point is {point}")

@@ -22,8 +22,17 @@ from .bets import (
     ANY7_ODDS,
     ANYCRAPS_ODDS,
     ATS_PAYS,
+    DIE_COME_OUT_ODDS,
+    DIE_FACES,
+    DIE_LOSER,
+    DIE_NATURAL,
+    DIE_POINT_PAYS,
+    FACE_ODDS,
     FIRE_PAYS,
     HARD_ODDS,
+    HIGH_NO_DECISION,
+    HIGH_ODDS,
+    HIGH_WINS,
     HOP_EASY_ODDS,
     HOP_PAIR_ODDS,
     HORN_ODDS,
@@ -39,7 +48,7 @@ from .bets import (
 )
 from .variants import BANK, VARIANTS, Variant
 
-Dice = tuple[int, int]
+Dice = tuple[int, ...]        # the faces of one draw: two dice (or cards); Die Rich's one die
 
 
 class Result(enum.IntEnum):
@@ -69,12 +78,14 @@ class TableView(NamedTuple):
     point: 0 on the come-out, else the point. fire: bit n set once point n was
     made this hand. hits: bit t set once total t was rolled since the last seven.
     rolls: rolls so far in this shooter hand (bonus bets only before the first).
+    step: Die Rich only, rolls since the point was set (0: the next is the hand's second).
     """
 
     point: int = 0
     fire: int = 0
     hits: int = 0
     rolls: int = 0
+    step: int = 0
 
 
 COME_OUT = TableView()
@@ -98,6 +109,38 @@ def advance(view: TableView, dice: Dice, points: tuple[int, ...] = POINTS) -> Ta
     if total == point:
         return TableView(0, view.fire | (1 << total), hits, view.rolls + 1)
     return TableView(point, view.fire, hits, view.rolls + 1)
+
+
+def advance_high(view: TableView, dice: Dice) -> TableView:
+    """High Point's table after a roll: a come-out 4 to 10 sets the point, 2, 3,
+    11 and 12 leave the come-out on; with the point on the next roll decides:
+    higher keeps the shooter (a new come-out), the point or lower ends the hand."""
+    total = dice[0] + dice[1]
+    if view.point == 0:
+        return TableView(0 if total in HIGH_NO_DECISION or total in HIGH_WINS else total, rolls=view.rolls + 1)
+    if total > view.point:
+        return TableView(rolls=view.rolls + 1)
+    return COME_OUT
+
+
+def advance_die(view: TableView, dice: Dice) -> TableView:
+    """Die Rich's table after a roll of one die: a come-out 2 to 5 sets the
+    point; a 6 wins and keeps the shooter; with the point on, the point wins
+    (a new come-out, same shooter), a 1 or the third roll after the come-out
+    that misses ends the hand; anything else counts one more roll (`step`)."""
+    face = dice[0]
+    if view.point == 0:
+        if face == DIE_LOSER:
+            return COME_OUT
+        return TableView(0 if face == DIE_NATURAL else face, rolls=view.rolls + 1)
+    if face == view.point:
+        return TableView(rolls=view.rolls + 1)
+    if face == DIE_LOSER or view.step + 1 >= len(DIE_POINT_PAYS):
+        return COME_OUT
+    return TableView(view.point, rolls=view.rolls + 1, step=view.step + 1)
+
+
+ONE_DIE: tuple[Dice, ...] = tuple((face,) for face in DIE_FACES)
 
 
 def dice_index(dice: Dice) -> int:
@@ -135,6 +178,22 @@ def _line_rows(kind: Kind, number: int, variant: Variant = BANK) -> tuple[Row, R
         if t == 7:
             return LOST if do else (1, 1)
         return NO_ACTION
+
+    row = _row(box if number == 0 else on)
+    return row, row
+
+
+def _high_rows(number: int) -> tuple[Row, Row]:
+    """High Point's one bet: on the come-out (number 0) 2 and 3 decide nothing,
+    11 and 12 win, 4 to 10 is the point; on the point, a higher total wins."""
+    def box(a: int, b: int) -> Entry:
+        t = a + b
+        if t in HIGH_NO_DECISION:
+            return NO_ACTION
+        return HIGH_ODDS if t in HIGH_WINS else TRAVEL_TO[t]
+
+    def on(a: int, b: int) -> Entry:
+        return HIGH_ODDS if a + b > number else LOST
 
     row = _row(box if number == 0 else on)
     return row, row
@@ -200,6 +259,37 @@ def _ats(mask: int, pays: int) -> Callable[[Bet, Dice, TableView], Outcome]:
     return ats
 
 
+def _die_pass(bet: Bet, dice: Dice, view: TableView) -> Outcome:
+    """Die Rich's pass: come-out 6 wins 1:1, 1 loses, 2 to 5 travels to the
+    point; then the point pays 2:1, 1:1, 2:1 on the hand's 2nd, 3rd, 4th roll,
+    a 1 loses, and a 4th roll that is neither loses."""
+    face = dice[0]
+    if not view.point:
+        if face == DIE_NATURAL:
+            num, den = DIE_COME_OUT_ODDS
+            return Outcome(Result.WIN, bet.amount * num // den)
+        return LOST if face == DIE_LOSER else TRAVEL_TO[face]
+    if face == view.point:
+        num, den = DIE_POINT_PAYS[view.step]
+        return Outcome(Result.WIN, bet.amount * num // den)
+    if face == DIE_LOSER or view.step + 1 >= len(DIE_POINT_PAYS):
+        return LOST
+    return NO_ACTION
+
+
+def _face(number: int) -> Callable[[Bet, Dice, TableView], Outcome]:
+    """Die Rich's face bet: the next roll shows `number`, 4:1; one roll."""
+    num, den = FACE_ODDS
+
+    def face(bet: Bet, dice: Dice, view: TableView) -> Outcome:
+        return Outcome(Result.WIN, bet.amount * num // den) if dice[0] == number else LOST
+    return face
+
+
+def _point_and_step(view: TableView) -> TableView:
+    return TableView(view.point, step=view.step)
+
+
 class Rule(NamedTuple):
     off: Row                         # come-out row (empty: special)
     on: Row                          # point-on row (empty: special)
@@ -225,16 +315,33 @@ class Rulebook:
                 continue
             for n in variant.numbers(kind) or (0,):
                 self.rules[kind, n] = self._build(kind, n)
-        for kind in (Kind.PASS, Kind.DONT_PASS, Kind.COME, Kind.DONT_COME):
+        for kind in (Kind.PASS, Kind.DONT_PASS, Kind.COME, Kind.DONT_COME, Kind.HIGH):
             if variant.offers(kind):
                 for n in variant.points:
                     self.rules[kind, n] = self._build(kind, n)
+        # every draw, each as likely: 36 pairs of dice (or cards), or one die's six faces
+        self.faces: tuple[Dice, ...] = ONE_DIE if variant.draw.count == 1 else ALL_DICE
 
     def advance(self, view: TableView, dice: Dice) -> TableView:
-        """The table after this roll, by this variant's points."""
-        return advance(view, dice, self.variant.points)
+        """The table after this roll, by this variant's hand and points."""
+        scheme = self.variant.scheme
+        if scheme == "point":
+            return advance(view, dice, self.variant.points)
+        if scheme == "die":
+            return advance_die(view, dice)
+        return advance_high(view, dice)
+
+    def projection(self, kind: Kind) -> Callable[[TableView], TableView] | None:
+        """What of the table a bet of `kind` reads beyond its own number (edge.py's
+        chain state); None: bank craps' projection for the kind. Die Rich's pass
+        reads the point and how many rolls it has had."""
+        if self.variant.scheme == "die" and kind is Kind.PASS:
+            return _point_and_step
+        return None
 
     def _build(self, kind: Kind, n: int) -> Rule:
+        if self.variant.scheme == "die":       # one die: every rule reads the face itself
+            return Rule((), (), _face(n) if kind is Kind.FACE else _die_pass, False, frozenset(DIE_FACES))
         if kind is Kind.FIRE:
             return Rule((), (), _fire, False, frozenset({7}))
         ats = {Kind.SMALL: SMALL_MASK, Kind.TALL: TALL_MASK, Kind.ALL: ALL_MASK}
@@ -242,7 +349,9 @@ class Rulebook:
             mask = ats[kind]
             totals = frozenset(t for t in range(2, 13) if mask >> t & 1) | {7}
             return Rule((), (), _ats(mask, ATS_PAYS[kind.value]), False, totals)
-        if kind in (Kind.PASS, Kind.DONT_PASS, Kind.COME, Kind.DONT_COME):
+        if kind is Kind.HIGH:
+            rows = _high_rows(n)
+        elif kind in (Kind.PASS, Kind.DONT_PASS, Kind.COME, Kind.DONT_COME):
             rows = _line_rows(kind, n, self.variant)
         elif kind in (Kind.ODDS, Kind.LAY_ODDS, Kind.PLACE, Kind.BUY, Kind.LAY, Kind.HARD):
             rows = _number_rows(kind, n, self.variant)

@@ -67,13 +67,13 @@ def parse_amount(word: str) -> tuple[int, str | None] | ParseError:
     return whole, note
 
 
-def _split(words: list[str]) -> list[str]:
-    """`place6` -> `place 6`, `come6` -> `come 6`; lower case."""
+def _split(words: list[str], variant: Variant = BANK) -> list[str]:
+    """`place6` -> `place 6`, `come6` -> `come 6`, `face6` -> `face 6`; lower case."""
     out: list[str] = []
     for w in words:
         w = w.lower()
         m = _JOINED.match(w)
-        if m and m.group(1) in KIND_WORDS or (m and m.group(1) in ODDS_TARGETS):
+        if m and (m.group(1) in KIND_WORDS or m.group(1) in ODDS_TARGETS or m.group(1) in variant.words):
             out.extend(m.groups())
         else:
             out.append(w)
@@ -91,13 +91,13 @@ def _number(kind: Kind, word: str | None, variant: Variant = BANK) -> int | Pars
 def parse_bet(words: list[str] | str, variant: Variant = BANK) -> BetRequest | ParseError:
     """Parse `<kind> [numbers] <amount>` (the words after `bet`) for a table of
     `variant`: a kind it does not offer is refused by name, with what it takes."""
-    ws = _split(words.split() if isinstance(words, str) else list(words))
+    ws = _split(words.split() if isinstance(words, str) else list(words), variant)
     if not ws:
         return ParseError("bet what? 'help craps' lists the kinds of bet")
     if len(ws) < 2:
         return ParseError("bet needs a kind and an amount, e.g. `bet pass 10`")
     head, rest, amount_word = ws[0], ws[1:-1], ws[-1]
-    kind = KIND_WORDS.get(head)
+    kind = variant.words.get(head, KIND_WORDS.get(head))      # a variant's own words first
     if kind is None:
         return ParseError(f"unknown bet '{head[:20]}': 'help {variant.word}' lists the kinds of bet")
     if not variant.offers(kind):

@@ -37,7 +37,7 @@ class CrapsSnapshot:
     handles: frozenset[str]                 # their stake handles
     seats: tuple[Seated, ...]               # in seat order (the shooter queue)
     shooter: str | None
-    last_dice: tuple[int, int] | None
+    last_dice: tuple[int, ...] | None       # two dice (or cards), or one die
     stage: str                              # the clock's stage: solo, window or shooter
     seconds_left: int | None                # on the running clock; None when untimed
     variant: Variant = BANK                 # what this table plays (variants.py)

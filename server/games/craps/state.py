@@ -28,6 +28,8 @@ from .events import (
     Charged,
     ComeOutSeven,
     Fact,
+    HandLost,
+    HandWon,
     PointMade,
     PointSet,
     Rolled,
@@ -60,7 +62,7 @@ class CrapsState:
         self.book = rulebook(self.limits.field_12, self.variant)
         self.view = view
         self.wagers: dict[str, Wager] = {}           # handle -> wager, in placement order
-        self._by_total: dict[int, dict[str, None]] = {t: {} for t in range(2, 13)}
+        self._by_total: dict[int, dict[str, None]] = {t: {} for t in range(1, 13)}   # 1: one die
         self._seq = 0
         self._charges: dict[str, str] = {}           # New York: charge key -> the wager it was for
 
@@ -245,17 +247,19 @@ class CrapsState:
         return events
 
     # -- rolling ----------------------------------------------------------
-    def roll(self, dice: tuple[int, int]) -> list[Event]:
+    def roll(self, dice: tuple[int, ...]) -> list[Event]:
         """Resolve every wager the roll can touch, then move the puck and trackers.
 
         The facts come first (BetWon/BetLost/BetPushed/Travelled), then one
         Settle whose stakes are every decided wager and whose
         pays are, per player, stake plus win for wins and stake for pushes.
         """
-        view, total = self.view, dice[0] + dice[1]
+        view, total = self.view, sum(dice)
         events: list[Event] = [Rolled(dice, total, view.point, view.rolls + 1)]
         after = self.book.advance(view, dice)
-        if total == 7:
+        if self.variant.scheme != "point":
+            events += self._hand_facts(dice, view)
+        elif total == 7:
             events.append(SevenOut(view.point) if view.point else ComeOutSeven())
         elif view.point == 0 and after.point:
             events.append(PointSet(after.point))
@@ -301,6 +305,19 @@ class CrapsState:
         self.view = after
         return events
 
+    def _hand_facts(self, dice: tuple[int, ...], view: TableView) -> list[Event]:
+        """High Point and Die Rich: what the roll did to the hand, read from the
+        shooter's line bet's own rule (so the facts cannot disagree with it)."""
+        o = self.book.outcome(Bet(self.variant.line, view.point, 1), dice, view)
+        roll = view.step + 2 if view.point else 1
+        if o.result is Result.TRAVEL:
+            return [PointSet(o.number)]
+        if o.result is Result.WIN:
+            return [HandWon(view.point, roll, o.amount)]
+        if o.result is Result.LOSE:
+            return [HandLost(view.point, roll)]
+        return []
+
     # -- leaving ----------------------------------------------------------
     def forfeit(self, player: str) -> list[Event]:
         """A disconnect: the player's live stakes go to the house."""
@@ -308,7 +325,16 @@ class CrapsState:
         for w in self.bets_of(player):
             self._drop(w)
             events.append(Forfeit(self._key(), w.handle))
+        self._puck_off_if_idle()
         return events
+
+    def _puck_off_if_idle(self) -> None:
+        """High Point: a point with no high bet left on it (its players gone) would
+        hold the table, which takes bets only on the come-out: the puck comes off."""
+        line = self.variant.line
+        if self.variant.scheme == "high" and self.view.point and not any(
+                w.bet.kind is line for w in self.wagers.values()):
+            self.view = TableView(rolls=self.view.rolls)
 
     def refund_all(self, players: Iterable[str] | None = None) -> list[Event]:
         """Shutdown or eviction: every outstanding stake (of `players`) goes back."""
@@ -318,4 +344,5 @@ class CrapsState:
             if wanted is None or w.player in wanted:
                 self._drop(w)
                 events.append(Refund(self._key(), w.handle))
+        self._puck_off_if_idle()
         return events

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
-from server.dice.kinds import DICE, DrawKind
+from server.dice.kinds import DICE, DIE, DrawKind
 
 from .cards import CARDS
 
@@ -25,7 +25,10 @@ from .bets import (
     CRAPLESS_PLACE_ODDS,
     CRAPLESS_POINTS,
     CRAPLESS_TRUE_ODDS,
+    DIE_POINTS,
+    HIGH_POINTS,
     NUMBERS,
+    OWN_NUMBERS,
     PLACE_ODDS,
     POINTS,
     TRUE_ODDS,
@@ -38,7 +41,7 @@ KIND_WORDS: Mapping[Kind, str] = MappingProxyType({
     Kind.ODDS: "odds", Kind.PLACE: "place", Kind.BUY: "buy", Kind.LAY: "lay", Kind.HARD: "hard",
     Kind.FIELD: "field", Kind.ANY7: "any7", Kind.ANYCRAPS: "anycraps", Kind.PROP: "2, 3, 11, 12",
     Kind.HORN: "horn", Kind.HOP: "hop", Kind.FIRE: "fire", Kind.SMALL: "small", Kind.TALL: "tall",
-    Kind.ALL: "all",
+    Kind.ALL: "all", Kind.HIGH: "high", Kind.FACE: "face",
 })
 # Each kind as a sentence names it: "Crapless craps has no don't pass."
 KIND_NAMES: Mapping[Kind, str] = MappingProxyType({
@@ -78,6 +81,13 @@ class Variant:
     odds_rule: str = ""                       # `odds: 0` in a sentence (`table rules`)
     rules: tuple[str, ...] = ()               # `table rules` in plain words ({odds}, {field_12}); bank: view.py
     preface: tuple[str, ...] = ()             # said before bank craps' rules when `rules` is empty
+    # How a hand goes (outcome.py): "point" is bank craps' (a point repeats
+    # before a 7); "high" is High Point's (the roll after the point decides);
+    # "die" is Die Rich's (one die, the point within three more rolls).
+    scheme: str = "point"
+    line: Kind = Kind.PASS                    # the shooter's line bet: a "high"/"die" hand follows it
+    words: Mapping[str, Kind] = field(default_factory=lambda: MappingProxyType({}))   # typed words of its own
+    point_rule: str = "the hand goes on until {point} or a 7"   # with the point on, in a few words
 
     def offers(self, kind: Kind) -> bool:
         return kind in self.kinds
@@ -86,7 +96,7 @@ class Variant:
         """The numbers `kind` takes at this table (None: it takes no number)."""
         if kind in (Kind.ODDS, Kind.LAY_ODDS, Kind.PLACE, Kind.BUY, Kind.LAY):
             return self.points
-        return NUMBERS[kind]
+        return NUMBERS[kind] if kind in NUMBERS else OWN_NUMBERS[kind]
 
     @property
     def bets_here(self) -> str:
@@ -98,7 +108,8 @@ class Variant:
         return f"{self.title} has no {KIND_NAMES[kind]}. Bets here: {self.bets_here}"
 
 
-ALL_KINDS = frozenset(Kind)
+# Bank craps' bets: every kind but those only a variant of its own offers.
+ALL_KINDS = frozenset(Kind) - {Kind.HIGH, Kind.FACE}
 
 BANK = Variant(
     key="bank", title="Bank craps", phrase="bank craps", word="craps",
@@ -160,9 +171,45 @@ DICELESS = Variant(
         "  'roll' deals. Every bet, payout and edge below is bank craps'.",
     ))
 
+HIGH_POINT = Variant(
+    key="high_point", title="High Point craps", phrase="High Point craps", word="highpoint",
+    summary="one bet: after a come-out point, the next roll must beat it",
+    kinds=frozenset({Kind.HIGH}), points=HIGH_POINTS, naturals=frozenset({11, 12}), craps=frozenset(),
+    scheme="high", line=Kind.HIGH, table_keys=(), odds_words="", odds_rule="",
+    words=MappingProxyType({"high": Kind.HIGH, "pass": Kind.HIGH, "line": Kind.HIGH, "passline": Kind.HIGH}),
+    point_rule="the next roll decides: higher than {point} wins, {point} or lower loses",
+    rules=(
+        "High Point craps: everyone bets against the house; players take turns as shooter.",
+        "One bet, 'bet high <n>' ('bet pass <n>' too), made on the come-out. A contract.",
+        "Come-out 2 or 3: no decision, the bet stays and the shooter rolls again.",
+        "Come-out 11 or 12: high wins 1:1.",
+        "Come-out 4 to 10 (7 too) is the point, and the next roll decides:",
+        "  a total higher than the point wins 1:1; the point or lower loses.",
+        "No other bets. A win keeps the dice; a loss passes them to the next shooter.",
+    ))
+
+DIE_RICH = Variant(
+    key="die_rich", title="Die Rich", phrase="Die Rich", word="dierich",
+    summary="one die: a come-out 6 wins, 1 loses, 2 to 5 must come again within three rolls",
+    kinds=frozenset({Kind.PASS, Kind.FACE}), points=DIE_POINTS, naturals=frozenset({6}),
+    craps=frozenset({1}), draw=DIE, dice="die", scheme="die", table_keys=(), odds_words="",
+    words=MappingProxyType({"face": Kind.FACE}),
+    point_rule=("{point} within three more rolls wins: 2:1 on the hand's second roll, 1:1 on the third, "
+                "2:1 on the fourth; a 1, or a fourth roll that misses, loses"),
+    rules=(
+        "Die Rich: one die, everyone against the house; players take turns as shooter.",
+        "Pass ('bet pass <n>', on the come-out, a contract): a come-out 6 wins 1:1, a 1 loses,",
+        "  and 2 to 5 is the point. The shooter then has up to three more rolls:",
+        "  the point on the second roll of the hand pays 2:1, on the third 1:1, on the fourth 2:1;",
+        "  a 1 loses, and a fourth roll that is neither loses.",
+        "Face: 'bet face <1-6> <n>' on the next roll's face pays 4:1, one roll; it can be taken down.",
+        "Nothing else is offered. A win keeps the die; a loss passes it on.",
+    ))
+
 # Every variant a `game: craps` table may name, by its `variant:` value
 # (simplified craps is its own package: server/games/simplified).
-VARIANTS: Mapping[str, Variant] = MappingProxyType({v.key: v for v in (BANK, CRAPLESS, NEW_YORK, DICELESS)})
+VARIANTS: Mapping[str, Variant] = MappingProxyType(
+    {v.key: v for v in (BANK, CRAPLESS, NEW_YORK, DICELESS, HIGH_POINT, DIE_RICH)})
 
 
 def variant_of(options: object) -> Variant:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from server.games.craps import events as ev
 from server.games.craps.bets import Kind
 from server.games.craps.snapshot import CrapsSnapshot
-from server.games.craps.variants import BANK
+from server.games.craps.variants import BANK, Variant
 from server.dice.kinds import DICE, DrawKind
 from server.render.text import paint, wrap
 from server.render.width import NBSP, SEPARATOR, boxed, display_width, fit, glue
@@ -24,6 +24,10 @@ NUMBERS = (4, 5, 6, 8, 9, 10)
 NUMBER_TITLES = {4: "4", 5: "5", 6: "SIX", 8: "8", 9: "NINE", 10: "10"}
 CALLS = {2: "Craps two, aces", 3: "Ace-deuce, three craps", 11: "Yo eleven", 12: "Boxcars, twelve craps",
          7: "Seven"}
+# High Point has no craps and no seven-out: its calls are only the totals.
+HIGH_CALLS = {2: "Two, aces", 3: "Three, ace-deuce", 11: "Yo eleven", 12: "Twelve, boxcars"}
+DIE_WORDS = {1: "One", 2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six"}
+ORDINALS = {1: "come-out", 2: "second", 3: "third", 4: "fourth"}
 REMINDER = ("bet <kind> [n] <amount>", "bets", "unbet <n|name|all>", "roll", "autoroll", "stop",
             "sitout", "leave", "help craps")
 
@@ -69,9 +73,18 @@ def event_lines(event: Event, snap: CrapsSnapshot, viewer: Viewer) -> list[str]:
         return [f"{f'You {roll}' if event.shooter == me else f'{event.shooter} {roll}s'}:"]
     if isinstance(event, ev.Rolled):
         return [*snap.variant.draw.art(event.dice, viewer.prefs),
-                paint(call(event, snap.variant.draw), "bold", "bright_white", color=c)]
+                paint(call(event, snap.variant.draw, snap.variant), "bold", "bright_white", color=c)]
     if isinstance(event, ev.PointSet):
+        if snap.variant.scheme != "point":
+            return [f"The point is {event.number}: {snap.variant.point_rule.format(point=event.number)}."]
         return [f"The point is {event.number}: the puck goes ON {event.number}."]
+    if isinstance(event, ev.HandWon):
+        return [paint("Winner!", "bright_green", color=c) + " " + _hand_won(event, snap.variant)
+                + f" The shooter keeps the {snap.variant.dice}."]
+    if isinstance(event, ev.HandLost):
+        moves = "The die moves on." if snap.variant.dice == "die" else f"The {snap.variant.dice} move on."
+        return [paint("Line away:", "bright_red", "bold", color=c) + " " + _hand_lost(event, snap.variant)
+                + " " + moves]
     if isinstance(event, ev.PointMade):
         fire = ", ".join(map(str, event.fire))
         return [paint(f"Winner! The point {event.number} is made.", "bright_green", color=c)
@@ -100,6 +113,9 @@ def event_lines(event: Event, snap: CrapsSnapshot, viewer: Viewer) -> list[str]:
         if event.player != me:
             return [f"{event.player} has the dice." + (f" The point is {point}." if point else "")]
         if point:       # taking over a hand in progress: say where it stands
+            if snap.variant.scheme != "point":
+                return [f"You have the {snap.variant.dice}. The point is {point}: "
+                        f"{snap.variant.point_rule.format(point=point)}. Bet, then 'roll'."]
             if snap.variant is not BANK:
                 return [f"You have the {snap.variant.dice}. The point is {point}: the hand goes on until "
                         f"{point} or a 7. Pass waits for the next come-out. Bet, then 'roll'."]
@@ -119,13 +135,35 @@ def event_lines(event: Event, snap: CrapsSnapshot, viewer: Viewer) -> list[str]:
     return []
 
 
+def _hand_won(event: ev.HandWon, variant: Variant) -> str:
+    bet = "high" if variant.line is Kind.HIGH else "pass"
+    if not event.point:
+        return f"{bet.capitalize()} wins {event.pays}:1 on the come-out."
+    if variant.scheme == "high":
+        return f"Higher than the point {event.point}: {bet} wins {event.pays}:1."
+    return f"The point {event.point} on the {ORDINALS.get(event.roll, str(event.roll))} roll: {bet} pays {event.pays}:1."
+
+
+def _hand_lost(event: ev.HandLost, variant: Variant) -> str:
+    bet = "high" if variant.line is Kind.HIGH else "pass"
+    if not event.point:
+        return f"{bet.capitalize()} loses on the come-out."
+    if variant.scheme == "high":
+        return f"Not higher than the point {event.point}: {bet} loses."
+    return f"No {event.point} on the {ORDINALS.get(event.roll, str(event.roll))} roll: {bet} loses."
+
+
 def _seconds(n: int) -> str:
     return f"{n} second" if n == 1 else f"{n} seconds"
 
 
-def call(rolled: ev.Rolled, draw: DrawKind = DICE) -> str:
-    d1, d2 = rolled.dice
+def call(rolled: ev.Rolled, draw: DrawKind = DICE, variant: Variant = BANK) -> str:
+    if draw.count == 1:                   # one die: "Four! (the die shows 4)"
+        return f"{DIE_WORDS[rolled.total]}! (the {draw.name} shows {rolled.total})"
+    d1, d2 = rolled.dice[0], rolled.dice[1]
     total = rolled.total
+    if variant.scheme == "high":
+        return f"{HIGH_CALLS.get(total, str(total))}! ({d1} + {d2} = {total})"
     words = CALLS.get(total)
     if words is None:
         words = f"{'Hard' if d1 == d2 else 'Easy'} {total}" if total in (4, 6, 8, 10) else str(total)
@@ -240,7 +278,7 @@ def table_view(snap: CrapsSnapshot, viewer: Viewer) -> list[str]:
     if snap.last_dice:
         lines += [f"Last {snap.variant.roll}:", *snap.variant.draw.art(snap.last_dice, viewer.prefs)]
     lines += fit(bets_line(mine.wagers), width)
-    lines += fit("Commands: " + reminder(REMINDER), width)
+    lines += fit("Commands: " + reminder((*REMINDER[:-1], f"help {snap.variant.word}")), width)
     return lines
 
 
@@ -312,6 +350,8 @@ def _compact_layout(snap: CrapsSnapshot, viewer: Viewer, mine: _Mine, width: int
     variant = snap.variant
     puck = " ".join(_filled(n, n == point, color) for n in variant.points)
     rows: list[str | None] = [f"Puck {'ON ' + str(point) if point else 'OFF'}:  {puck}"]
+    if variant.scheme == "die" and point:          # which roll of the hand is next
+        rows.append(tight(f"Next: the hand's {ORDINALS[snap.hand.step + 2]} roll") + " " + tight("of up to 4"))
     for n in variant.points:
         parts = [tight(f"{what} {value}") for what, value in (
             ("place/buy", mine.place_buy(n)), ("lay", str(mine.stake((Kind.LAY,), n) or "")),
@@ -324,7 +364,10 @@ def _compact_layout(snap: CrapsSnapshot, viewer: Viewer, mine: _Mine, width: int
     dp_odds = mine.line_odds(Kind.DONT_PASS, Kind.LAY_ODDS) or "-"
     fire_marks, small, tall = _trackers(snap, color)
     offered: list[tuple[tuple[Kind, ...], str]] = [
-        ((Kind.PASS,), tight(f"PASS LINE {amt((Kind.PASS,))}") + "  " + tight(f"odds {pass_odds}")),
+        ((Kind.HIGH,), tight(f"HIGH {amt((Kind.HIGH,))}") + "  " + tight("2 3: roll again,") + " "
+         + tight("11 12: win 1:1,") + " " + tight("4-10: the point,") + " " + tight("then higher wins")),
+        ((Kind.PASS,), tight(f"PASS LINE {amt((Kind.PASS,))}")
+         + ("  " + tight(f"odds {pass_odds}") if variant.offers(Kind.ODDS) else "")),
         ((Kind.DONT_PASS,), tight(f"DON'T PASS BAR 12 {amt((Kind.DONT_PASS,))}") + "  " + tight(f"odds {dp_odds}")),
         ((Kind.COME, Kind.DONT_COME), "  ".join(
             tight(f"{what} {mine.unmoved(k) or '-'}") for k, what in
@@ -335,6 +378,8 @@ def _compact_layout(snap: CrapsSnapshot, viewer: Viewer, mine: _Mine, width: int
         ((Kind.ANY7, Kind.ANYCRAPS, Kind.HORN), "  ".join([
             tight(f"ANY 7 {amt((Kind.ANY7,))}"), tight(f"ANY CRAPS {amt((Kind.ANYCRAPS,))}"),
             tight(f"HORN {amt((Kind.HORN,))}")])),
+        ((Kind.FACE,), "FACES " + "  ".join(f"{n}:{amt((Kind.FACE,), n)}" for n in range(1, 7))
+         + "  " + tight("(one roll, 4:1)")),
         ((Kind.PROP, Kind.HOP), "PROPS " + "  ".join(f"{n}:{amt((Kind.PROP,), n)}" for n in (2, 3, 11, 12))
          + "  " + tight(f"HOPS {_hops(mine.wagers)}")),
         ((Kind.FIRE,), tight(f"FIRE {amt((Kind.FIRE,))}: {fire_marks}")),
@@ -412,7 +457,9 @@ def event_data(event: Event, snap: CrapsSnapshot) -> list[tuple[str, dict[str, o
         data: dict[str, object] = {"dice": list(event.dice), "total": event.total,
                                    "call": call(event, snap.variant.draw), "point_before": event.point or None,
                                    "point": snap.point or None}
-        if snap.variant.draw is not DICE:       # the cards as dealt: ["A-h", "5-s"]
+        if snap.variant.draw.count == 1:        # one die: its face
+            data[snap.variant.draw.name] = event.dice[0]
+        elif snap.variant.draw is not DICE:     # the cards as dealt: ["A-h", "5-s"]
             data[snap.variant.draw.name] = snap.variant.draw.say(event.dice).split()[:2]
         return [("Casino.Roll", data, None)]
     if isinstance(event, ev.RollSettlement):
