@@ -13,10 +13,10 @@ from pathlib import Path
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "sim", help="simulate a craps strategy",
-        description="Play a strategy at a bank craps table for N rolls and report the result. "
+        description="Play a strategy at a bank craps table (or a variant's) for N rolls and report the result. "
                     "Strategies: pass, pass-odds, many, or module:Name / file.py:Name "
                     "(see docs/craps-engine.md).")
-    parser.add_argument("--table", required=True, metavar="ID", help="a bank craps table id")
+    parser.add_argument("--table", required=True, metavar="ID", help="a bank craps or craps variant table id")
     parser.add_argument("--strategy", required=True, metavar="NAME")
     parser.add_argument("--rolls", required=True, type=int, metavar="N")
     parser.add_argument("--seed", required=True, type=int, metavar="S")
@@ -30,6 +30,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from server.cli.odds import rooms_dir
     from server.cli._config import load_or_report
+    from server.config.model import TableConfig
     from server.games.craps.options import CrapsOptions
     from server.sim import craps as sim
     from server.sim import strategies
@@ -40,12 +41,15 @@ def run(args: argparse.Namespace) -> int:
     cfg = load_or_report(args.config, rooms_dir(args.config, args.rooms))
     if cfg is None:
         return 1
+    def played(t: object) -> bool:
+        """Bank craps and its variants (the solo simplified table is another engine)."""
+        return isinstance(t, TableConfig) and t.game == "craps" and isinstance(t.options, CrapsOptions) \
+            and t.options.variant != "simplified"
+
     table = cfg.tables.get(args.table)
-    if table is None or table.game != "craps" or not isinstance(table.options, CrapsOptions) \
-            or table.options.variant != "bank":
-        ids = sorted(t.id for t in cfg.tables.values() if t.game == "craps"
-                     and isinstance(t.options, CrapsOptions) and t.options.variant == "bank")
-        print(f"no bank craps table {args.table!r}; bank craps tables: {', '.join(ids) or 'none'}")
+    if table is None or not played(table):
+        ids = sorted(t.id for t in cfg.tables.values() if played(t))
+        print(f"no bank craps table {args.table!r}; bank craps tables (and variants): {', '.join(ids) or 'none'}")
         return 1
     try:
         strategy = strategies.load(args.strategy)

@@ -126,3 +126,16 @@ def test_the_sim_plays_each_variant_and_agrees_with_its_exact_edge(variant):
     exact = float(dict(house_edges(table))["pass"])
     result = sim.run(table, strategies.load("pass"), 200_000, seed=7)
     assert result.wagered > 0 and abs(float(result.edge) - exact) < 0.02, (float(result.edge), exact)
+
+
+@pytest.mark.parametrize("table", ["crapless_craps", "new_york_craps", "diceless_craps", "high_point_craps",
+                                   "die_rich"])
+def test_casino_sim_takes_every_shipped_variant_table(table, capsys):
+    from server.cli import main
+    code = main(["sim", "--table", table, "--strategy", "pass", "--rolls", "3000", "--seed", "4",
+                 "--config", str(ROOT / "config"), "--rooms", str(ROOT / "rooms")])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert f"table {table}, strategy pass" in out and "measured edge" in out
+    assert main(["sim", "--table", "simple_craps", "--strategy", "pass", "--rolls", "5", "--seed", "1",
+                 "--config", str(ROOT / "config"), "--rooms", str(ROOT / "rooms")]) == 1
