@@ -341,3 +341,53 @@ async def test_login_words_are_refused_as_new_names_with_a_reason(casino_factory
     assert f"The name {word} is a login command; pick another." in out
     assert await app.accounts.get(word) is None
     await c.close()
+
+
+# --- item 4: silent connections cannot take every login slot ---------------
+
+async def knock(port: int, source: str) -> tuple[asyncio.StreamReader, asyncio.StreamWriter, bytes]:
+    """A socket from `source` that sends nothing; returns what the server said
+    first (telnet negotiation when let in, the reason when refused)."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
+    try:
+        first = await asyncio.wait_for(reader.read(200), 10)
+    except ConnectionResetError:
+        first = b""
+    return reader, writer, first
+
+
+async def web_player(port: int, source: str):
+    """A browser's WebSocket from `source`."""
+    import aiohttp
+    from support.web import WebClient
+    http = aiohttp.ClientSession(connector=aiohttp.TCPConnector(local_addr=(source, 0)))
+    ws = await http.ws_connect(f"http://127.0.0.1:{port}/ws")
+    return WebClient(http, ws)
+
+
+def shipped_limit(name: str) -> int:
+    from conftest import shipped_config
+    return getattr(shipped_config().settings.limits, name)
+
+
+async def test_silent_sockets_from_ten_addresses_leave_room_for_new_players(casino_factory):
+    per_ip = shipped_limit("login_connections_per_ip")
+    app = await casino_factory(web=True, limits={"login_connections_per_ip": per_ip})
+    silent = [await knock(app.port, f"127.0.0.{2 + i % 10}") for i in range(200)]
+    told = [first for _, _, first in silent if first.startswith(b"Too many")]
+    assert len(told) == 200 - 10 * per_ip, len(told)
+    assert all(b"are logging in" in t for t in told)
+    assert app.connections.anonymous == 10 * per_ip
+    assert all(app.connections.waiting_from(f"127.0.0.{2 + i}") == per_ip for i in range(10))
+    player = await Client.open(app.port, source="127.0.0.12")
+    assert "You have 1000 chips" in plain(await login(player, "newcomer"))
+    browser = await web_player(app.web_port, "127.0.0.12")
+    await browser.read_until_prompt()
+    assert "Welcome, webcomer" in await browser.cmd("create webcomer secret123")
+    # logged in, neither counts among those logging in; the silent ones still do
+    assert app.connections.anonymous == 10 * per_ip and app.connections.waiting_from("127.0.0.12") == 0
+    for _, writer, _ in silent:
+        writer.transport.abort()
+    await until(lambda: app.connections.anonymous == 0 and app.connections.total == 2)
+    await player.close()
+    await browser.close()
