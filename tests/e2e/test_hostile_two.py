@@ -391,3 +391,68 @@ async def test_silent_sockets_from_ten_addresses_leave_room_for_new_players(casi
     await until(lambda: app.connections.anonymous == 0 and app.connections.total == 2)
     await player.close()
     await browser.close()
+
+
+# --- item 5: the web port obeys the caps and closes idle and slow HTTP ------
+
+async def http_get(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, path: str = "/") -> bytes:
+    """One keep-alive request and its whole answer."""
+    writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+    head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)
+    length = int(next(line.split(b":")[1] for line in head.split(b"\r\n")
+                      if line.lower().startswith(b"content-length:")))
+    return head + await asyncio.wait_for(reader.readexactly(length), 10)
+
+
+async def closed_by_server(reader: asyncio.StreamReader) -> bool:
+    try:
+        return await asyncio.wait_for(reader.read(65536), 10) == b""
+    except ConnectionResetError:
+        return True
+
+
+async def test_idle_and_slow_http_connections_count_and_are_closed_in_seconds(casino_factory):
+    app = await casino_factory(web=True, limits={"login_connections_per_ip": 25})
+    per_ip = app.config.settings.limits.connections_per_ip
+    timeout = app.config.settings.limits.http_timeout
+    held, refused = [], []
+    for i in range(3 * (per_ip + 5)):
+        source = f"127.0.0.{2 + i % 3}"
+        reader, writer = await asyncio.open_connection("127.0.0.1", app.web_port, local_addr=(source, 0))
+        kind = ("silent", "slowloris", "keep-alive")[i // 3 % 3]
+        if kind == "keep-alive":
+            answer = await http_get(reader, writer)
+        else:
+            if kind == "slowloris":
+                writer.write(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            await asyncio.sleep(0)
+            answer = b""
+        (refused if i >= 3 * per_ip else held).append((kind, reader, writer, answer))
+    await until(lambda: app.connections.total == 3 * per_ip)     # every held socket counts
+    # past the per-address cap: told why (the page's address would be refused too)
+    for kind, reader, writer, answer in refused:
+        if kind != "keep-alive":
+            writer.write(b"\r\n" if kind == "slowloris" else b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            answer = await asyncio.wait_for(reader.read(65536), 10)
+        assert answer.startswith(b"HTTP/1.1 503") and b"Too many connections from your address" in answer
+    # a new browser player, from elsewhere, gets in and logs in meanwhile
+    browser = await web_player(app.web_port, "127.0.0.9")
+    await browser.read_until_prompt()
+    assert "Welcome, surfer" in await browser.cmd("create surfer secret123")
+    # bytes trickling in do not extend a connection's deadline; the clock does it
+    for _ in range(timeout - 1):
+        for kind, reader, writer, answer in held:
+            if kind == "slowloris":
+                writer.write(b"X-a: b\r\n")
+        app.manager.tick_elapsed(app.manager.seconds(1))
+    await asyncio.sleep(0.05)
+    assert app.connections.total == 3 * per_ip + 1
+    app.manager.tick_elapsed(app.manager.seconds(1))
+    for kind, reader, writer, answer in held:
+        assert await closed_by_server(reader), kind
+    await until(lambda: app.connections.total == 1 and app.connections.anonymous == 0)
+    # the WebSocket, once open, keeps to the session's timeouts instead
+    assert "Wallet: 1000" in await browser.cmd("balance")
+    for _, _, writer, _ in held + refused:
+        writer.transport.abort()
+    await browser.close()
