@@ -50,6 +50,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
+from aiohttp.http_exceptions import HttpProcessingError
 from aiohttp.web_protocol import RequestHandler
 
 from server import logs
@@ -305,6 +306,32 @@ class HttpGate:
         return len(self._conns)
 
 
+class _HttpNoise(logging.Filter):
+    """aiohttp logs a traceback for each malformed request a client sends
+    (a bad header, a line too long). Such a record becomes one `client_error`
+    line without a traceback, at most once a minute per address and kind."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._seen: dict[tuple[str, str], float] = {}
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        if not isinstance(exc, HttpProcessingError):
+            return True
+        ip = str(record.args[0]) if isinstance(record.args, tuple) and record.args else "?"
+        key = (ip, f"http:{type(exc).__name__}")
+        if record.created - self._seen.get(key, -REFUSAL_LOG_EVERY) >= REFUSAL_LOG_EVERY:
+            if len(self._seen) >= 10_000:
+                self._seen.clear()
+            self._seen[key] = record.created
+            logs.event(log, "client_error", kind=key[1], ip=ip, via="web")
+        return False
+
+
+_HTTP_NOISE = _HttpNoise()
+
+
 def _lines_of(frame: str, session: Session) -> str | None:
     """The typed text a page's frame carries (None for a resize or junk)."""
     try:
@@ -457,6 +484,9 @@ class WebServer:
 
 async def start_web(casino: Host, host: str, port: int) -> WebServer:
     """Serve the page at / and the WebSocket at /ws on host:port (0: any free port)."""
+    server_log = logging.getLogger("aiohttp.server")
+    if _HTTP_NOISE not in server_log.filters:
+        server_log.addFilter(_HTTP_NOISE)
     app = web.Application(middlewares=[_admission, _headers])
     app[CASINO] = casino
     app[GATE] = gate = HttpGate(casino)

@@ -456,3 +456,16 @@ async def test_idle_and_slow_http_connections_count_and_are_closed_in_seconds(ca
     for _, _, writer, _ in held + refused:
         writer.transport.abort()
     await browser.close()
+
+
+async def test_malformed_http_requests_are_logged_once_without_a_traceback(casino_factory, caplog):
+    app = await casino_factory(web=True)
+    with caplog.at_level(logging.DEBUG):
+        for _ in range(10):
+            reader, writer = await asyncio.open_connection("127.0.0.1", app.web_port)
+            writer.write(b"GET / HTTP/1.1\r\nHost: x\r\nBad header\r\n\r\n")
+            assert (await asyncio.wait_for(reader.read(65536), 10)).startswith(b"HTTP/1.0 400")
+            writer.transport.abort()
+    kinds = [r.fields["kind"] for r in caplog.records if getattr(r, "fields", {}).get("event") == "client_error"]
+    assert kinds == ["http:BadHttpMessage"], kinds
+    assert not [r for r in caplog.records if r.exc_info and r.levelno >= logging.INFO]
