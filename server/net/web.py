@@ -33,8 +33,12 @@ Limits, as telnet has them (docs/operating.md):
   login and idle timeouts instead;
 - input: a frame is at most MAX_FRAME bytes (aiohttp closes the socket past
   it), lines are cut by the same LineSplitter (`max_line`), and a connection
-  may make us parse `input_bytes_per_second`: past that we stop reading it
-  for a while. Lines then pass app.on_input's command rate; logins pass the
+  may make us parse `input_bytes_per_second`: each frame of every kind (text,
+  binary, ping, pong; empty ones too) costs its bytes plus FRAME_COST, what
+  handling a frame costs aiohttp and us in plain bytes' worth of CPU
+  (bench/bench_input_cost.py); past that we stop reading it for a while,
+  and aiohttp's own queue then stops reading the socket. Pings are answered
+  here (not by aiohttp), so they are charged too. Lines then pass app.on_input's command rate; logins pass the
   same login throttle inside the login commands;
 - output: frames wait in the writer's queue, which counts toward
   `max_output` together with the socket's buffer; past it Session aborts.
@@ -68,6 +72,7 @@ STATIC = Path(__file__).resolve().parents[1] / "web" / "static"
 CLOSE_GRACE = 2.0        # seconds a closing WebSocket may take before it is dropped
 HEARTBEAT = 30.0         # seconds between pings: a vanished browser is noticed
 MAX_FRAME = 65536        # bytes in one frame from a page (aiohttp closes the socket past it)
+FRAME_COST = 800         # a frame's handling in plain bytes' worth of CPU (an empty one: about 4 us)
 REFUSING = 64            # connections past a cap kept open to be told why (beyond: a bare 503)
 REFUSAL_LOG_EVERY = 60.0  # seconds between logged refusals of one address
 
@@ -414,7 +419,7 @@ async def _socket(request: web.Request) -> web.StreamResponse:
     if _foreign(request):
         logs.event(log, "connection_refused", ip=ip, why="foreign origin", via="web")
         raise web.HTTPForbidden(text="This WebSocket serves the casino's own page only.")
-    ws = web.WebSocketResponse(heartbeat=HEARTBEAT, compress=False, max_msg_size=MAX_FRAME)
+    ws = web.WebSocketResponse(heartbeat=HEARTBEAT, compress=False, max_msg_size=MAX_FRAME, autoping=False)
     await ws.prepare(request)
     gate = request.app[GATE]
     why = gate.refusal(request.protocol)        # past a cap when it connected (HttpGate)
@@ -437,12 +442,14 @@ async def _socket(request: web.Request) -> web.StreamResponse:
         async for msg in ws:
             if session.closed:
                 break
-            if msg.type != WSMsgType.TEXT:
-                continue
-            wait = budget.spend(len(msg.data), loop.time())
-            text = _lines_of(msg.data, session)
-            if text is not None:
-                await app.on_input(session, splitter.feed(text + "\n"), loop.time())
+            data = msg.data if isinstance(msg.data, (str, bytes)) else b""
+            wait = budget.spend(len(data) + FRAME_COST, loop.time())
+            if msg.type == WSMsgType.TEXT:
+                text = _lines_of(msg.data, session)
+                if text is not None:
+                    await app.on_input(session, splitter.feed(text + "\n"), loop.time())
+            elif msg.type == WSMsgType.PING:
+                await ws.pong(msg.data)
             if wait > 0:
                 await asyncio.sleep(wait)    # stop reading this page a while (real time)
     except ConnectionError:

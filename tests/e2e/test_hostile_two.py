@@ -8,6 +8,7 @@ Each test states the rule one hostile client must not break for everyone else.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import time
 
@@ -469,3 +470,89 @@ async def test_malformed_http_requests_are_logged_once_without_a_traceback(casin
     kinds = [r.fields["kind"] for r in caplog.records if getattr(r, "fields", {}).get("event") == "client_error"]
     assert kinds == ["http:BadHttpMessage"], kinds
     assert not [r for r in caplog.records if r.exc_info and r.levelno >= logging.INFO]
+
+
+# --- items 2, 3: every frame and every telnet command is charged -----------
+
+def handled_bound(app, group_cost: int, elapsed: float, burst: int, slack: int) -> int:
+    """Groups a budget lets through in `elapsed` seconds."""
+    rate = app.config.settings.limits.input_bytes_per_second
+    return int((burst + rate * elapsed) / group_cost) + slack
+
+
+async def test_tiny_websocket_frames_of_every_kind_are_charged(casino_factory):
+    import aiohttp
+
+    from server.net import web as web_edge
+    app = await casino_factory(web=True)
+    me = await web_player(app.web_port, "127.0.0.9")
+    await me.read_until_prompt()
+    await me.cmd("create steady secret123")
+    floods = []
+    for i in range(10):
+        http = aiohttp.ClientSession(connector=aiohttp.TCPConnector(local_addr=(f"127.0.0.{2 + i % 2}", 0)))
+        ws = await http.ws_connect(f"http://127.0.0.1:{app.web_port}/ws", autoping=False)
+        await ws.receive()
+        floods.append((http, ws))
+    await until(lambda: len(app.sessions) == 11)
+    started = asyncio.get_running_loop().time()
+    groups = 200
+    for _, ws in floods:
+        # a resize marks how far the server got; empty text, binary and ping frames between
+        for k in range(groups):
+            await ws.send_str(json.dumps({"t": "cols", "n": 40 + k}))
+            await ws.send_str("")
+            await ws.send_bytes(b"")
+            await ws.ping()
+    assert "Wallet: 1000" in await me.cmd("balance")            # the player is answered meanwhile
+    await asyncio.sleep(0.5)
+    elapsed = asyncio.get_running_loop().time() - started
+    rate = app.config.settings.limits.input_bytes_per_second
+    bound = 40 + handled_bound(app, 4 * web_edge.FRAME_COST + 30, elapsed, rate, 2)
+    handled = [s.naws_cols for s in app.sessions if s.account is None]
+    assert len(handled) == 10 and max(handled) <= bound < 40 + groups - 1, (handled, bound)
+    pongs = 0
+    for _, ws in floods:
+        while True:
+            try:
+                msg = await asyncio.wait_for(ws.receive(), 0.05)
+            except asyncio.TimeoutError:
+                break
+            pongs += msg.type == aiohttp.WSMsgType.PONG
+    assert pongs <= 10 * (bound - 40 + 2), pongs        # pings are answered within the budget too
+    for http, ws in floods:
+        await ws.close()
+        await http.close()
+    await me.close()
+
+
+async def test_telnet_negotiation_is_charged_at_its_cost(casino_factory):
+    from server.net import telnet as telnet_edge
+    app = await casino_factory()
+    me = await Client.open(app.port, source="127.0.0.9")
+    await login(me, "patient")
+    floods = [await Client.open(app.port, source=f"127.0.0.{2 + i % 2}") for i in range(10)]
+    for f in floods:
+        await f.read_until_prompt()
+    started = asyncio.get_running_loop().time()
+    groups = 200
+    naws_ttype = [bytes([IAC, SB, 31, 0, 40 + k, 0, 40, IAC, SE])      # a resize marks how far it got
+                  + bytes([IAC, DO, 1, IAC, 254, 1])                   # DO/DONT ECHO
+                  + bytes([IAC, 252, 24, IAC, WILL, 24, IAC, SB, 24, 0]) + b"xterm" + bytes([IAC, SE])
+                  for k in range(groups)]
+    group_bytes = len(naws_ttype[0])
+    for f in floods:
+        f.negotiate = False
+        f.send_raw(b"".join(naws_ttype))
+    assert "Wallet: 1000" in plain(await me.cmd_expect("balance", "Wallet"))
+    await asyncio.sleep(0.5)
+    elapsed = asyncio.get_running_loop().time() - started
+    cost = group_bytes * telnet_edge.HEAVY + 10 * telnet_edge.COMMAND_COST
+    burst = max(app.config.settings.limits.input_bytes_per_second, telnet_edge.READER_LIMIT)
+    slack = 2 + telnet_edge.COMMAND_PIECE // group_bytes
+    bound = 40 + handled_bound(app, cost, elapsed, burst, slack)
+    handled = [s.naws_cols or 0 for s in app.sessions if s.account is None]
+    assert len(handled) == 10 and max(handled) <= bound < 40 + groups - 1, (handled, bound)
+    for f in floods:
+        f.writer.transport.abort()
+    await me.close()
