@@ -367,8 +367,12 @@ async def web_player(port: int, source: str):
 
 
 def shipped_limit(name: str) -> int:
-    from conftest import shipped_config
-    return getattr(shipped_config().settings.limits, name)
+    """A limit as config/server.yaml ships it."""
+    from pathlib import Path
+
+    from server.config.load import load_config
+    root = Path(__file__).resolve().parents[2]
+    return getattr(load_config(root / "config", root / "rooms").settings.limits, name)
 
 
 async def test_silent_sockets_from_ten_addresses_leave_room_for_new_players(casino_factory):
