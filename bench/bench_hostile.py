@@ -287,7 +287,8 @@ async def signup_phase(port: int, proc: subprocess.Popen) -> None:
 
 
 def main() -> None:
-    limits = dict(connections_per_ip=FLOODERS + NONREADERS + 20, max_login_connections=200)
+    limits = dict(connections_per_ip=FLOODERS + NONREADERS + 20, max_login_connections=200,
+                  login_connections_per_ip=FLOODERS + NONREADERS + 20)
     print(f"in-process cost of one {BIG_LINE >> 20} MB line: {parse_cost():.2f} s CPU")
     for title, phase, extra in (
         ("line flood", flood_phase, {}),

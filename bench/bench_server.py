@@ -177,7 +177,8 @@ def main() -> None:
         shutil.copytree(ROOT / "config", config)
         server_yaml = config / "server.yaml"
         server_yaml.write_text(server_yaml.read_text().replace(
-            "connections_per_ip: 20", f"connections_per_ip: {CLIENTS + 10}"))
+            "connections_per_ip: 20", f"connections_per_ip: {CLIENTS + 10}").replace(
+            "login_connections_per_ip: 5", f"login_connections_per_ip: {CLIENTS + 10}"))
         base, base_port = run_server(["-c", BASELINE])
         casino, casino_port = run_server(["-m", "server", "--data", str(db), "--config", str(config),
                                           "--web-port", "0"])

@@ -137,7 +137,7 @@ def soak_config(work: Path) -> Path:
     server = config / "server.yaml"
     text = server.read_text()
     for key, value in (("connections_per_ip", 500), ("accounts_per_ip_per_hour", 1000),
-                       ("max_login_connections", 500)):
+                       ("max_login_connections", 500), ("login_connections_per_ip", 500)):
         text, n = re.subn(rf"(\n\s+{key}:) \S+", rf"\1 {value}", text)
         assert n == 1, key
     server.write_text(text)

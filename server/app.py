@@ -203,7 +203,7 @@ class Casino:
         self.in_flight = 0                   # lines being handled right now
         limits = config.settings.limits
         self.connections = ConnectionCounter(limits.connections_per_ip, limits.max_connections,
-                                             limits.max_login_connections)
+                                             limits.max_login_connections, limits.login_connections_per_ip)
         self.login_failures = LoginThrottle(limits.failed_logins_per_minute, limits.login_delay_max)
         self.creations = CreationLimit(limits.accounts_per_ip_per_hour)
         passwords.configure(limits.hash_concurrency, limits.hash_queue, limits.hashes_per_ip)
@@ -272,6 +272,11 @@ class Casino:
             self._web = server
         else:
             self._telnet = server
+
+    @property
+    def clock(self) -> Manager:
+        """The one clock, as the network edges see it (their deadlines count its ticks)."""
+        return self.manager
 
     @property
     def ledger(self) -> Ledger:
@@ -363,6 +368,7 @@ class Casino:
         self.connections.limit = limits.connections_per_ip
         self.connections.total_limit = limits.max_connections
         self.connections.anonymous_limit = limits.max_login_connections
+        self.connections.anonymous_per_ip = limits.login_connections_per_ip
         self.login_failures.free = limits.failed_logins_per_minute
         self.login_failures.max_wait = limits.login_delay_max
         self.creations.limit = limits.accounts_per_ip_per_hour

@@ -43,6 +43,9 @@ async def casino_factory(tmp_path):
         # players than one address may per hour; tests of that limit set it.
         limits = settings_changes["limits"] = dict(settings_changes.get("limits", {}))
         limits.setdefault("accounts_per_ip_per_hour", 1000)
+        # ... and many open more connections at once than one address may
+        # have logging in; tests of that limit set it too.
+        limits.setdefault("login_connections_per_ip", 1000)
         config = shipped_config(**settings_changes)
         app = Casino(config, tmp_path / "casino.db", seed=seed, config_dir=ROOT / "config", rooms_dir=ROOT / "rooms")
         # web=True also serves the browser page, on any free port (app.web_port).

@@ -302,7 +302,7 @@ async def enter(app: LoginApp, session: Session, account: Account) -> None:
         old.close("Your account was connected from elsewhere; this connection is closed.")
     if session.anonymous:
         session.anonymous = False
-        app.connections.logged_in()
+        app.connections.logged_in(session.ip)
     session.account = account
     if not logged_in(session):
         return                  # never: its account was just set (this narrows its type)

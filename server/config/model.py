@@ -29,6 +29,8 @@ class Limits:
     connections_per_ip: int = 20    # open sockets from one address
     max_connections: int = 1000     # open sockets in all
     max_login_connections: int = 200   # open sockets not logged in yet
+    login_connections_per_ip: int = 5  # of those, from one address
+    http_timeout: int = 5           # seconds an HTTP connection to the page may wait for (or after) a request
     login_timeout: int = 120        # seconds from connecting to logging in
     idle_timeout: int = 3600        # seconds without input before disconnect
     failed_logins_per_minute: int = 5   # free failures per address and per (address, name), then delays

@@ -65,6 +65,8 @@ LIMIT_FIELDS = (
     Field("connections_per_ip", as_int, DEFAULT_LIMITS.connections_per_ip, 1, 10000),
     Field("max_connections", as_int, DEFAULT_LIMITS.max_connections, 1, 1_000_000),
     Field("max_login_connections", as_int, DEFAULT_LIMITS.max_login_connections, 1, 1_000_000),
+    Field("login_connections_per_ip", as_int, DEFAULT_LIMITS.login_connections_per_ip, 1, 10000),
+    Field("http_timeout", as_int, DEFAULT_LIMITS.http_timeout, 1, 3600),
     Field("login_timeout", as_int, DEFAULT_LIMITS.login_timeout, 1, 86400),
     Field("idle_timeout", as_int, DEFAULT_LIMITS.idle_timeout, 1, 604800),
     Field("failed_logins_per_minute", as_int, DEFAULT_LIMITS.failed_logins_per_minute, 1, 1000),

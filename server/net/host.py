@@ -2,7 +2,7 @@
 
 Both edges are handed the app (server.app.Casino) and use only this much of
 it: whether it is closing and why, the shared connection caps, the config's
-limits, and the three entry points a session's life passes through. Naming
+limits, the clock, and the three entry points a session's life passes through. Naming
 it here keeps the edges from reaching further into the app unnoticed, and
 lets a test stand in a small fake.
 """
@@ -14,6 +14,25 @@ from server.config.model import CasinoConfig
 from server.net.lines import TooLong
 from server.net.session import Session
 from server.net.throttle import ConnectionCounter
+
+
+class Ticking(Protocol):
+    """Something the clock advances (the manager's Tickable)."""
+
+    def advance(self, ticks: int) -> None: ...
+
+
+class Clock(Protocol):
+    """The casino's one clock (server.tables.manager.Manager) as an edge uses
+    it: deadlines counted in its ticks, so tests move them with tick_elapsed."""
+
+    ticks: int
+
+    def seconds(self, seconds: float) -> int: ...
+
+    def subscribe(self, tickable: Ticking) -> None: ...
+
+    def unsubscribe(self, tickable: Ticking) -> None: ...
 
 
 class Host(Protocol):
@@ -30,6 +49,9 @@ class Host(Protocol):
 
     @property
     def config(self) -> CasinoConfig: ...    # settings.limits, connect_maxwait
+
+    @property
+    def clock(self) -> Clock: ...            # the manager: HTTP deadlines count its ticks
 
     async def on_connect(self, session: Session) -> None: ...
 

@@ -21,9 +21,14 @@ What one client may cost everyone else is bounded here (docs/operating.md):
 - admission: every accepted socket counts toward the per-address, total and
   not-logged-in caps from accept until the socket is really closed;
 - input: each read is at most READ_SIZE bytes, and a connection may make us
-  parse `input_bytes_per_second` (bytes inside telnet commands count
-  HEAVY times: telnetlib3 parses those one by one in Python); past that we
-  stop reading it, so the kernel's buffers, not ours, hold the rest.
+  parse `input_bytes_per_second` plain bytes' worth of work: a read with a
+  telnet command in it costs HEAVY a byte (telnetlib3 parses those bytes
+  one by one in Python) and COMMAND_COST more per IAC (what one command,
+  a DO/DONT toggle, a NAWS or TTYPE subnegotiation, costs telnetlib3 and us:
+  measured by bench/bench_input_cost.py). Such a read is taken COMMAND_PIECE
+  bytes at a time, and once the budget is spent the rest is held unparsed
+  and we stop reading, so the kernel's buffers, not ours, hold what follows
+  and no read makes us parse more than about one piece past the budget.
   telnetlib3's reader is given the transport so its own buffer pauses
   reading too, and its SLC scan (a Python loop per byte) is off: we use no
   special line characters. Complete lines then pass the per-connection
@@ -62,7 +67,12 @@ from server.net.throttle import ByteBudget
 log = logging.getLogger("casino.net")
 
 READ_SIZE = 8192          # bytes taken from a socket in one read (bounds one parse)
-HEAVY = 32                # cost weight of bytes that telnetlib3 parses one by one
+# Charges in plain bytes' worth of CPU, from bench/bench_input_cost.py (a plain
+# byte about 5 ns; a DO/DONT toggle about 6 us a command, a NAWS 7 us, TTYPE
+# renegotiation 7 us a command, a 50-byte NEW-ENVIRON 30 us, IAC NOP 1 us):
+HEAVY = 48                # each byte of a read that holds a telnet command
+COMMAND_COST = 1200       # and each IAC in it
+COMMAND_PIECE = 64        # bytes of such a read parsed before the budget is looked at again
 READER_LIMIT = 32768      # telnetlib3's reader pauses the socket at twice this
 SEND_BUFFER = 65536       # kernel send buffer per socket (Linux doubles it)
 IAC_BYTE, IAC_GA, IAC_EOR = IAC, IAC + GA, IAC + CMD_EOR
@@ -190,6 +200,7 @@ class CasinoTelnetServer(telnetlib3.TelnetServer):
         self._resume_at: asyncio.TimerHandle | None = None
         self._abort_at: asyncio.TimerHandle | None = None
         self._budget: ByteBudget | None = None
+        self._held = b""                     # input read but not parsed: past the budget
         self._raw: Any = None
         self.agreed: dict[Any, Any] = {}     # what negotiation decided, as last worked out
         self.complaints: set[str] = set()   # kinds of client error already logged (complain)
@@ -304,6 +315,7 @@ class CasinoTelnetServer(telnetlib3.TelnetServer):
         super().connection_lost(exc)
         if self._resume_at is not None:
             self._resume_at.cancel()
+        self._held = b""
         if gone:
             self._release()
         else:
@@ -347,9 +359,55 @@ class CasinoTelnetServer(telnetlib3.TelnetServer):
     def data_received(self, data: bytes) -> None:
         if not self._counted or self._closing:
             return
-        writer, reader, budget = self.writer, self.reader, self._budget
-        assert writer is not None and reader is not None and budget is not None, "counted: connected"
-        heavy = writer.is_oob or 255 in data
+        if self._held:                  # a read that was under way when reading paused
+            self._held += data
+            return
+        self._take(data)
+
+    def _take(self, data: bytes) -> bool:
+        """Parse `data` as far as the budget goes; hold the rest and pause
+        reading once it is spent. Returns whether reading is paused for it."""
+        budget, writer = self._budget, self.writer
+        assert budget is not None and writer is not None, "counted: connected"
+        loop = asyncio.get_running_loop()
+        if IAC_BYTE not in data and not writer.is_oob:     # no command, nor inside one
+            self._parse(data, False)
+            return self._charge(budget.spend(len(data), loop.time()), b"")
+        for start in range(0, len(data), COMMAND_PIECE):
+            piece = data[start:start + COMMAND_PIECE]
+            self._parse(piece, True)
+            if self._closing or self._raw is None:
+                return False
+            cost = len(piece) * HEAVY + piece.count(IAC_BYTE) * COMMAND_COST
+            if self._charge(budget.spend(cost, loop.time()), data[start + COMMAND_PIECE:]):
+                return True
+        return False
+
+    def _charge(self, wait: float, rest: bytes) -> bool:
+        """Past the budget (`wait` seconds of debt): hold `rest`, stop reading
+        and go on after the wait. Returns whether it stopped."""
+        if wait <= 0:
+            return False
+        self._held = rest
+        if self._resume_at is not None:
+            self._resume_at.cancel()
+        self.pause("budget")
+        self._resume_at = asyncio.get_running_loop().call_later(wait, self._go_on)
+        return True
+
+    def _go_on(self) -> None:
+        self._resume_at = None
+        held, self._held = self._held, b""
+        if self._closing or self._raw is None:
+            return
+        if held and self._take(held):
+            return
+        self.resume("budget")
+
+    def _parse(self, data: bytes, heavy: bool) -> None:
+        writer, reader = self.writer, self.reader
+        assert writer is not None and reader is not None, "counted: connected"
+        heavy = heavy or writer.is_oob
         session = self.session
         if heavy or session is None or session.account is None or self._mccp3_decompressor is not None:
             global _reading
@@ -365,11 +423,6 @@ class CasinoTelnetServer(telnetlib3.TelnetServer):
             # bookkeeping (a timeout it does not use here, a clock, a trace).
             self._rx_bytes += len(data)
             reader.feed_data(data)
-        loop = asyncio.get_running_loop()
-        wait = budget.spend(len(data) * (HEAVY if heavy else 1), loop.time())
-        if wait > 0 and "budget" not in self._pauses:
-            self.pause("budget")
-            self._resume_at = loop.call_later(wait, self.resume, "budget")
 
     def _mccp3_start(self) -> None:
         # Never offered; a client that starts compressing anyway is dropped

@@ -140,18 +140,24 @@ class CreationLimit:
 
 
 class ConnectionCounter:
-    """Open connections: per address, in all, and those not logged in yet.
+    """Open connections: per address, in all, and those not logged in yet
+    (in all and per address).
 
     A connection is counted from the moment its socket is accepted until the
     socket is really closed (not when we merely asked it to close), so a
-    client that never reads cannot hold sockets open outside the caps.
+    client that never reads cannot hold sockets open outside the caps. An
+    HTTP connection to the browser page counts as one not logged in until its
+    WebSocket logs in, like a telnet connection.
     """
 
-    def __init__(self, per_ip: int, total: int = 1_000_000, anonymous: int = 1_000_000) -> None:
+    def __init__(self, per_ip: int, total: int = 1_000_000, anonymous: int = 1_000_000,
+                 anonymous_per_ip: int = 1_000_000) -> None:
         self.limit = per_ip
         self.total_limit = total
         self.anonymous_limit = anonymous
+        self.anonymous_per_ip = anonymous_per_ip
         self._open: dict[str, int] = defaultdict(int)
+        self._waiting: dict[str, int] = defaultdict(int)     # not logged in, per address
         self.total = 0
         self.anonymous = 0
 
@@ -159,23 +165,36 @@ class ConnectionCounter:
         """Why a new connection from `ip` may not open now, or None."""
         if self.total >= self.total_limit:
             return "The casino is full; try again later."
-        if self.anonymous >= self.anonymous_limit:
-            return "Too many people are logging in right now; try again in a minute."
         if self._open.get(ip, 0) >= self.limit:
             return "Too many connections from your address; try again later."
+        if self._waiting.get(ip, 0) >= self.anonymous_per_ip:
+            return ("Too many connections from your address are logging in; "
+                    "finish logging in on one of them, or try again in a minute.")
+        if self.anonymous >= self.anonymous_limit:
+            return "Too many people are logging in right now; try again in a minute."
         return None
 
     def admit(self, ip: str) -> bool:
         if self.refusal(ip) is not None:
             return False
         self._open[ip] += 1
+        self._waiting[ip] += 1
         self.total += 1
         self.anonymous += 1
         return True
 
-    def logged_in(self) -> None:
-        """An admitted connection finished logging in: no longer anonymous."""
+    def logged_in(self, ip: str | None = None) -> None:
+        """An admitted connection (from `ip`) finished logging in: no longer anonymous."""
         self.anonymous -= 1
+        if ip is not None:
+            self._unwait(ip)
+
+    def _unwait(self, ip: str) -> None:
+        left = self._waiting.get(ip, 0) - 1
+        if left > 0:
+            self._waiting[ip] = left
+        else:
+            self._waiting.pop(ip, None)
 
     def release(self, ip: str, anonymous: bool = True) -> None:
         self._open[ip] -= 1
@@ -184,6 +203,11 @@ class ConnectionCounter:
         self.total -= 1
         if anonymous:
             self.anonymous -= 1
+            self._unwait(ip)
 
     def open_from(self, ip: str) -> int:
         return self._open.get(ip, 0)
+
+    def waiting_from(self, ip: str) -> int:
+        """Connections from `ip` not logged in yet."""
+        return self._waiting.get(ip, 0)

@@ -19,13 +19,26 @@ host), and the page is served with a Content-Security-Policy that runs only
 its own script.
 
 Limits, as telnet has them (docs/operating.md):
-- admission: app.connections counts a WebSocket from its upgrade until its
-  handler ends (its caps are shared with telnet: per address, in all, not
-  logged in); a refused one gets the reason and is closed;
+- admission (HttpGate): every HTTP connection to this port counts in
+  app.connections from accept until its socket is really closed, with the
+  caps shared with telnet (per address, in all, not logged in in all and per
+  address); it counts as not logged in until its WebSocket logs in. A
+  connection past a cap is answered with the reason (a WebSocket's text
+  frame, or a 503 page) and closed; while more than REFUSING of those wait
+  for their request, a further one gets a bare 503 at once;
+- deadlines (HttpGate, in the casino's ticks): an HTTP connection that has
+  not started a request within `http_timeout` seconds of connecting or of
+  its last request (silent, slowloris, idle keep-alive, a page that never
+  reads its answer) is aborted; a WebSocket, once open, has the session's
+  login and idle timeouts instead;
 - input: a frame is at most MAX_FRAME bytes (aiohttp closes the socket past
   it), lines are cut by the same LineSplitter (`max_line`), and a connection
-  may make us parse `input_bytes_per_second`: past that we stop reading it
-  for a while. Lines then pass app.on_input's command rate; logins pass the
+  may make us parse `input_bytes_per_second`: each frame of every kind (text,
+  binary, ping, pong; empty ones too) costs its bytes plus FRAME_COST, what
+  handling a frame costs aiohttp and us in plain bytes' worth of CPU
+  (bench/bench_input_cost.py); past that we stop reading it for a while,
+  and aiohttp's own queue then stops reading the socket. Pings are answered
+  here (not by aiohttp), so they are charged too. Lines then pass app.on_input's command rate; logins pass the
   same login throttle inside the login commands;
 - output: frames wait in the writer's queue, which counts toward
   `max_output` together with the socket's buffer; past it Session aborts.
@@ -41,9 +54,11 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
+from aiohttp.http_exceptions import HttpProcessingError
+from aiohttp.web_protocol import RequestHandler
 
 from server import logs
-from server.net.host import Host
+from server.net.host import Clock, Host
 from server.net.lines import LineSplitter
 from server.net.session import Session
 from server.net.throttle import ByteBudget
@@ -51,11 +66,15 @@ from server.net.throttle import ByteBudget
 log = logging.getLogger("casino.net")
 
 CASINO: web.AppKey[Host] = web.AppKey("casino")     # the app this page serves
+GATE: web.AppKey["HttpGate"] = web.AppKey("gate")     # admission and deadlines of its connections
 ORIGINS: web.AppKey[set[str]] = web.AppKey("origins")   # host:port our page is served from
 STATIC = Path(__file__).resolve().parents[1] / "web" / "static"
 CLOSE_GRACE = 2.0        # seconds a closing WebSocket may take before it is dropped
 HEARTBEAT = 30.0         # seconds between pings: a vanished browser is noticed
 MAX_FRAME = 65536        # bytes in one frame from a page (aiohttp closes the socket past it)
+FRAME_COST = 800         # a frame's handling in plain bytes' worth of CPU (an empty one: about 4 us)
+REFUSING = 64            # connections past a cap kept open to be told why (beyond: a bare 503)
+REFUSAL_LOG_EVERY = 60.0  # seconds between logged refusals of one address
 
 # What the browser page is, in the words telnet negotiation would use: the
 # pane renders ANSI colour and Unicode, like an xterm.
@@ -145,6 +164,179 @@ class WebWriter:
             self.done.set()
 
 
+class _Conn:
+    """One HTTP connection the gate knows: its address, socket, deadline and,
+    once upgraded, its WebSocket's session; or why it is refused."""
+
+    __slots__ = ("ip", "transport", "due", "session", "refused")
+
+    def __init__(self, ip: str, transport: Any, refused: str | None) -> None:
+        self.ip = ip
+        self.transport = transport
+        self.due: int | None = None
+        self.session: Session | None = None
+        self.refused = refused
+
+
+class HttpGate:
+    """Admission and deadlines for every connection to the web port (see the
+    module's docstring). It watches aiohttp's server through the two hooks
+    every RequestHandler calls (connection_made and connection_lost) and is
+    advanced by the casino's clock."""
+
+    def __init__(self, casino: Host) -> None:
+        self.casino = casino
+        self.clock: Clock = casino.clock
+        self._conns: dict[RequestHandler, _Conn] = {}
+        self._due: dict[int, set[RequestHandler]] = {}
+        self.refusing = 0
+        self._logged: dict[str, float] = {}
+
+    def watch(self, server: web.Server) -> None:
+        """Count the connections of aiohttp's `server` from now on."""
+        made, lost = server.connection_made, server.connection_lost
+
+        def connection_made(handler: RequestHandler, transport: asyncio.Transport) -> None:
+            made(handler, transport)
+            self.connection_made(handler, transport)
+
+        def connection_lost(handler: RequestHandler, exc: BaseException | None = None) -> None:
+            lost(handler, exc)
+            self.connection_lost(handler)
+        # aiohttp's hooks on this one server (it has no other per-connection seam)
+        server.connection_made = connection_made  # type: ignore[method-assign]
+        server.connection_lost = connection_lost  # type: ignore[method-assign]
+        self.clock.subscribe(self)
+
+    @property
+    def timeout(self) -> int:
+        """The HTTP deadline in ticks (read each time: a reload changes it)."""
+        return self.clock.seconds(self.casino.config.settings.limits.http_timeout)
+
+    def connection_made(self, handler: RequestHandler, transport: asyncio.Transport) -> None:
+        peer = transport.get_extra_info("peername") or ("?", 0)
+        ip = str(peer[0])
+        casino = self.casino
+        why = f"*** {casino.stop_reason} ***" if casino.closing else casino.connections.refusal(ip)
+        if why is not None:
+            self._log_refusal(ip, why)
+            if self.refusing >= REFUSING:
+                body = why.encode()
+                transport.write(b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
+                                b"Connection: close\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body))
+                transport.abort()
+                return
+            self.refusing += 1
+        else:
+            casino.connections.admit(ip)
+        self._conns[handler] = _Conn(ip, transport, why)
+        self._schedule(handler)
+
+    def connection_lost(self, handler: RequestHandler) -> None:
+        conn = self._conns.pop(handler, None)
+        if conn is None:
+            return
+        self._unschedule(handler, conn)
+        if conn.refused is not None:
+            self.refusing -= 1
+            return
+        session = conn.session
+        anonymous = session is None or session.anonymous
+        if session is not None:
+            session.anonymous = False       # counted out: a login finishing now changes no count
+            session.hung_up = True
+        self.casino.connections.release(conn.ip, anonymous=anonymous)
+
+    def _log_refusal(self, ip: str, why: str) -> None:
+        """One line per address a minute, not one per refused connection."""
+        now = asyncio.get_running_loop().time()
+        if now - self._logged.get(ip, -REFUSAL_LOG_EVERY) < REFUSAL_LOG_EVERY:
+            return
+        if len(self._logged) >= 10_000:
+            self._logged.clear()
+        self._logged[ip] = now
+        logs.event(log, "connection_refused", ip=ip, why=why, via="web")
+
+    # --- what the page's requests tell the gate ---------------------------
+    def refusal(self, handler: RequestHandler) -> str | None:
+        """Why this connection is refused (None: admitted); a request on it
+        starts its deadline again."""
+        conn = self._conns.get(handler)
+        if conn is None:
+            return "The casino cannot take this connection."
+        if conn.session is None:
+            self._schedule(handler)
+        return conn.refused
+
+    def upgrade(self, handler: RequestHandler, session: Session) -> None:
+        """The connection is now this WebSocket's: the session's own login and
+        idle deadlines apply to it, and its login decides how it is counted."""
+        conn = self._conns.get(handler)
+        if conn is None:
+            return
+        conn.session = session
+        self._unschedule(handler, conn)
+
+    # --- deadlines ----------------------------------------------------------
+    def _schedule(self, handler: RequestHandler) -> None:
+        conn = self._conns[handler]
+        self._unschedule(handler, conn)
+        conn.due = self.clock.ticks + self.timeout
+        self._due.setdefault(conn.due, set()).add(handler)
+
+    def _unschedule(self, handler: RequestHandler, conn: _Conn) -> None:
+        if conn.due is None:
+            return
+        bucket = self._due.get(conn.due)
+        if bucket is not None:
+            bucket.discard(handler)
+            if not bucket:
+                del self._due[conn.due]
+        conn.due = None
+
+    def advance(self, ticks: int) -> None:
+        now = self.clock.ticks
+        for tick in sorted(t for t in self._due if t <= now):
+            for handler in self._due.pop(tick):
+                conn = self._conns.get(handler)
+                if conn is None:
+                    continue
+                conn.due = None
+                conn.transport.abort()        # connection_lost follows and counts it out
+
+    def close(self) -> None:
+        self.clock.unsubscribe(self)
+
+    def __len__(self) -> int:
+        return len(self._conns)
+
+
+class _HttpNoise(logging.Filter):
+    """aiohttp logs a traceback for each malformed request a client sends
+    (a bad header, a line too long). Such a record becomes one `client_error`
+    line without a traceback, at most once a minute per address and kind."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._seen: dict[tuple[str, str], float] = {}
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        if not isinstance(exc, HttpProcessingError):
+            return True
+        ip = str(record.args[0]) if isinstance(record.args, tuple) and record.args else "?"
+        key = (ip, f"http:{type(exc).__name__}")
+        if record.created - self._seen.get(key, -REFUSAL_LOG_EVERY) >= REFUSAL_LOG_EVERY:
+            if len(self._seen) >= 10_000:
+                self._seen.clear()
+            self._seen[key] = record.created
+            logs.event(log, "client_error", kind=key[1], ip=ip, via="web")
+        return False
+
+
+_HTTP_NOISE = _HttpNoise()
+
+
 def _lines_of(frame: str, session: Session) -> str | None:
     """The typed text a page's frame carries (None for a resize or junk)."""
     try:
@@ -197,6 +389,16 @@ def _foreign(request: web.Request) -> bool:
 
 
 @web.middleware
+async def _admission(request: web.Request, handler: Any) -> web.StreamResponse:
+    """A request on a connection past a cap is answered with the reason (the
+    WebSocket itself says it in a frame); each request restarts its deadline."""
+    why = request.app[GATE].refusal(request.protocol)
+    if why is not None and request.path != "/ws":
+        return web.Response(status=503, text=why + "\n", headers={"Connection": "close"})
+    return await handler(request)
+
+
+@web.middleware
 async def _headers(request: web.Request, handler: Any) -> web.StreamResponse:
     """The page runs only its own script and talks only to its own server:
     a second wall behind the page's rule of showing server text as text."""
@@ -217,18 +419,20 @@ async def _socket(request: web.Request) -> web.StreamResponse:
     if _foreign(request):
         logs.event(log, "connection_refused", ip=ip, why="foreign origin", via="web")
         raise web.HTTPForbidden(text="This WebSocket serves the casino's own page only.")
-    ws = web.WebSocketResponse(heartbeat=HEARTBEAT, compress=False, max_msg_size=MAX_FRAME)
+    ws = web.WebSocketResponse(heartbeat=HEARTBEAT, compress=False, max_msg_size=MAX_FRAME, autoping=False)
     await ws.prepare(request)
-    why = f"*** {app.stop_reason} ***" if app.closing else app.connections.refusal(ip)
+    gate = request.app[GATE]
+    why = gate.refusal(request.protocol)        # past a cap when it connected (HttpGate)
+    if why is None and app.closing:
+        why = f"*** {app.stop_reason} ***"
     if why is not None:
-        logs.event(log, "connection_refused", ip=ip, why=why, via="web")
         await ws.send_str(json.dumps({"t": "text", "d": why + "\r\n"}))
         await ws.close()
         return ws
-    app.connections.admit(ip)
     limits = app.config.settings.limits
     writer = WebWriter(ws, request.transport)
     session = Session(writer, ip, max_output=limits.max_output)
+    gate.upgrade(request.protocol, session)
     writer.start()
     loop = asyncio.get_running_loop()
     budget = ByteBudget(limits.input_bytes_per_second, limits.input_bytes_per_second, loop.time())
@@ -238,12 +442,14 @@ async def _socket(request: web.Request) -> web.StreamResponse:
         async for msg in ws:
             if session.closed:
                 break
-            if msg.type != WSMsgType.TEXT:
-                continue
-            wait = budget.spend(len(msg.data), loop.time())
-            text = _lines_of(msg.data, session)
-            if text is not None:
-                await app.on_input(session, splitter.feed(text + "\n"), loop.time())
+            data = msg.data if isinstance(msg.data, (str, bytes)) else b""
+            wait = budget.spend(len(data) + FRAME_COST, loop.time())
+            if msg.type == WSMsgType.TEXT:
+                text = _lines_of(msg.data, session)
+                if text is not None:
+                    await app.on_input(session, splitter.feed(text + "\n"), loop.time())
+            elif msg.type == WSMsgType.PING:
+                await ws.pong(msg.data)
             if wait > 0:
                 await asyncio.sleep(wait)    # stop reading this page a while (real time)
     except ConnectionError:
@@ -260,16 +466,16 @@ async def _socket(request: web.Request) -> web.StreamResponse:
                 await asyncio.wait_for(writer.done.wait(), CLOSE_GRACE + 1)
             except asyncio.TimeoutError:
                 writer.abort()
-            app.connections.release(ip, anonymous=session.account is None)
     return ws
 
 
 class WebServer:
     """The page and the WebSocket on one aiohttp server."""
 
-    def __init__(self, runner: web.AppRunner, site: web.TCPSite) -> None:
+    def __init__(self, runner: web.AppRunner, site: web.TCPSite, gate: HttpGate) -> None:
         self.runner = runner
         self.site = site
+        self.gate = gate
 
     @property
     def port(self) -> int:
@@ -280,20 +486,27 @@ class WebServer:
 
     async def close(self) -> None:
         await self.runner.cleanup()
+        self.gate.close()
 
 
 async def start_web(casino: Host, host: str, port: int) -> WebServer:
     """Serve the page at / and the WebSocket at /ws on host:port (0: any free port)."""
-    app = web.Application(middlewares=[_headers])
+    server_log = logging.getLogger("aiohttp.server")
+    if _HTTP_NOISE not in server_log.filters:
+        server_log.addFilter(_HTTP_NOISE)
+    app = web.Application(middlewares=[_admission, _headers])
     app[CASINO] = casino
+    app[GATE] = gate = HttpGate(casino)
     app[ORIGINS] = set()              # filled once the port is known (port 0: any free one)
     app.router.add_get("/", _page)
     app.router.add_get("/ws", _socket)
     app.router.add_static("/static/", STATIC)
     runner = web.AppRunner(app, access_log=None, shutdown_timeout=CLOSE_GRACE)
     await runner.setup()
+    assert runner.server is not None, "set up: the server is made"
+    gate.watch(runner.server)
     site = web.TCPSite(runner, host, port)
     await site.start()
-    served = WebServer(runner, site)
+    served = WebServer(runner, site, gate)
     app[ORIGINS].update(allowed_origins(host, served.port, casino.config.settings.web_origins))
     return served

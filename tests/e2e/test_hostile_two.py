@@ -8,6 +8,7 @@ Each test states the rule one hostile client must not break for everyone else.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import time
 
@@ -341,3 +342,221 @@ async def test_login_words_are_refused_as_new_names_with_a_reason(casino_factory
     assert f"The name {word} is a login command; pick another." in out
     assert await app.accounts.get(word) is None
     await c.close()
+
+
+# --- item 4: silent connections cannot take every login slot ---------------
+
+async def knock(port: int, source: str) -> tuple[asyncio.StreamReader, asyncio.StreamWriter, bytes]:
+    """A socket from `source` that sends nothing; returns what the server said
+    first (telnet negotiation when let in, the reason when refused)."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
+    try:
+        first = await asyncio.wait_for(reader.read(200), 10)
+    except ConnectionResetError:
+        first = b""
+    return reader, writer, first
+
+
+async def web_player(port: int, source: str):
+    """A browser's WebSocket from `source`."""
+    import aiohttp
+    from support.web import WebClient
+    http = aiohttp.ClientSession(connector=aiohttp.TCPConnector(local_addr=(source, 0)))
+    ws = await http.ws_connect(f"http://127.0.0.1:{port}/ws")
+    return WebClient(http, ws)
+
+
+def shipped_limit(name: str) -> int:
+    """A limit as config/server.yaml ships it."""
+    from pathlib import Path
+
+    from server.config.load import load_config
+    root = Path(__file__).resolve().parents[2]
+    return getattr(load_config(root / "config", root / "rooms").settings.limits, name)
+
+
+async def test_silent_sockets_from_ten_addresses_leave_room_for_new_players(casino_factory):
+    per_ip = shipped_limit("login_connections_per_ip")
+    app = await casino_factory(web=True, limits={"login_connections_per_ip": per_ip})
+    silent = [await knock(app.port, f"127.0.0.{2 + i % 10}") for i in range(200)]
+    told = [first for _, _, first in silent if first.startswith(b"Too many")]
+    assert len(told) == 200 - 10 * per_ip, len(told)
+    assert all(b"are logging in" in t for t in told)
+    assert app.connections.anonymous == 10 * per_ip
+    assert all(app.connections.waiting_from(f"127.0.0.{2 + i}") == per_ip for i in range(10))
+    player = await Client.open(app.port, source="127.0.0.12")
+    assert "You have 1000 chips" in plain(await login(player, "newcomer"))
+    browser = await web_player(app.web_port, "127.0.0.12")
+    await browser.read_until_prompt()
+    assert "Welcome, webcomer" in await browser.cmd("create webcomer secret123")
+    # logged in, neither counts among those logging in; the silent ones still do
+    assert app.connections.anonymous == 10 * per_ip and app.connections.waiting_from("127.0.0.12") == 0
+    for _, writer, _ in silent:
+        writer.transport.abort()
+    await until(lambda: app.connections.anonymous == 0 and app.connections.total == 2)
+    await player.close()
+    await browser.close()
+
+
+# --- item 5: the web port obeys the caps and closes idle and slow HTTP ------
+
+async def http_get(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, path: str = "/") -> bytes:
+    """One keep-alive request and its whole answer."""
+    writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+    head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)
+    length = int(next(line.split(b":")[1] for line in head.split(b"\r\n")
+                      if line.lower().startswith(b"content-length:")))
+    return head + await asyncio.wait_for(reader.readexactly(length), 10)
+
+
+async def closed_by_server(reader: asyncio.StreamReader) -> bool:
+    try:
+        return await asyncio.wait_for(reader.read(65536), 10) == b""
+    except ConnectionResetError:
+        return True
+
+
+async def test_idle_and_slow_http_connections_count_and_are_closed_in_seconds(casino_factory):
+    app = await casino_factory(web=True, limits={"login_connections_per_ip": 25})
+    per_ip = app.config.settings.limits.connections_per_ip
+    timeout = app.config.settings.limits.http_timeout
+    held, refused = [], []
+    for i in range(3 * (per_ip + 5)):
+        source = f"127.0.0.{2 + i % 3}"
+        reader, writer = await asyncio.open_connection("127.0.0.1", app.web_port, local_addr=(source, 0))
+        kind = ("silent", "slowloris", "keep-alive")[i // 3 % 3]
+        if kind == "keep-alive":
+            answer = await http_get(reader, writer)
+        else:
+            if kind == "slowloris":
+                writer.write(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            await asyncio.sleep(0)
+            answer = b""
+        (refused if i >= 3 * per_ip else held).append((kind, reader, writer, answer))
+    await until(lambda: app.connections.total == 3 * per_ip)     # every held socket counts
+    # past the per-address cap: told why (the page's address would be refused too)
+    for kind, reader, writer, answer in refused:
+        if kind != "keep-alive":
+            writer.write(b"\r\n" if kind == "slowloris" else b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            answer = await asyncio.wait_for(reader.read(65536), 10)
+        assert answer.startswith(b"HTTP/1.1 503") and b"Too many connections from your address" in answer
+    # a new browser player, from elsewhere, gets in and logs in meanwhile
+    browser = await web_player(app.web_port, "127.0.0.9")
+    await browser.read_until_prompt()
+    assert "Welcome, surfer" in await browser.cmd("create surfer secret123")
+    # bytes trickling in do not extend a connection's deadline; the clock does it
+    for _ in range(timeout - 1):
+        for kind, reader, writer, answer in held:
+            if kind == "slowloris":
+                writer.write(b"X-a: b\r\n")
+        app.manager.tick_elapsed(app.manager.seconds(1))
+    await asyncio.sleep(0.05)
+    assert app.connections.total == 3 * per_ip + 1
+    app.manager.tick_elapsed(app.manager.seconds(1))
+    for kind, reader, writer, answer in held:
+        assert await closed_by_server(reader), kind
+    await until(lambda: app.connections.total == 1 and app.connections.anonymous == 0)
+    # the WebSocket, once open, keeps to the session's timeouts instead
+    assert "Wallet: 1000" in await browser.cmd("balance")
+    for _, _, writer, _ in held + refused:
+        writer.transport.abort()
+    await browser.close()
+
+
+async def test_malformed_http_requests_are_logged_once_without_a_traceback(casino_factory, caplog):
+    app = await casino_factory(web=True)
+    with caplog.at_level(logging.DEBUG):
+        for _ in range(10):
+            reader, writer = await asyncio.open_connection("127.0.0.1", app.web_port)
+            writer.write(b"GET / HTTP/1.1\r\nHost: x\r\nBad header\r\n\r\n")
+            assert (await asyncio.wait_for(reader.read(65536), 10)).startswith(b"HTTP/1.0 400")
+            writer.transport.abort()
+    kinds = [r.fields["kind"] for r in caplog.records if getattr(r, "fields", {}).get("event") == "client_error"]
+    assert kinds == ["http:BadHttpMessage"], kinds
+    assert not [r for r in caplog.records if r.exc_info and r.levelno >= logging.INFO]
+
+
+# --- items 2, 3: every frame and every telnet command is charged -----------
+
+def handled_bound(app, group_cost: int, elapsed: float, burst: int, slack: int) -> int:
+    """Groups a budget lets through in `elapsed` seconds."""
+    rate = app.config.settings.limits.input_bytes_per_second
+    return int((burst + rate * elapsed) / group_cost) + slack
+
+
+async def test_tiny_websocket_frames_of_every_kind_are_charged(casino_factory):
+    import aiohttp
+
+    from server.net import web as web_edge
+    app = await casino_factory(web=True)
+    me = await web_player(app.web_port, "127.0.0.9")
+    await me.read_until_prompt()
+    await me.cmd("create steady secret123")
+    floods = []
+    for i in range(10):
+        http = aiohttp.ClientSession(connector=aiohttp.TCPConnector(local_addr=(f"127.0.0.{2 + i % 2}", 0)))
+        ws = await http.ws_connect(f"http://127.0.0.1:{app.web_port}/ws", autoping=False)
+        await ws.receive()
+        floods.append((http, ws))
+    await until(lambda: len(app.sessions) == 11)
+    started = asyncio.get_running_loop().time()
+    groups = 200
+    for _, ws in floods:
+        # a resize marks how far the server got; empty text, binary and ping frames between
+        for k in range(groups):
+            await ws.send_str(json.dumps({"t": "cols", "n": 40 + k}))
+            await ws.send_str("")
+            await ws.send_bytes(b"")
+            await ws.ping()
+    assert "Wallet: 1000" in await me.cmd("balance")            # the player is answered meanwhile
+    await asyncio.sleep(0.5)
+    elapsed = asyncio.get_running_loop().time() - started
+    rate = app.config.settings.limits.input_bytes_per_second
+    bound = 40 + handled_bound(app, 4 * web_edge.FRAME_COST + 30, elapsed, rate, 2)
+    handled = [s.naws_cols for s in app.sessions if s.account is None]
+    assert len(handled) == 10 and max(handled) <= bound < 40 + groups - 1, (handled, bound)
+    pongs = 0
+    for _, ws in floods:
+        while True:
+            try:
+                msg = await asyncio.wait_for(ws.receive(), 0.05)
+            except asyncio.TimeoutError:
+                break
+            pongs += msg.type == aiohttp.WSMsgType.PONG
+    assert pongs <= 10 * (bound - 40 + 2), pongs        # pings are answered within the budget too
+    for http, ws in floods:
+        await ws.close()
+        await http.close()
+    await me.close()
+
+
+async def test_telnet_negotiation_is_charged_at_its_cost(casino_factory):
+    from server.net import telnet as telnet_edge
+    app = await casino_factory()
+    me = await Client.open(app.port, source="127.0.0.9")
+    await login(me, "patient")
+    floods = [await Client.open(app.port, source=f"127.0.0.{2 + i % 2}") for i in range(10)]
+    for f in floods:
+        await f.read_until_prompt()
+    started = asyncio.get_running_loop().time()
+    groups = 200
+    naws_ttype = [bytes([IAC, SB, 31, 0, 40 + k, 0, 40, IAC, SE])      # a resize marks how far it got
+                  + bytes([IAC, DO, 1, IAC, 254, 1])                   # DO/DONT ECHO
+                  + bytes([IAC, 252, 24, IAC, WILL, 24, IAC, SB, 24, 0]) + b"xterm" + bytes([IAC, SE])
+                  for k in range(groups)]
+    group_bytes = len(naws_ttype[0])
+    for f in floods:
+        f.negotiate = False
+        f.send_raw(b"".join(naws_ttype))
+    assert "Wallet: 1000" in plain(await me.cmd_expect("balance", "Wallet"))
+    await asyncio.sleep(0.5)
+    elapsed = asyncio.get_running_loop().time() - started
+    cost = group_bytes * telnet_edge.HEAVY + 10 * telnet_edge.COMMAND_COST
+    burst = max(app.config.settings.limits.input_bytes_per_second, telnet_edge.READER_LIMIT)
+    slack = 2 + telnet_edge.COMMAND_PIECE // group_bytes
+    bound = 40 + handled_bound(app, cost, elapsed, burst, slack)
+    handled = [s.naws_cols or 0 for s in app.sessions if s.account is None]
+    assert len(handled) == 10 and max(handled) <= bound < 40 + groups - 1, (handled, bound)
+    for f in floods:
+        f.writer.transport.abort()
+    await me.close()
