@@ -524,6 +524,8 @@ class Casino:
             with session.reply():
                 if notice:
                     session.tell(notice)
+                if session.more(line):       # Enter or q at the more prompt of a paged reply
+                    return
                 await self._handle_line(session, line, now)
         finally:
             self.in_flight -= 1

@@ -8,6 +8,7 @@ from server.commands.registry import REGISTRY
 from server.commands.registry import Command, CommandApp, Context
 from server.config.model import CasinoConfig, RoomConfig
 from server.games.catalogue import GAMES, entry_for
+from server.games.seam import GameEntry
 from server.net.session import Session
 from server.render.text import paint, wrap
 from server.render.width import glue
@@ -264,7 +265,7 @@ def _help_help() -> str:
 @command("help", aliases=("?",), help=_help_help)
 async def help_(ctx: Context) -> None:
     if ctx.args:
-        ctx.tell(*help_topic(ctx.app, ctx.argv[0], ctx.app.is_operator(ctx.session)))
+        ctx.tell(*help_topic(ctx.app, ctx.argv[0], ctx.app.is_operator(ctx.session), _at(ctx)))
         return
     registry = ctx.app.registry
     operator = ctx.app.is_operator(ctx.session)
@@ -290,11 +291,19 @@ async def help_(ctx: Context) -> None:
     ctx.tell("Type 'help <command>' for more.")
 
 
-def help_topic(app: CommandApp, word: str, operator: bool) -> list[str]:
-    """`help <word>`: a game (its words and bets), a command (every game's
-    meaning of a table word), a bet kind, or a suggestion."""
+def _at(ctx: Context) -> GameEntry | None:
+    """The game of the table the player sits at or watches, if any."""
+    key = ctx.session.key
+    host = ctx.app.seat_of(key) or next((h for h in ctx.app.tables.values() if key in h.watching()), None)
+    return host.entry if host is not None else None
+
+
+def help_topic(app: CommandApp, word: str, operator: bool, at: GameEntry | None = None) -> list[str]:
+    """`help <word>`: a game (its words and bets; a word two games share is
+    the one at the player's table, `at`), a command (every game's meaning of
+    a table word), a bet kind, or a suggestion."""
     from server.commands.tables import game_help, topic_help
-    lines = game_help(app, word)
+    lines = game_help(app, word, at)
     if lines:
         return lines
     registry = app.registry

@@ -14,6 +14,7 @@ from server.games.amounts import digits_problem
 from server.commands.registry import REGISTRY
 from server.commands.registry import Command, Context, Handler
 from server.games.catalogue import GAMES
+from server.games.seam import GameEntry
 from server.ledger import Ledger
 from server.net.session import Session
 from server.render.width import fit, glue, reflow
@@ -229,7 +230,7 @@ TABLE_WORDS = [
 
 def game_words_lines() -> list[str]:
     """For the `help` listing: each game's words on one line, under its title."""
-    return [f"  {entry.title}: " + " ".join(entry.words) + " " + glue("(help", f"{entry.word})")
+    return [f"  {entry.title}: " + " ".join(entry.words) + " " + glue("(help", f"{help_word(entry)})")
             for entry in GAMES]
 
 
@@ -240,18 +241,36 @@ def topic_help(word: str) -> list[str]:
     return [f"{entry.title}: {entry.topics[word]}" for entry in GAMES if word in entry.topics]
 
 
-def game_help(app: TablesApp, word: str) -> list[str] | None:
-    """`help craps` and friends: every game played with that word, where its
-    tables are, its words with their help, its bets with what they pay; or None."""
-    entries = [e for e in GAMES if e.word == word.lower() or e.key == word.lower()
-               or e.title.lower() == word.lower() or word.lower() in e.aliases]
+def help_word(entry: GameEntry) -> str:
+    """The word `help` finds this game by alone: its play word, or, where an
+    earlier game has that word (simplified craps after bank craps), its
+    variant ('help simplified')."""
+    first = next(e for e in GAMES if e.word == entry.word)
+    return entry.word if first is entry or not entry.variant else entry.variant
+
+
+def game_help(app: TablesApp, word: str, at: GameEntry | None = None) -> list[str] | None:
+    """`help craps` and friends: one game's page (where its tables are, its
+    words with their help, its bets with what they pay), or None. A word
+    two games share ('craps': bank and simplified) is the game of the table
+    the player is at (`at`), else the first; the page names the others of
+    its game by their help words. A game's key, title, variant ('help
+    simplified') or alias names it alone."""
+    word = word.lower()
+    entries = [e for e in GAMES if word in (e.key, e.title.lower(), e.variant, *e.aliases)]
+    if not entries:
+        entries = [e for e in GAMES if e.word == word]
+        entries = [at] if at in entries else entries[:1]
     if not entries:
         return None
-    lines: list[str] = []
-    for entry in entries:
-        rooms = [room.name for room in app.world.rooms.values()
-                 if any(t in app.tables and app.tables[t].entry is entry for t in room.tables)]
-        where = f" ({', '.join(rooms)})" if rooms else ""
-        lines += [f"{entry.title}{where}: {entry.summary}.", *(f"  {h}" for h in entry.words.values()),
-                  *entry.help_lines]
+    entry = entries[0]
+    rooms = [room.name for room in app.world.rooms.values()
+             if any(t in app.tables and app.tables[t].entry is entry for t in room.tables)]
+    where = f" ({', '.join(rooms)})" if rooms else ""
+    lines = [f"{entry.title}{where}: {entry.summary}.", *(f"  {h}" for h in entry.words.values()),
+             *entry.help_lines]
+    others = [e for e in GAMES if e.game == entry.game and e is not entry]
+    if others:
+        lines.append(f"Other {entry.game} games have their own page: "
+                     + ", ".join(f"'help {help_word(e)}'" for e in others) + ".")
     return reflow(lines + ["At any table:", *(f"  {h}" for h in TABLE_WORDS)])

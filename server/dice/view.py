@@ -2,7 +2,9 @@
 
 Plain lines (no colour) of at most 80 columns (a client seed of 64
 characters included), so the telnet command can print them as they are and a
-player can copy a seed into `casino verify`.
+player can copy a seed into `casino verify`. Narrower, the session's `fit`
+puts each 64-digit seed on lines of its own, cut without indent (no spaces
+inside a copied seed; docs/fairness.md).
 
 Every draw is named by the table's DrawKind (server.dice.kinds): dice
 tables read as they always have; draws of another size (a wheel's draw(37))

@@ -19,6 +19,15 @@ player's Enter).
 Every line is fitted to the viewer's width on the way out
 (server.render.width.fit: wrapped at spaces, never inside a word group), so
 no renderer can send a line the player's screen would break.
+
+A command's reply taller than the viewer's screen is paged: as many lines as
+leave room for a "more" prompt (the screen's height from NAWS, 24 for a
+client that never said), then `-- More ... --` marked like any prompt (GA or
+EOR), and the rest a page per Enter; `q` stops, and any other line stops the
+paging and runs as a command (`more`). Only a reply is paged: text from
+others that arrives between commands is written as it comes, ending with the
+more prompt again while a reply is half shown. A client whose Writer says it
+`scrolls` (the browser page, which has its own scrollbar) is never paged.
 """
 from __future__ import annotations
 
@@ -36,6 +45,11 @@ from server.render.width import fit
 log = logging.getLogger("casino.net")
 
 MAX_PENDING_OUTPUT = 1 << 20   # default bytes queued to a client that is not reading
+PAGE_ROWS = 24      # the screen's height when the client never said (NAWS)
+MIN_ROWS = 5        # a page is at least this tall, whatever NAWS said
+UNTOLD_ROWS = 25    # what telnetlib3 reports until NAWS says otherwise: read as untold
+                    # (a real 25-row screen gets pages of 24 rows: one line to spare)
+MORE_WORDS = ("q", "Q")    # stop paging; a bare Enter shows the next page
 
 
 @lru_cache(maxsize=4096)
@@ -44,6 +58,11 @@ def _fitted(line: str, width: int) -> str:
     room's description, a table's layout, a `say` heard by a lobby), so each
     is fitted once per width rather than once per reader."""
     return "".join(part + "\r\n" for part in fit(line, width))
+
+
+def _lines_of(text: str) -> list[str]:
+    """Rendered text (lines ending CR LF) as its screen lines, each with its CR LF."""
+    return [part + "\r\n" for part in text.split("\r\n")[:-1]]
 
 
 class Writer(Protocol):
@@ -89,7 +108,7 @@ class _Reply:
 
     def __exit__(self, *exc: object) -> None:
         self.session._replying = False
-        self.session.flush()
+        self.session._flush_reply()
 
 
 class Session:
@@ -122,6 +141,8 @@ class Session:
         self._replying = False
         self._after: list[Callable[[], None]] = []    # data to send once the text before it has left
         self._at_prompt = False   # the client's cursor sits after our last prompt
+        self._pages: list[str] = []   # a paged reply's screen lines not shown yet
+        self._turn = False            # Enter at the more prompt: the reply shows the next page
         self.gmcp: Any = None     # server.net.mud.Gmcp: data for client scripts, when agreed
         self._prefs: Prefs | None = None  # made once logged in (see `prefs`)
 
@@ -168,6 +189,43 @@ class Session:
     def on_resize(self, cols: int) -> None:
         self.naws_cols = clamp_width(cols)
         self._prefs = None
+
+    @property
+    def rows(self) -> int | None:
+        """Lines a page of a reply fills, its more prompt included: the
+        height NAWS told (at least MIN_ROWS), else PAGE_ROWS; None for a
+        client that scrolls by itself (the browser page), never paged."""
+        if self._extra("scrolls"):
+            return None
+        rows = self._extra("rows")
+        if not isinstance(rows, int) or rows <= 0 or rows == UNTOLD_ROWS:
+            return PAGE_ROWS
+        return max(MIN_ROWS, rows)
+
+    @property
+    def paging(self) -> bool:
+        """A reply is half shown: the client sits at the more prompt."""
+        return bool(self._pages)
+
+    def more(self, line: object) -> bool:
+        """A line typed while a reply is paged: a bare Enter asks for the next
+        page and `q` stops (True: the line is used up; the reply, with
+        `reply()`, shows the page or the prompt); anything else stops the
+        paging and is a command (False)."""
+        if not self._pages:
+            return False
+        if isinstance(line, str) and not line.strip():
+            self._turn = True
+            return True
+        self._pages = []
+        return isinstance(line, str) and line.strip() in MORE_WORDS
+
+    def _prompt(self) -> str:
+        """The prompt a block ends with: the more prompt while a reply is paged."""
+        if not self._pages:
+            return self.prompt_text
+        text = f"-- More, {len(self._pages)} lines left: Enter for more, q to stop -- "
+        return text if len(text) <= self.width else "-- More: Enter for more, q to stop -- "
 
     @property
     def width(self) -> int:
@@ -220,13 +278,31 @@ class Session:
 
     def flush(self) -> None:
         self._flush_scheduled = False
-        if self.closed:
+        if self.closed or self._replying:    # a reply under way sends it all as one block
             return
         body = self._render(self._outbox)
         self._outbox.clear()
+        self._send(body)
+
+    def _flush_reply(self) -> None:
+        """A command's reply is done: send it, or its first page if it is
+        taller than the screen (the rest waits for Enter at the more prompt)."""
+        self._flush_scheduled = False
+        if self.closed:
+            return
+        lines = self._pages if self._turn else []
+        self._pages, self._turn = [], False
+        lines += _lines_of(self._render(self._outbox))
+        self._outbox.clear()
+        rows = self.rows
+        if rows is not None and len(lines) >= rows:     # the prompt would not fit below them
+            lines, self._pages = lines[:rows - 1], lines[rows - 1:]
+        self._send("".join(lines))
+
+    def _send(self, body: str) -> None:
         # Unasked-for text would start on the prompt's line: break it first.
         lead = "\r\n" if self._at_prompt else ""
-        self._write(lead + body + self.prompt_text, prompt=True)
+        self._write(lead + body + self._prompt(), prompt=True)
         if not self.closed:
             self._at_prompt = True
         if self._after:

@@ -77,9 +77,11 @@ REFUSING = 64            # connections past a cap kept open to be told why (beyo
 REFUSAL_LOG_EVERY = 60.0  # seconds between logged refusals of one address
 
 # What the browser page is, in the words telnet negotiation would use: the
-# pane renders ANSI colour and Unicode, like an xterm.
-BROWSER_INFO = {"ttype1": "casino-web", "TERM": "xterm-256color", "LANG": "en_US.UTF-8",
-                "agreed_charset": "UTF-8"}
+# pane renders ANSI colour and Unicode, like an xterm. It `scrolls`: the page
+# keeps everything with its own scrollbar, so a long reply is never paged
+# with a more prompt (server.net.session.Session.rows).
+BROWSER_INFO: dict[str, object] = {"ttype1": "casino-web", "TERM": "xterm-256color",
+                                   "LANG": "en_US.UTF-8", "agreed_charset": "UTF-8", "scrolls": True}
 
 
 class WebWriter:

@@ -14,7 +14,9 @@ Wrapping is at spaces only. Words that must stay together ("7) come9 10",
 between them: `fit` never breaks there and sends it as a plain space. A short
 quoted command ('help craps', 'play pig') and a number of seconds ("60 s")
 are kept whole the same way. A single
-word wider than the whole screen is the only thing ever split.
+word wider than the whole screen is the only thing ever split: it takes lines
+of its own, cut at the screen's edge without any indent (a seed copied from
+`fair` at 40 columns has line breaks to remove, never spaces).
 
 Widths are display columns: ANSI colour codes take none, East Asian wide
 characters two, combining marks none. Render imports nothing from net; this
@@ -39,7 +41,10 @@ _SECONDS = re.compile(r"(?<=\d) (?=s\b)")     # "60 s" stays one group
 # are never separated: no break before a signed number, nor between a word
 # and the number after it.
 # A numbered item's number stays with it ("3) odd 5").
-_SIGNED = re.compile(r"(?<=\S) (?=[+-]\d)|(?<=[A-Za-z]) (?=\d)|(?<=\b\d\)) |(?<=\b\d\d\)) ")
+# A number is a short token: a long one (a 64-digit seed that starts with a
+# digit) is not glued to the word before it, so it can take lines of its own.
+_SIGNED = re.compile(r"(?<=\S) (?=[+-]\d\S{0,15}(?!\S))|(?<=[A-Za-z]) (?=\d\S{0,15}(?!\S))"
+                     r"|(?<=\b\d\)) |(?<=\b\d\d\)) ")
 _QUOTED = re.compile(r"(?:(?<=^)|(?<=[ (]))'[^' ][^']{0,28}[^' ]'(?=$|[ .,;:)!?])")
 
 
@@ -101,18 +106,18 @@ def fit(line: str, width: int, hang: str | None = None) -> list[str]:
         if not empty:
             out.append(current)
             current, used = hang, len(hang)
-        if used + w <= width:
-            current += word
-            used += w
-        else:                                     # a word wider than the screen
-            for chunk in _split_word(word, width - used, width - len(hang)):
-                if used + display_width(chunk) > width:
-                    out.append(current)
-                    current, used = hang, len(hang)
-                current += chunk
-                used += display_width(chunk)
+        if used + w > width:
+            # A word wider than the screen (a 64-digit seed at 40 columns):
+            # on lines of its own, cut at the screen's edge with no indent,
+            # so a copied token has line breaks in it but never spaces.
+            out.extend(_split_word(word, width, width))
+            current, used, empty = hang, len(hang), True
+            continue
+        current += word
+        used += w
         empty = False
-    out.append(current)
+    if not empty or not out:
+        out.append(current)
     return [part.replace(NBSP, " ").rstrip(" ") or "" for part in out]
 
 

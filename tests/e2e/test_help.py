@@ -87,3 +87,38 @@ async def test_help_on_an_unknown_word_suggests_the_nearest_topics(casino, conne
     assert "Nearest topics: 'help roulette'" in out
     out = " ".join(plain(await a.cmd("help xyzzy")).split())
     assert "No help for 'xyzzy'. 'help' lists every command and game." in out
+
+
+async def test_help_craps_is_bank_craps_and_each_craps_game_has_its_own_page(casino, connect):
+    """Issue 28 item 4: `help craps` covers bank craps only; each variant and
+    the simplified table have a page of their own, which `help craps` names."""
+    a = await connect(ttype="dumb")
+    await login(a, "vera")
+    craps = " ".join(plain(await a.cmd("help craps")).split())
+    assert craps.startswith("Bank craps (") and "Simplified craps" not in craps
+    assert "practice table" not in craps and "Crapless craps (" not in craps
+    assert ("Other craps games have their own page: 'help simplified', 'help crapless', "
+            "'help newyork', 'help diceless', 'help highpoint', 'help dierich'.") in craps
+    simplified = " ".join(plain(await a.cmd("help simplified")).split())
+    assert simplified.startswith("Simplified craps (") and "Bank craps" not in simplified
+    assert "A classic-dice table (dice: classic) is a practice table" in simplified
+    assert "'help craps'" in simplified                      # back to bank craps
+    for word, title in (("crapless", "Crapless craps"), ("newyork", "New York craps"),
+                        ("diceless", "Diceless craps"), ("bank", "Bank craps")):
+        page = " ".join(plain(await a.cmd(f"help {word}")).split())
+        assert page.startswith(f"{title} (") and "what they pay" in page, word
+        assert all(f"{other} (" not in page for other in ("Simplified craps", "Bank craps")
+                   if other != title), word
+    listing = " ".join(plain(await a.cmd("help")).split())
+    assert "(help simplified)" in listing and "(help craps)" in listing
+
+
+async def test_help_craps_at_a_simplified_table_is_that_table_s_game(casino, connect):
+    a = await connect(ttype="dumb")
+    await login(a, "wynn")
+    await a.cmd("south")                                     # the solo room: simplified tables
+    await a.cmd_expect("play craps", "Seed")
+    await a.cmd("")
+    page = " ".join(plain(await a.cmd("help craps")).split())
+    assert page.startswith("Simplified craps (") and "Bank craps (" not in page
+    assert "'help craps'" in page

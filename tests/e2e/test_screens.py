@@ -5,7 +5,8 @@ For each client: the password never shows; the reply to a typed command
 starts in column 0 (no staircase); text from another player starts on its own
 line and the prompt is shown again after it; the bank craps table's border is
 aligned at 80 columns and, after the window is narrowed (NAWS), at 60 and 40,
-with no line the terminal had to wrap.
+with no line the terminal had to wrap. In inetutils telnet at 80x24, `help`
+is paged behind a more prompt (Enter, `q`, or a command typed there).
 
 The clients are Debian packages (tmux, inetutils-telnet, tintin++) that .ci/run
 and `make telnet-client` install; without them these tests skip only when not
@@ -102,3 +103,61 @@ async def test_what_a_player_sees(casino_factory, screens, client):
         assert {display_width(line) for line in box} == {width}, box
         assert all(display_width(line) <= width for line in shown), shown
     await ann.close()
+
+
+MORE_LINE = r"^-- More, \d+ lines left: Enter for more, q to stop --"
+
+
+async def test_help_is_paged_to_a_24_row_telnet_screen(casino_factory, screens):
+    """Issue 28 item 4, in inetutils telnet at 80x24: `help` fills the screen
+    with a more prompt last; Enter shows the rest; `q` stops; a command typed
+    at the more prompt stops the paging and runs."""
+    require_tools(*TOOLS["telnet"])
+    app = await casino_factory(seed=3, limits=FAST)
+    screen = Screen(CLIENTS["telnet"](app.port), width=80, height=24)
+    screens.append(screen)
+    await screen.wait_for(r"^Name:")
+    screen.type("pia")
+    await screen.wait_for(r"New password:")
+    screen.type("s3cretpw")
+    await screen.wait_for(r"again:")
+    screen.type("s3cretpw")
+    await screen.wait_for(r"^Exits: ")
+
+    screen.type("help")
+    await screen.wait_for(MORE_LINE)
+    shown = screen.visible()
+    assert shown[0] == "General commands:"               # the page fills the screen exactly
+    assert re.match(MORE_LINE, shown[23]) and "Type 'help <command>'" not in "\n".join(shown)
+    pages = 1
+    while "Type 'help <command>' for more." not in screen.text():   # Enter: the next page, to the end
+        assert pages < 10, "help never ended"
+        screen.type("")
+        pages += 1
+        await screen.wait_for(MORE_LINE + "|^Type 'help <command>' for more\\.$", count=pages)
+    await screen.wait_for(r"^Type 'help <command>' for more\.$")
+    lines = screen.lines()
+    at = max(i for i, line in enumerate(lines) if re.match(MORE_LINE, line))
+    rest = [line for line in lines[at + 1:] if line]
+    assert rest[-2:] == ["Type 'help <command>' for more.", ">"]
+
+    mores = len(re.findall(MORE_LINE, screen.text(), re.MULTILINE))
+    screen.type("help")
+    await screen.wait_for(MORE_LINE, count=mores + 1)
+    screen.type("q")                                      # stop: only the prompt follows
+    await until(lambda: not app.online["pia"].paging)
+    await screen.wait_for(r"^> ?$")
+    lines = screen.lines()
+    at = max(i for i, line in enumerate(lines) if re.match(MORE_LINE + r" q$", line))
+    assert [line for line in lines[at + 1:] if line] == [">"]
+
+    mores = len(re.findall(MORE_LINE, screen.text(), re.MULTILINE))
+    screen.type("help")
+    await screen.wait_for(MORE_LINE, count=mores + 1)
+    screen.type("look")                                   # a command at the more prompt runs
+    await screen.wait_for(r"^Exits: ", count=2)
+    lines = screen.lines()
+    at = max(i for i, line in enumerate(lines) if re.match(MORE_LINE + r" look$", line))
+    shown = [line for line in lines[at + 1:] if line]
+    assert shown[0] == "The Lobby" and shown[-1] == ">"
+    assert not any("commands:" in line for line in shown)

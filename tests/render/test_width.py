@@ -91,3 +91,12 @@ def test_a_label_never_parts_from_its_number(width):
     text = "\n".join(fit(line, width))
     for group in ("spin 12:", "lost 23", "straight 0 -5", "red -5", "straight 17 -3);", "net -23.", "3) odd 5", "12) red 5"):
         assert group in text, (width, text)
+
+
+def test_a_word_wider_than_the_screen_takes_lines_of_its_own_without_indent():
+    """Issue 28 item 7: a 64-digit seed at 40 columns is cut at the edge on
+    lines of its own, never indented, so a copied seed has no spaces in it."""
+    seed = "0123456789abcdef" * 4
+    assert fit("  " + seed, 40) == [seed[:40], seed[40:]]
+    assert fit("    commitment " + seed + " nonce 3", 40) == ["    commitment", seed[:40], seed[40:], "      nonce 3"]
+    assert fit("  " + seed, 80) == ["  " + seed]                  # where it fits, as it was

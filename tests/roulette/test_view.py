@@ -107,7 +107,7 @@ def test_below_57_columns_the_board_stands_up_with_the_same_chips(unicode):
     assert {len(line) for line in board_lines} == {31}
     plain = "\n".join(board_lines)
     assert " 0    5" in plain and "17   10" in plain and "36* 2k+" in plain and "  10k  " in plain
-    assert plain.count("2:1") == 3 and "1st" in plain and "19-36" in plain
+    assert plain.count("2:1") == 3 and "1-12" in plain and "19-36" in plain
 
 
 def test_the_called_number_is_painted_on_its_colour():

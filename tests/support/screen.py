@@ -76,6 +76,11 @@ class Screen:
     def lines(self, joined: bool = False) -> list[str]:
         return [line.rstrip() for line in self.text(joined).split("\n")]
 
+    def visible(self) -> list[str]:
+        """The window's rows as they show now, without the scrollback."""
+        shown = self._tmux("capture-pane", "-p", "-t", "main")
+        return [line.rstrip() for line in shown.split("\n")][:self.height]
+
     async def wait_for(self, pattern: str, count: int = 1, timeout: float = 10.0) -> str:
         """Poll the screen until `pattern` (a regex) shows `count` times."""
         regex = re.compile(pattern, re.MULTILINE)

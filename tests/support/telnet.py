@@ -18,9 +18,10 @@ ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 class Client:
     def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, *,
-                 negotiate: bool, ttype: str, cols: int, want_eor: bool) -> None:
+                 negotiate: bool, ttype: str, cols: int, want_eor: bool, rows: int = 1000) -> None:
         self.reader, self.writer = reader, writer
         self.negotiate, self.ttype, self.cols, self.want_eor = negotiate, ttype, cols, want_eor
+        self.rows = rows                # NAWS height: tall by default, so replies come unpaged
         self.echo_off = False           # server said WILL ECHO: we must not echo
         self.echo_changes: list[bool] = []
         self.prompts: list[int] = []    # GA or EOR_CMD, one per prompt seen
@@ -31,11 +32,13 @@ class Client:
     @classmethod
     async def open(cls, port: int, *, negotiate: bool = True, ttype: str = "xterm-256color",
                    cols: int = 250, want_eor: bool = False, host: str = "127.0.0.1",
-                   source: str | None = None) -> "Client":
-        """`source`: connect from this local address (127.0.0.2 is another loopback address)."""
+                   source: str | None = None, rows: int = 1000) -> "Client":
+        """`source`: connect from this local address (127.0.0.2 is another loopback address).
+        `rows`: the height NAWS reports (a reply taller than it is paged)."""
         reader, writer = await asyncio.open_connection(host, port,
                                                        local_addr=(source, 0) if source else None)
-        return cls(reader, writer, negotiate=negotiate, ttype=ttype, cols=cols, want_eor=want_eor)
+        return cls(reader, writer, negotiate=negotiate, ttype=ttype, cols=cols, want_eor=want_eor,
+                   rows=rows)
 
     # --- protocol -------------------------------------------------------
     def _answer(self, cmd: int, opt: int) -> None:
@@ -45,7 +48,9 @@ class Client:
             ok = opt in (TTYPE, NAWS, BINARY)
             self.writer.write(bytes([IAC, WILL if ok else WONT, opt]))
             if opt == NAWS:
-                self.writer.write(bytes([IAC, SB, NAWS, 0, self.cols, 0, 40, IAC, SE]))
+                size = self.cols.to_bytes(2, "big") + self.rows.to_bytes(2, "big")
+                self.writer.write(bytes([IAC, SB, NAWS]) + size.replace(b"\xff", b"\xff\xff")
+                                  + bytes([IAC, SE]))
         elif cmd == WILL:
             ok = opt in (ECHO, BINARY) or (opt == EOR and self.want_eor)
             self.writer.write(bytes([IAC, DO if ok else DONT, opt]))

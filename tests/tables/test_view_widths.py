@@ -2,6 +2,7 @@
 for the session to wrap), at 80, 60 and 40 columns, in Unicode and ASCII."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ from support.pure_table import PureTable
 ROOT = Path(__file__).resolve().parents[2]
 CONFIG = load_config(ROOT / "config", ROOT / "rooms")
 PLAYERS = ("annabelle_longname", "bob", "cat")
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
 class Dice(FixedDice):
@@ -63,3 +65,48 @@ def test_every_table_view_fits_the_width(table_id, width, unicode):
         assert lines
         wide = [line for line in lines if display_width(line) > width]
         assert not wide, wide
+
+
+def lines_at(t, width, unicode=True, who=PLAYERS[0]):
+    return [ANSI.sub("", line) for line in
+            t.view(Viewer(who, Prefs(width=width, unicode=unicode, color=True), who in t.seated()))]
+
+
+@pytest.mark.parametrize("width", [80, 60, 40])
+@pytest.mark.parametrize("table_id", sorted(set(CONFIG.tables) - {"simple_craps", "classic_craps"}))
+def test_a_wrapped_commands_line_never_starts_with_a_bar(table_id, width):
+    # (the simplified tables list no commands with bars)
+    """Issue 28 item 7: the Commands line wraps after a `|`, never before one."""
+    lines = lines_at(busy(table_id), width)          # Unicode: the art's edges are │, not |
+    barred = [line for line in lines if "|" in line]
+    assert barred, "a commands line with bars"
+    assert not [line for line in barred if line.strip().startswith("|")]
+
+
+@pytest.mark.parametrize("unicode", [True, False])
+def test_the_stood_up_roulette_board_names_each_dozen_on_one_row(unicode):
+    """Issue 28 item 7: at 40 columns the dozens read 1-12, 13-24, 25-36, never "1st" / "12"."""
+    board = "\n".join(lines_at(busy("roulette"), 40, unicode)[1:28])
+    for label in ("1-12", "13-24", "25-36"):
+        assert board.count(label) == 1, label
+    assert not any(word in board for word in ("1st", "2nd", "3rd"))
+
+
+@pytest.mark.parametrize("table_id", ["bank_craps", "diceless_craps"])
+def test_the_compact_puck_row_keeps_the_point_on_its_line(table_id):
+    """Issue 28 item 7: at 40 columns the puck row on 10 keeps [10] beside the other numbers."""
+    t = PureTable(CONFIG.tables[table_id], 10, Dice([(4, 6)] * 3))
+    t.sit("ann", 1000)
+    t.act("ann", ["bet", "pass", "10"], 1000)
+    t.act("ann", ["roll"], 1000)
+    lines = lines_at(t, 40, who="ann")
+    (puck,) = [line for line in lines if "Puck ON 10:" in line]
+    assert "[10]" in puck and " 9 " in puck and display_width(puck) == 40
+
+
+def test_the_80_column_cloth_has_no_crossing_where_nothing_continues():
+    """Issue 28 item 7: the rule under the number columns ends them (┴), no ┼ stubs."""
+    lines = lines_at(busy("bank_craps"), 80, unicode=True)
+    assert not [line for line in lines if "┼" in line]
+    rule = [line for line in lines if line.startswith("├")]
+    assert len(rule) == 1 and rule[0].count("┴") == 7

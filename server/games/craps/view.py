@@ -289,7 +289,8 @@ def _full_layout(snap: CrapsSnapshot, viewer: Viewer, mine: _Mine) -> list[str]:
     phrase = snap.variant.phrase
     title = f" {snap.table_id} · {phrase} " if viewer.prefs.unicode else f" {snap.table_id} - {phrase} "
     top = box.tl + title.center(box.inner, box.h) + box.tr
-    sep = box.lt + box.cross.join(box.h * w for w in cols) + box.rt
+    # the number columns end here: nothing continues below their rule (┴, not ┼)
+    sep = box.lt + box.bot_t.join(box.h * w for w in cols) + box.rt
 
     def row(label: str, cells: list[str], right: str = "") -> str:
         body = label.ljust(cols[0]) + "".join(box.v + c.center(8) for c in cells) + box.v + right.ljust(cols[-1])
@@ -349,7 +350,9 @@ def _compact_layout(snap: CrapsSnapshot, viewer: Viewer, mine: _Mine, width: int
     amt = mine.amt
     variant = snap.variant
     puck = " ".join(_filled(n, n == point, color) for n in variant.points)
-    rows: list[str | None] = [f"Puck {'ON ' + str(point) if point else 'OFF'}:  {puck}"]
+    # one space after the label (each number has its own): "Puck ON 10:" and
+    # the six numbers fill the 36 columns inside a 40-column box, [10] included
+    rows: list[str | None] = [f"Puck {'ON ' + str(point) if point else 'OFF'}: {puck}"]
     if variant.scheme == "die" and point:          # which roll of the hand is next
         rows.append(tight(f"Next: the hand's {ORDINALS[snap.hand.step + 2]} roll") + " " + tight("of up to 4"))
     for n in variant.points:

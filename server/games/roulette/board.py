@@ -26,6 +26,7 @@ ROW_COLUMN = (3, 2, 1)           # which column bet each row's 2:1 box is
 EVEN_MONEY = (("low", "1-18"), ("even", "EVEN"), ("red", "RED"), ("black", "BLACK"),
               ("odd", "ODD"), ("high", "19-36"))
 DOZENS = ((1, "1st 12"), (2, "2nd 12"), (3, "3rd 12"))
+NARROW_DOZENS = {1: "1-12", 2: "13-24", 3: "25-36"}     # the stood-up board's 5-column dozen cells
 
 # ANSI styles: numbers on their colour, chips bold yellow
 STYLES = {"red": "1;97;41", "black": "1;97;40", "green": "1;97;42", "chip": "1;93"}
@@ -187,8 +188,7 @@ def draw_narrow(stakes: Stakes, color: bool, unicode: bool) -> list[str]:
         top = 3 + (d - 1) * 5
         if d > 1:
             g.hline(top - 1, 0, NARROW - 1)
-        g.put(top, 1, label[:3])
-        g.put(top + 1, 1, label[4:])
+        g.put(top, 1, NARROW_DOZENS[d])            # one word: never "1st" / "12" on two rows
         _chips(g, top + 2, 1, stakes.dozen.get(d))
         for r in range(4):
             for c, x in enumerate(cells):

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from server.games.seam import Viewer, render_note
 from server.render.text import paint, sentence, wrap
+from server.render.width import fit, glue
 
 from . import board
 from .events import (
@@ -25,10 +26,17 @@ from .layout import RED, colour
 from .rounds import Phase
 from .snapshot import TableSnapshot
 
-REMINDER = "bet <kind> [numbers] <amount> | bets | unbet <n|name|all> | spin | table rules | leave | help roulette"
+REMINDER = ("bet <kind> [numbers] <amount>", "bets", "unbet <n|name|all>", "spin", "table rules", "leave",
+            "help roulette")
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 _OUTSIDE = {Kind.RED: "red", Kind.BLACK: "black", Kind.ODD: "odd", Kind.EVEN: "even",
             Kind.LOW: "low", Kind.HIGH: "high"}
+
+
+def reminder(words: tuple[str, ...]) -> str:
+    """`a | b c | d`, each command glued to its arguments and its bar, so a
+    wrapped line never starts with a bar (as the craps view's)."""
+    return " ".join(glue(*w.split(), "|") for w in words[:-1]) + " " + glue(*words[-1].split())
 
 
 def _sentence(reason: str) -> str:
@@ -211,7 +219,7 @@ def table_view(snap: TableSnapshot, viewer: Viewer) -> list[str]:
     commitment = snap.commitment
     if commitment:
         lines += wrap(f"Fair: next spin committed to {commitment[:12]}... ('fair').", width)
-    lines += wrap("Commands: " + REMINDER, width)
+    lines += fit("Commands: " + reminder(REMINDER), width)
     return lines
 
 
