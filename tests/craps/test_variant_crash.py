@@ -1,0 +1,132 @@
+"""kill -9 in the middle of a hand at each craps variant loses nothing: a real
+server process, a real telnet player in room 6184 who bets and rolls until a
+bet is live mid-hand (a point is on), then the process is killed. After the
+restart the live stakes are back in the wallet to the chip (New York's charge,
+paid when the buy was made, stays the house's), the player is told at login,
+and `casino ledger check` holds with no hold left open.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from support.telnet import Client, login, plain
+
+ROOT = Path(__file__).resolve().parents[2]
+WALLET = re.compile(r"Wallet: (\d+) chips\.")
+HELD = re.compile(r"Held at \S+: (\d+) chips")
+
+# table id, play word, the bets that make a hand live (each placed at the come-out)
+VARIANTS = [
+    ("crapless_craps", "crapless", ("bet pass 10", "bet place 6 12")),
+    ("new_york_craps", "newyork", ("bet pass 10", "bet buy 4 20")),
+    ("diceless_craps", "diceless", ("bet pass 10", "bet hard 8 5")),
+    ("high_point_craps", "highpoint", ("bet high 10",)),
+    ("die_rich", "dierich", ("bet pass 10",)),
+]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start(db: Path, tmp: Path, seed: int) -> tuple[subprocess.Popen[bytes], int]:
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "server", "--port", str(port), "--data", str(db),
+                             "--config", str(tmp / "config"), "--rooms", str(tmp / "rooms"),
+                             "--seed", str(seed), "--web-port", "0"],   # never the config's fixed ports
+                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return proc, port
+        except OSError:
+            assert proc.poll() is None and time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.05)     # waiting for a real process to listen, not game time
+
+
+def ledger_check(db: Path) -> dict[str, object]:
+    done = subprocess.run([sys.executable, "-m", "server.cli", "ledger", "check", "--data", str(db), "--json"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stdout + done.stderr
+    report: dict[str, object] = json.loads(done.stdout)
+    return report
+
+
+async def balance(c: Client) -> tuple[int, int]:
+    out = plain(await c.cmd("balance"))
+    wallet = WALLET.search(out)
+    assert wallet, out
+    return int(wallet.group(1)), sum(int(h) for h in HELD.findall(out))
+
+
+async def live_mid_hand(port: int, word: str, bets: tuple[str, ...]) -> tuple[int, int]:
+    """Bet and roll until a bet is still live after a roll (a point is on);
+    returns the wallet and the chips held then."""
+    c = await Client.open(port, ttype="dumb")
+    await login(c, "vera")
+    for way in ("north", "west"):
+        await c.cmd(way)
+    assert "Welcome to" in plain(await c.cmd(f"play {word}"))
+    for _ in range(60):
+        if "Your bets" not in plain(await c.cmd("bets")):
+            for bet in bets:
+                await c.cmd(bet)
+        await c.cmd("roll")
+        if "Your bets" in plain(await c.cmd("bets")):
+            wallet, held = await balance(c)
+            if held:
+                await c.close()
+                return wallet, held
+    raise AssertionError("no hand went past its first roll in 60 rolls")
+
+
+@pytest.mark.parametrize("table,word,bets", VARIANTS)
+def test_kill_9_mid_hand_at_a_variant_loses_nothing(tmp_path, table, word, bets):
+    shutil.copytree(ROOT / "config", tmp_path / "config")
+    shutil.copytree(ROOT / "rooms", tmp_path / "rooms")
+    db = tmp_path / "casino.db"
+    proc, port = start(db, tmp_path, seed=7)
+    try:
+        wallet, held = asyncio.run(live_mid_hand(port, word, bets))
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    report = ledger_check(db)                                   # sound after the crash, holds open
+    assert report["ok"] and report["open_holds"] and report["balances"] == report["minted"]
+
+    proc, port = start(db, tmp_path, seed=8)
+    try:
+        async def back() -> None:
+            c = await Client.open(port, ttype="dumb")
+            told = plain(await login(c, "vera", create=False))
+            assert "refunded to your wallet" in told, told
+            assert f"You have {wallet + held} chips." in told, (wallet, held, told)
+            assert await balance(c) == (wallet + held, 0)
+            await c.close()
+        asyncio.run(back())
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=10) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    report = ledger_check(db)
+    assert report["ok"] and report["open_holds"] == 0 and report["pending_outcomes"] == 0
+    assert report["balances"] == report["minted"] == 1000
