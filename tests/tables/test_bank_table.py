@@ -286,3 +286,23 @@ def test_refused_bets_change_nothing(words, reason):
     refused = kinds(out, ev.BetRefused)
     assert refused and reason in refused[0].reason
     assert not kinds(out, Hold) and t.state.wagers == {}
+
+
+def test_a_player_whose_sitout_waits_on_bets_is_never_handed_the_dice():
+    """Issue 28 item 11: bob's sit-out waits on his place bet; ann sevens out.
+    The dice go straight to cat: bob is never announced as the shooter only
+    to sit out a moment later."""
+    t = table((3, 3), (3, 4))
+    for p in ("ann", "bob", "cat"):
+        t.sit(p, 1000)
+    t.act("ann", ["bet", "pass", "10"], 1000)
+    t.act("bob", ["bet", "place", "8", "12"], 1000)
+    t.advance(WINDOW)
+    t.act("ann", ["roll"], 1000)                   # point 6; bob's place 8 is working
+    assert "once your live bets are decided" in notes(t.act("bob", ["sitout"], 1000), "bob")
+    assert t.shooter() == "ann"                     # the hand's shooter keeps the dice
+    t.advance(WINDOW)
+    out = t.act("ann", ["roll"], 1000)              # seven out: bob's place 8 loses, he sits out
+    assert kinds(out, ev.SevenOut)
+    assert ShooterUp("bob") not in out and ShooterUp("cat") in out
+    assert t.shooter() == "cat" and t.seating.seat("bob").sitting_out

@@ -66,8 +66,17 @@ class BankCrapsDealer(Dealer):
 
     # --- who is who -------------------------------------------------------
     def shooter(self) -> str | None:
-        active = self.seating.active()
-        return active[0] if active else None
+        """The first seat in the queue that plays on: a player whose leave or
+        sit-out waits on their bets is passed over while anyone else can
+        shoot (as when a shooter leaves: the next one finishes the hand), so
+        the dice are never announced to someone about to get up."""
+        staying = None
+        for seat in self.seating.seats:
+            if not seat.sitting_out:
+                if not seat.leaving:
+                    return seat.player
+                staying = staying or seat.player
+        return staying
 
     def roles(self) -> dict[str, str]:
         shooter = self.shooter()
