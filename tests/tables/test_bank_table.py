@@ -306,3 +306,12 @@ def test_a_player_whose_sitout_waits_on_bets_is_never_handed_the_dice():
     assert kinds(out, ev.SevenOut)
     assert ShooterUp("bob") not in out and ShooterUp("cat") in out
     assert t.shooter() == "cat" and t.seating.seat("bob").sitting_out
+
+
+def test_the_window_counts_one_second_in_the_singular():
+    t = table()
+    t.sit("ann", 1000)
+    t.sit("bob", 1000)
+    t.act("ann", ["bet", "pass", "10"], 1000)
+    t.advance(WINDOW - HZ)                          # one second of the window left
+    assert "Bets are open for 1 more second; roll when they close." in notes(t.act("ann", ["roll"], 1000))

@@ -50,7 +50,8 @@ class Pacing:
     def roll_problem(self, tick_hz: int) -> str | None:
         """Why the shooter may not roll now, or None."""
         if self.stage is Stage.WINDOW:
-            return f"Bets are open for {self.seconds_left(tick_hz)} more seconds; roll when they close."
+            left = self.seconds_left(tick_hz)
+            return f"Bets are open for {left} more second{'s' if left != 1 else ''}; roll when they close."
         return None
 
     def tick(self, live: bool, autoroll: bool) -> list[Signal]:
