@@ -73,9 +73,11 @@ async def balance(c: Client) -> tuple[int, int]:
     return int(wallet.group(1)), sum(int(h) for h in HELD.findall(out))
 
 
-async def live_mid_hand(port: int, word: str, bets: tuple[str, ...]) -> tuple[int, int]:
+async def live_mid_hand(port: int, word: str, bets: tuple[str, ...]) -> tuple[int, int, Client]:
     """Bet and roll until a bet is still live after a roll (a point is on);
-    returns the wallet and the chips held then."""
+    returns the wallet and the chips held then, and the player's connection,
+    which the caller keeps open until the kill: a closed (or collected)
+    connection is a dropped player, whose live bets are forfeit."""
     c = await Client.open(port, ttype="dumb")
     await login(c, "vera")
     for way in ("north", "west"):
@@ -89,8 +91,7 @@ async def live_mid_hand(port: int, word: str, bets: tuple[str, ...]) -> tuple[in
         if "Your bets" in plain(await c.cmd("bets")):
             wallet, held = await balance(c)
             if held:
-                await c.close()
-                return wallet, held
+                return wallet, held, c
     raise AssertionError("no hand went past its first roll in 60 rolls")
 
 
@@ -101,9 +102,10 @@ def test_kill_9_mid_hand_at_a_variant_loses_nothing(tmp_path, table, word, bets)
     db = tmp_path / "casino.db"
     proc, port = start(db, tmp_path, seed=7)
     try:
-        wallet, held = asyncio.run(live_mid_hand(port, word, bets))
-        proc.send_signal(signal.SIGKILL)
+        wallet, held, player = asyncio.run(live_mid_hand(port, word, bets))
+        proc.send_signal(signal.SIGKILL)                       # the player still connected
         proc.wait(timeout=10)
+        del player
     finally:
         if proc.poll() is None:
             proc.kill()
