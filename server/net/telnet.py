@@ -9,6 +9,8 @@ Choices made on purpose (each a pitfall measured in TELNET.md):
 - no telnetlib3 idle timeout: idle and login deadlines count manager ticks;
 - our own line reader with a length cap (readline() has none);
 - WILL EOR offered, so clients that want EOR prompts get them, GA otherwise;
+- everything (NAWS, CHARSET, EOR, GMCP, MSSP ...) offered to every client that
+  answers DO TTYPE, WONT as well as WILL (check_negotiation);
 - BINARY asked for input only (DO BINARY), never offered for output (WILL
   BINARY is refused even when a client asks): inetutils telnet turns off its
   terminal's output processing once our output is binary, and then its own

@@ -4,13 +4,15 @@ telnetlib3 opens with DO TTYPE alone and by itself offers the rest (NAWS,
 CHARSET, EOR, GMCP, MSSP ...) only once the client has agreed to something:
 a client that answers WONT TTYPE was never offered any of it. The server
 offers it all to every client that answers at all, and a client that ignores
-negotiation (netcat) still gets its banner at once (test_connection.py).
+negotiation (netcat) is offered nothing more and still gets its banner
+within connect_maxwait (test_connection.py).
 """
 from __future__ import annotations
 
 import asyncio
 
-from support.telnet import CHARSET, DO, DONT, EOR, IAC, NAWS, SB, TTYPE, WILL, WONT, Client, login, plain
+from support.telnet import (BINARY, CHARSET, DO, DONT, EOR, IAC, NAWS, NEW_ENVIRON, SB, TTYPE, WILL, WONT,
+                            Client, login, plain)
 
 GMCP, MSSP = 201, 70
 
@@ -38,7 +40,8 @@ async def test_a_client_refusing_ttype_is_offered_everything_before_the_banner(c
         banner = await c.read_until_prompt(timeout=5)
         assert "Welcome to the Casino" in banner
         seen = bytes(c.log)
-        for offer in ((WILL, GMCP), (DO, NAWS), (WILL, EOR), (WILL, MSSP), (DO, CHARSET)):
+        for offer in ((WILL, GMCP), (DO, NAWS), (WILL, EOR), (WILL, MSSP), (DO, CHARSET), (DO, BINARY),
+                      (DO, NEW_ENVIRON)):
             assert bytes([IAC, *offer]) in seen, offer
         assert bytes([IAC, SB, TTYPE]) not in seen         # it said no: never asked again
     finally:
