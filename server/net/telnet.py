@@ -9,6 +9,8 @@ Choices made on purpose (each a pitfall measured in TELNET.md):
 - no telnetlib3 idle timeout: idle and login deadlines count manager ticks;
 - our own line reader with a length cap (readline() has none);
 - WILL EOR offered, so clients that want EOR prompts get them, GA otherwise;
+- everything (NAWS, CHARSET, EOR, GMCP, MSSP ...) offered to every client that
+  answers DO TTYPE, WONT as well as WILL (check_negotiation);
 - BINARY asked for input only (DO BINARY), never offered for output (WILL
   BINARY is refused even when a client asks): inetutils telnet turns off its
   terminal's output processing once our output is binary, and then its own
@@ -55,7 +57,7 @@ import telnetlib3
 from telnetlib3 import server_base
 from telnetlib3.server import Server
 from telnetlib3.telopt import (BINARY, CHARSET, CMD_EOR, DO, ECHO, EOR, GA, GMCP, IAC, MSSP, NAWS, SGA,
-                                WILL, WONT, name_command)
+                                TTYPE, WILL, WONT, name_command)
 
 from server import logs
 from server.net.lines import LineSplitter
@@ -431,6 +433,23 @@ class CasinoTelnetServer(telnetlib3.TelnetServer):
         self.abort()
 
     # --- negotiation ------------------------------------------------------
+    def check_negotiation(self, final: bool = False) -> bool:
+        # telnetlib3 opens with DO TTYPE alone and begins the rest (our
+        # begin_advanced_negotiation: NAWS, CHARSET, EOR, GMCP, MSSP ...) only
+        # once the client has agreed to some option: a client that answered
+        # WONT TTYPE was offered nothing else. It speaks telnet all the same,
+        # so it is offered everything now, and (as for a client that agreed)
+        # its banner waits for the answers, at most connect_maxwait. Begun
+        # here rather than a loop turn later as telnetlib3 does, so that its
+        # check below sees the offers pending. A client that answers nothing
+        # (netcat) is offered nothing more, as before (its banner comes after
+        # connect_maxwait).
+        writer = self.writer
+        if not self._advanced and writer is not None and writer.remote_option.get(TTYPE) is False:
+            self._advanced = True
+            self.begin_advanced_negotiation()
+        return super().check_negotiation(final)
+
     def begin_advanced_negotiation(self) -> None:
         # TelnetServer.begin_advanced_negotiation, less its WILL BINARY (see the
         # module docstring: binary output turns off the client's output
