@@ -173,3 +173,12 @@ async def test_tables_show_display_names_and_the_ledger_keys_ignore_case(casino_
     assert bal.wallet == 990 and bal.held == {"bank_craps": 10}
     out = plain(await c.cmd_expect("roll", " = "))
     assert "You roll" in out
+
+
+async def test_cents_returned_are_a_sentence_of_their_own(casino_factory):
+    """Issue 28 item 12: '0.50 returned, your wager is 10.' ends with its full
+    stop before 'Bet accepted', as at roulette and simplified craps."""
+    app = await casino_factory(limits={"commands_per_second": 1000})
+    c, _ = await seated(app, "cyra")
+    out = plain(await c.cmd("bet pass 10.50"))
+    assert "0.50 returned, your wager is 10.\r\nBet accepted: pass 10." in out, out

@@ -16,7 +16,7 @@ from server.games.craps.bets import Kind
 from server.games.craps.snapshot import CrapsSnapshot
 from server.games.craps.variants import BANK, Variant
 from server.dice.kinds import DICE, DrawKind
-from server.render.text import paint, wrap
+from server.render.text import paint, sentence, wrap
 from server.render.width import NBSP, SEPARATOR, boxed, display_width, fit, glue
 from server.games.seam import Event, Viewer, render_note
 
@@ -50,7 +50,7 @@ def event_lines(event: Event, snap: CrapsSnapshot, viewer: Viewer) -> list[str]:
             return []                      # its hold was refused meanwhile
         if w.player != me:
             return []
-        return ([event.note] if event.note else []) + [f"Bet accepted: {w.name} {w.bet.amount}."]
+        return ([sentence(event.note)] if event.note else []) + [f"Bet accepted: {w.name} {w.bet.amount}."]
     if isinstance(event, ev.Charged):
         if event.wager.player != me or event.wager.handle not in snap.handles:
             return []
