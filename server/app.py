@@ -323,6 +323,11 @@ class Casino:
             self.manager.subscribe(host)
             opened.append(table_id)
             logs.event(log, "table_opened", table=table_id, game=table.game)
+        for room in self.config.rooms.values():     # a second table of one game in a room: its id
+            words: set[str] = set()
+            for here in (self.tables[t] for t in room.tables if t in self.tables):
+                here.core.call(here.entry.word if here.entry.word not in words else here.id)
+                words.add(here.entry.word)
         return opened
 
     async def status(self, session: Viewing) -> dict[str, Any]:

@@ -41,14 +41,11 @@ def describe_room(app: RoomApp, session: Session) -> list[str]:
     prefs = session.prefs
     lines = [paint(room.name, "bold", "bright_cyan", color=prefs.color)]
     lines += _described(room.description, prefs.width)
-    words: set[str] = set()          # a second table of one game is sat at by its id
     for table_id in room.tables:
         host = app.tables.get(table_id)
         table = app.config.tables.get(table_id)
         if host is not None:
-            word = host.entry.word if host.entry.word not in words else host.id
-            words.add(host.entry.word)
-            lines += describe_table(host, word)
+            lines += describe_table(host)
         elif table:
             lines.append(f"{a_game(entry_for(table).phrase)} table is here ({table_id}), closed for now.")
     here = people_here(app, session, room)
@@ -93,11 +90,11 @@ def a_game(phrase: str) -> str:
     return ("An " if phrase[0].lower() in "aeiou" else "A ") + phrase
 
 
-def describe_table(host: TableHost, word: str | None = None) -> list[str]:
-    """A table as `look` shows it: the game, how to sit (`play <word>`, or
-    `play <id>` where `word` is another table's in the room), who sits and
+def describe_table(host: TableHost) -> list[str]:
+    """A table as `look` shows it: the game, how to sit (`play <word>`: a
+    second table of one game in a room answers to its id), who sits and
     their roles (the host's seating and its dealer are the one answer)."""
-    lines = [f"{a_game(host.entry.phrase)} table is here ({host.id}): 'play {word or host.entry.word}' to sit."]
+    lines = [f"{a_game(host.entry.phrase)} table is here ({host.id}): 'play {host.word}' to sit."]
     seats = host.seats()
     if seats:
         names = [s.player + (" (sitting out)" if s.sitting_out else "") for s in seats]

@@ -53,11 +53,11 @@ def find_table(app: TablesApp, session: Session, word: str | None) -> TableHost 
     if word is None:
         if len(here) == 1:
             return here[0]
-        return "Which game? " + ", ".join(h.entry.word for h in here)
+        return "Which game? " + ", ".join(h.word for h in here)
     for host in here:
-        if host.entry.word == word.lower() or host.id == word.lower():
+        if word.lower() in (host.word, host.entry.word, host.id):
             return host
-    return f"There is no {word[:20]} table here; this room has: " + ", ".join(h.entry.word for h in here) + "."
+    return f"There is no {word[:20]} table here; this room has: " + ", ".join(h.word for h in here) + "."
 
 
 async def wallet(app: WalletApp, key: str) -> int:

@@ -27,6 +27,7 @@ class TableCore:
         self.tick_hz = tick_hz
         self.dice = dice
         self.seating = Seating()
+        self.word: str | None = None          # `play <word>` here, when not the game's own word
         self.install(config)
 
     def install(self, config: TableConfig) -> None:
@@ -35,7 +36,13 @@ class TableCore:
         config is applied to a table at rest."""
         self.entry: GameEntry = entry_for(config)
         self.dealer: Dealer = self.entry.make(config, self.tick_hz, self.dice, self.seating)
-        self.usher = Usher(self.seating, self.dealer, self.entry.word)
+        self.usher = Usher(self.seating, self.dealer, self.word or self.entry.word)
+
+    def call(self, word: str) -> None:
+        """The word players sit down with here (`play classic_craps` where
+        another table in the room already answers to the game's word)."""
+        self.word = word
+        self.usher.word = word
 
     def _then(self, events: list[Event]) -> list[Event]:
         """Carry out each SeatRequest where it stands in `events`."""

@@ -138,6 +138,11 @@ class TableHost:
     def pending(self) -> list[PendingIntent]:
         return self.cashier.pending
 
+    @property
+    def word(self) -> str:
+        """What players type to sit here: `play <word>`, `watch <word>`."""
+        return self.core.usher.word
+
     def install(self, config: TableConfig) -> None:
         """A new dealer for a changed config, at the same seats with the same
         dice. A new dealer counts its keys from 1 again: the cashier's new

@@ -193,3 +193,14 @@ async def test_look_tells_how_to_sit_at_each_of_two_tables_of_one_game(casino, c
     assert "(simple_craps): 'play craps' to sit." in look      # the room's first craps table
     assert "(classic_craps): 'play classic_craps' to sit." in look
     assert "You sit down at classic_craps" in plain(await a.cmd("play classic_craps"))
+
+
+async def test_two_tables_of_one_game_are_named_apart_by_fair_and_a_full_table(casino, connect):
+    """In the solo room `fair` asks which table by the words that sit there,
+    and a full practice table suggests watching it by its own word."""
+    a, _ = await sit_at_classic(connect, "solo")
+    b = await connect(ttype="dumb")
+    await login(b, "duo")
+    await b.cmd("south")
+    assert "Which game? craps, classic_craps" in plain(await b.cmd("fair"))
+    assert "Try 'watch classic_craps'." in " ".join(plain(await b.cmd("play classic_craps")).split())
