@@ -47,6 +47,7 @@ import asyncio
 import codecs
 import functools
 import logging
+import select
 import socket
 import sys
 from typing import Any, ClassVar, Protocol
@@ -72,6 +73,8 @@ READ_SIZE = 8192          # bytes taken from a socket in one read (bounds one pa
 # renegotiation 7 us a command, a 50-byte NEW-ENVIRON 30 us, IAC NOP 1 us):
 HEAVY = 48                # each byte of a read that holds a telnet command
 COMMAND_COST = 1200       # and each IAC in it
+# A client's end closed (its FIN, or a reset), seen with input still unread.
+HUNG_UP = getattr(select, "POLLRDHUP", 0) | select.POLLHUP | select.POLLERR
 COMMAND_PIECE = 64        # bytes of such a read parsed before the budget is looked at again
 READER_LIMIT = 32768      # telnetlib3's reader pauses the socket at twice this
 SEND_BUFFER = 65536       # kernel send buffer per socket (Linux doubles it)
@@ -400,9 +403,28 @@ class CasinoTelnetServer(telnetlib3.TelnetServer):
         held, self._held = self._held, b""
         if self._closing or self._raw is None:
             return
+        if self._hung_up():
+            # What a client left behind it is not read at its budget's pace
+            # for minutes with its socket counted in the caps: it has gone.
+            self._raw.abort()
+            return
         if held and self._take(held):
             return
         self.resume("budget")
+
+    def _hung_up(self) -> bool:
+        """Whether the client has closed its end (FIN or reset) behind input
+        we have not read yet: reading is paused, so the event loop would see
+        its end only after all of that input, at the budget's pace."""
+        sock = self._raw.get_extra_info("socket") if self._raw is not None else None
+        if sock is None:
+            return False
+        try:
+            poll = select.poll()
+            poll.register(sock.fileno(), HUNG_UP)
+            return bool(poll.poll(0))
+        except (OSError, ValueError):
+            return False
 
     def _parse(self, data: bytes, heavy: bool) -> None:
         writer, reader = self.writer, self.reader
