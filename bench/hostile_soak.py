@@ -14,12 +14,16 @@ login_connections_per_ip and hashes_per_ip stay shipped too).
 1. Baseline: the honest players (real telnet clients, a few over the
    WebSocket) walk to their games and play in a loop, a few commands a
    game then `look`, timed from the line sent to the prompt after the
-   `Exits:` line. Some log out and back in now and then.
+   `Exits:` line, at most one command each 0.1 s (never told to slow
+   down). Now and then one quits (live bets follow the game's disconnect
+   rule) and logs in again, or walks out and back.
 2. Attack: the same play goes on while a second process (this module's
-   `attack`) attacks from 127.0.0.2-51, one kind per address: line floods,
-   tiny WebSocket frames, negotiation toggles, silent login slots, slow
-   HTTP, bad charsets and GMCP junk, reconnecting whatever is closed, until
-   its time is up.
+   `attack`, niced: see ATTACKER_NICE) attacks from 127.0.0.2-51, one kind
+   per address: line floods (junk lines at the login prompt, as fast as
+   the server reads), tiny WebSocket frames, negotiation toggles, silent
+   login slots (7 tried per address, 5 held), slow HTTP (slowloris), bad
+   charsets and GMCP junk, reconnecting whatever is closed, until its time
+   is up.
 3. Wind-down: each honest player stops betting, plays out what it has at
    stake (rolls, spins, holds) until `balance` shows nothing held, leaves
    its table and reads its wallet from `balance`: what it saw settled.
