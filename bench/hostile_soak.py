@@ -677,6 +677,12 @@ def describe(report: HostileReport, latency: bool = True) -> list[str]:
     lines.append(f"server RSS MiB: baseline max {report.phase_max('baseline', 2):.1f}, attack max "
                  f"{report.phase_max('attack', 2):.1f} (bound {report.rss_bound:.1f}), end "
                  f"{report.samples[-1][2] if report.samples else 0:.1f}")
+    attack = [x for x in report.samples if x[1] == "attack"]
+    if len(attack) >= 4:
+        quarters = [attack[len(attack) * k // 4:len(attack) * (k + 1) // 4] for k in range(4)]
+        lines.append("server RSS MiB max by quarter of the attack: "
+                     + ", ".join(f"{max(x[2] for x in q):.1f}" for q in quarters)
+                     + "; open fds: " + ", ".join(f"{max(x[3] for x in q)}" for q in quarters))
     lines.append(f"server open fds: baseline max {report.baseline_fds()}, attack max "
                  f"{int(report.phase_max('attack', 3))} (bound {report.fd_bound}: baseline + "
                  f"max_login_connections 200 + 20), {report.after_wait:.0f} s after the attack {report.fds_after_attack} "

@@ -567,7 +567,7 @@ async def start_telnet(app: TelnetHost, host: str, port: int) -> Server:
                     session.close()
                 reader._buffer.clear()     # telnetlib3 keeps closed protocols a while
 
-    return await telnetlib3.create_server(
+    server = await telnetlib3.create_server(
         host=host,
         port=port,
         protocol_factory=protocol,
@@ -581,3 +581,16 @@ async def start_telnet(app: TelnetHost, host: str, port: int) -> Server:
         limit=READER_LIMIT,
         timeout=False,
     )
+    # telnetlib3 queues each negotiated client, the last 1000 of them, for a
+    # wait_for_client() we never call: dead connections (their sessions and
+    # input) would stay in memory. Nothing is queued.
+    if isinstance(getattr(server, "_new_client", None), asyncio.Queue):
+        server._new_client = _NoClients()
+    return server
+
+
+class _NoClients(asyncio.Queue):  # type: ignore[type-arg]
+    """A queue that keeps nothing: telnetlib3's queue of new clients, unused here."""
+
+    def put_nowait(self, item: Any) -> None:
+        pass

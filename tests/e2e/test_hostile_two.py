@@ -590,3 +590,32 @@ async def test_a_client_that_hangs_up_over_its_budget_is_let_go_at_once(casino_f
     assert (await app.ledger.balance("junker")).wallet == 970        # a disconnect: its rule applies
     for writer in gone:
         writer.transport.abort()
+
+
+async def test_closed_connections_are_not_kept(casino_factory):
+    """Connections that came and went leave nothing behind: telnetlib3 would
+    keep the last 1000 (their sessions and what they sent) for a
+    wait_for_client() the casino never calls. Found by the hostile soak,
+    whose line floods reconnect all the time: the server's RSS grew by tens
+    of MiB until 1000 dead connections were kept."""
+    import gc
+
+    from server.net.session import Session
+    app = await casino_factory()
+
+    async def flood(i: int) -> None:
+        reader, writer = await asyncio.open_connection("127.0.0.1", app.port, local_addr=(f"127.0.0.{2 + i % 5}", 0))
+        writer.write(b"look\r\nsay hi\r\n" * 1000)
+        assert await asyncio.wait_for(reader.read(65536), 10)
+        await until(lambda: any(s.account is None and s.ip == f"127.0.0.{2 + i % 5}" for s in app.sessions))
+        writer.transport.abort()
+
+    for batch in range(6):
+        await asyncio.gather(*(flood(batch * 5 + k) for k in range(5)))
+    await until(lambda: not app.sessions and app.connections.total == 0)
+    await asyncio.sleep(0.1)              # the shells' last turn
+    fresh = await Client.open(app.port)        # telnetlib3 prunes its list of clients as one comes
+    await fresh.read_until_prompt()
+    gc.collect()
+    assert [o for o in gc.get_objects() if isinstance(o, Session)] == list(app.sessions)
+    await fresh.close()
