@@ -15,7 +15,7 @@ from pathlib import Path
 def main(argv: list[str]) -> int:
     """`python -m bench [NAME ...] [--option ...]`: options go to the named benches."""
     first_option = next((i for i, a in enumerate(argv) if a.startswith("-")), len(argv))
-    wanted, options = set(argv[:first_option]), argv[first_option:]
+    wanted, options = {a.replace("-", "_") for a in argv[:first_option]}, argv[first_option:]
     here = Path(__file__).parent
     for info in sorted(pkgutil.iter_modules([str(here)]), key=lambda m: m.name):
         if not info.name.startswith("bench_"):

@@ -49,6 +49,7 @@ import asyncio
 import codecs
 import functools
 import logging
+import select
 import socket
 import sys
 from typing import Any, ClassVar, Protocol
@@ -74,6 +75,8 @@ READ_SIZE = 8192          # bytes taken from a socket in one read (bounds one pa
 # renegotiation 7 us a command, a 50-byte NEW-ENVIRON 30 us, IAC NOP 1 us):
 HEAVY = 48                # each byte of a read that holds a telnet command
 COMMAND_COST = 1200       # and each IAC in it
+# A client's end closed (its FIN, or a reset), seen with input still unread.
+HUNG_UP = getattr(select, "POLLRDHUP", 0) | select.POLLHUP | select.POLLERR
 COMMAND_PIECE = 64        # bytes of such a read parsed before the budget is looked at again
 READER_LIMIT = 32768      # telnetlib3's reader pauses the socket at twice this
 SEND_BUFFER = 65536       # kernel send buffer per socket (Linux doubles it)
@@ -402,9 +405,28 @@ class CasinoTelnetServer(telnetlib3.TelnetServer):
         held, self._held = self._held, b""
         if self._closing or self._raw is None:
             return
+        if self._hung_up():
+            # What a client left behind it is not read at its budget's pace
+            # for minutes with its socket counted in the caps: it has gone.
+            self._raw.abort()
+            return
         if held and self._take(held):
             return
         self.resume("budget")
+
+    def _hung_up(self) -> bool:
+        """Whether the client has closed its end (FIN or reset) behind input
+        we have not read yet: reading is paused, so the event loop would see
+        its end only after all of that input, at the budget's pace."""
+        sock = self._raw.get_extra_info("socket") if self._raw is not None else None
+        if sock is None:
+            return False
+        try:
+            poll = select.poll()
+            poll.register(sock.fileno(), HUNG_UP)
+            return bool(poll.poll(0))
+        except (OSError, ValueError):
+            return False
 
     def _parse(self, data: bytes, heavy: bool) -> None:
         writer, reader = self.writer, self.reader
@@ -564,7 +586,7 @@ async def start_telnet(app: TelnetHost, host: str, port: int) -> Server:
                     session.close()
                 reader._buffer.clear()     # telnetlib3 keeps closed protocols a while
 
-    return await telnetlib3.create_server(
+    server = await telnetlib3.create_server(
         host=host,
         port=port,
         protocol_factory=protocol,
@@ -578,3 +600,16 @@ async def start_telnet(app: TelnetHost, host: str, port: int) -> Server:
         limit=READER_LIMIT,
         timeout=False,
     )
+    # telnetlib3 queues each negotiated client, the last 1000 of them, for a
+    # wait_for_client() we never call: dead connections (their sessions and
+    # input) would stay in memory. Nothing is queued.
+    if isinstance(getattr(server, "_new_client", None), asyncio.Queue):
+        server._new_client = _NoClients()
+    return server
+
+
+class _NoClients(asyncio.Queue):  # type: ignore[type-arg]
+    """A queue that keeps nothing: telnetlib3's queue of new clients, unused here."""
+
+    def put_nowait(self, item: Any) -> None:
+        pass

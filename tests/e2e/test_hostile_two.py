@@ -560,3 +560,69 @@ async def test_telnet_negotiation_is_charged_at_its_cost(casino_factory):
     for f in floods:
         f.writer.transport.abort()
     await me.close()
+
+
+async def test_a_client_that_hangs_up_over_its_budget_is_let_go_at_once(casino_factory):
+    """GMCP junk costs its sender minutes of budget; a client that sends that
+    much and hangs up is not held open (its socket counted in the caps) while
+    the server reads out what it left at the budget's pace. Found by the
+    hostile soak (bench/hostile_soak.py): such sockets outlived their clients
+    by up to login_timeout, and a logged-in one by idle_timeout."""
+    app = await casino_factory(seed=5)
+    junk = bytes([IAC, SB, GMCP]) + b"Core.Hello " + b"x" * 2000 + bytes([IAC, SE])
+    seated = await Client.open(app.port, source="127.0.0.3")
+    await login(seated, "junker")
+    await seated.cmd("north")
+    await seated.cmd_expect("play craps", "joins the table")
+    await seated.cmd_expect("bet pass 30", "Bet accepted")
+    gone = []
+    for writer in (seated.writer,
+                   (await asyncio.open_connection("127.0.0.1", app.port, local_addr=("127.0.0.2", 0)))[1]):
+        writer.write(junk * 15)           # 30 KB of commands: about 90 s of a 16384 budget
+        await writer.drain()
+        gone.append(writer)
+    await until(lambda: len(app.sessions) == 2 and all(s.writer.protocol._pauses for s in app.sessions))
+    for writer in gone:
+        writer.write_eof()                # the client hangs up (a FIN after its junk)
+    await until(lambda: app.connections.total == 0, 5)
+    await until(lambda: "junker" not in app.online)
+    await app.tables["bank_craps"].idle()
+    assert (await app.ledger.balance("junker")).wallet == 970        # a disconnect: its rule applies
+    for writer in gone:
+        writer.transport.abort()
+
+
+async def test_closed_connections_are_not_kept(casino_factory):
+    """Connections that came and went leave nothing behind: telnetlib3 would
+    keep the last 1000 (their sessions and what they sent) for a
+    wait_for_client() the casino never calls. Found by the hostile soak,
+    whose line floods reconnect all the time: the server's RSS grew by tens
+    of MiB until 1000 dead connections were kept."""
+    import gc
+    import weakref
+    app = await casino_factory()
+    gone: list[weakref.ref] = []
+
+    def peer_port(session) -> int | None:
+        raw = session.writer.protocol._raw           # None once the socket is released
+        return raw.get_extra_info("peername")[1] if raw is not None else None
+
+    async def flood(i: int) -> None:
+        source = f"127.0.0.{2 + i % 5}"
+        reader, writer = await asyncio.open_connection("127.0.0.1", app.port, local_addr=(source, 0))
+        writer.write(b"look\r\nsay hi\r\n" * 1000)
+        assert await asyncio.wait_for(reader.read(65536), 10)
+        port = writer.get_extra_info("sockname")[1]
+        await until(lambda: any(peer_port(s) == port for s in app.sessions))
+        gone.extend(weakref.ref(s) for s in app.sessions if peer_port(s) == port)
+        writer.transport.abort()
+
+    for batch in range(6):
+        await asyncio.gather(*(flood(batch * 5 + k) for k in range(5)))
+    await until(lambda: not app.sessions and app.connections.total == 0)
+    await asyncio.sleep(0.1)              # the shells' last turn
+    fresh = await Client.open(app.port)        # telnetlib3 prunes its list of clients as one comes
+    await fresh.read_until_prompt()
+    gc.collect()
+    assert len(gone) == 30 and [r for r in gone if r() is not None] == []
+    await fresh.close()
