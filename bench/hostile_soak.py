@@ -178,6 +178,13 @@ class Paced:
     async def send_line(self, line: str) -> None:
         raise NotImplementedError
 
+    async def cmd(self, line: str, marker: str | None = None, timeout: float = 15.0) -> str:
+        """A line as a player types it, paced, and the block that answers it."""
+        await self.pace()
+        started = time.perf_counter()
+        await self.send_line(line)
+        return await self.answer(marker, timeout, started)
+
     async def answer(self, marker: str | None, timeout: float, started: float | None = None) -> str:
         started = time.perf_counter() if started is None else started
         for _ in range(50):
@@ -259,12 +266,6 @@ class TelnetPlayer(Paced):
             pass
         self.out.eof()
 
-    async def cmd(self, line: str, marker: str | None = None, timeout: float = 15.0) -> str:
-        await self.pace()
-        started = time.perf_counter()
-        await self.send_line(line)
-        return await self.answer(marker, timeout, started)
-
     async def send_line(self, line: str) -> None:
         self.writer.write(line.encode() + b"\r\n")
 
@@ -308,12 +309,6 @@ class WebPlayer(Paced):
         except (ConnectionError, OSError):
             pass
         self.out.eof()
-
-    async def cmd(self, line: str, marker: str | None = None, timeout: float = 15.0) -> str:
-        await self.pace()
-        started = time.perf_counter()
-        await self.send_line(line)
-        return await self.answer(marker, timeout, started)
 
     async def send_line(self, line: str) -> None:
         await self.ws.send_str(json.dumps({"t": "line", "d": line}))

@@ -17,6 +17,22 @@ VARIANTS = [
 ]
 
 
+async def sit_out_leave_and_return(host, o, other: str, word: str) -> None:
+    """`sitout`, `play` back, `leave`, `play` again: each at once when the
+    player has no live bets (with live bets they wait, as other tests show)."""
+    if host.dealer.live(other):
+        return
+    await o.cmd_expect("sitout", "You sit out")
+    await host.idle()
+    assert other not in host.dealer.seating.active()
+    await o.cmd_expect(f"play {word}", "You are back")
+    await host.idle()
+    await o.cmd_expect("leave", "You leave")
+    await host.idle()
+    assert other not in host.dealer.seating.names()
+    await o.cmd_expect(f"play {word}", "joins the table")
+
+
 async def arrive(app, name):
     c = await Client.open(app.port, ttype="dumb")
     await login(c, name)
@@ -72,16 +88,7 @@ async def test_a_variant_alone_and_with_two_players(casino_factory, table_id, wo
     # Sitout and leave (no live bets: at once); back again, then a disconnect forfeits.
     other = "bob" if shooter == "ann" else "ann"
     o = clients[other]
-    if not host.dealer.live(other):
-        await o.cmd_expect("sitout", "You sit out")
-        await host.idle()
-        assert other not in host.dealer.seating.active()
-        await o.cmd_expect(f"play {word}", "You are back")
-        await host.idle()
-        await o.cmd_expect("leave", "You leave")
-        await host.idle()
-        assert other not in host.dealer.seating.names()
-        await o.cmd_expect(f"play {word}", "joins the table")
+    await sit_out_leave_and_return(host, o, other, word)
     before = (await app.ledger.balance(other)).wallet
     await o.cmd_expect("bet field 7", "Your bets")
     await o.close()
@@ -168,16 +175,7 @@ async def test_high_point_and_die_rich_alone_and_with_two_players(casino_factory
     shooter = host.dealer.shooter()
     other = "bob" if shooter == "ann" else "ann"
     o = clients[other]
-    if not host.dealer.live(other):
-        await o.cmd_expect("sitout", "You sit out")
-        await host.idle()
-        assert other not in host.dealer.seating.active()
-        await o.cmd_expect(f"play {word}", "You are back")
-        await host.idle()
-        await o.cmd_expect("leave", "You leave")
-        await host.idle()
-        assert other not in host.dealer.seating.names()
-        await o.cmd_expect(f"play {word}", "joins the table")
+    await sit_out_leave_and_return(host, o, other, word)
     before = (await app.ledger.balance(other)).wallet
     held = sum((await app.ledger.balance(other)).held.values())
     await o.cmd_expect(bet.format(7), "Your bets")
