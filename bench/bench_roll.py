@@ -265,7 +265,7 @@ async def run(rolls: int, players: int = 12, watchers: int = 0) -> dict[str, Sam
             for app in apps:
                 await app.stop()
         for app in apps:
-            report = check(app.data_path)
+            report = check(app.database)
             assert report.ok, report
     return {mode: t.samples for mode, t in zip(modes, tables)}
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Iterable
 from server import logs
 from server.accounts import passwords
 from server.accounts.store import SERVER, AccountStore
+from server.db.url import Database
 from server.commands import login
 from server.commands.dispatch import dispatch
 from server.commands.registry import Registry
@@ -182,12 +183,13 @@ class CannotListen(Exception):
 
 
 class Casino:
-    def __init__(self, config: CasinoConfig, data_path: str | Path, *, seed: int | None = None,
+    def __init__(self, config: CasinoConfig, database: str | Path | Database, *, seed: int | None = None,
                  config_dir: str | Path = "config", rooms_dir: str | Path = "rooms",
                  registry: Registry | None = None) -> None:
         from server.commands import REGISTRY   # imports every command module
         self.config = config
-        self.data_path = Path(data_path)
+        # where chips and accounts live: an SQLite file or a PostgreSQL database
+        self.database = database if isinstance(database, Database) else Database.parse(database)
         self.seed = seed
         self.config_dir = Path(config_dir)
         self.rooms_dir = Path(rooms_dir)
@@ -238,11 +240,12 @@ class Casino:
         the browser page on host:web_port (0 for either: any free port)."""
         from server.ledger import Ledger
         from server.net.telnet import start_telnet
-        self.data_path.parent.mkdir(parents=True, exist_ok=True)
-        self._ledger = await Ledger.open(self.data_path)
+        if self.database.path is not None:
+            self.database.path.parent.mkdir(parents=True, exist_ok=True)
+        self._ledger = await Ledger.open(self.database)
         for item in getattr(self._ledger, "recovered", []) or []:
             logs.event(log, "recovery", detail=item)
-        self._accounts = AccountStore(self.data_path, self.operators)
+        self._accounts = AccountStore(self.database, self.operators)
         await self.refuse_squatted_operators(self.operators)
         self.open_tables()
         if web_port is not None:             # first: once telnet answers, so does the page

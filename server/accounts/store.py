@@ -1,14 +1,15 @@
-"""Accounts and their remembered preferences, in the server's SQLite file.
+"""Accounts and their remembered preferences, in the server's database (the ledger's).
 
 Account writes are rare (a sign-up, a `set`), so a plain connection used from a
 worker thread is enough; chips live in the ledger, never here. The table is
-created if missing, so the same file serves the ledger and the accounts.
+created if missing, so the same SQLite file or PostgreSQL database serves the
+ledger and the accounts. A PostgreSQL connection that broke (the server
+restarted) is opened again by the next call.
 """
 from __future__ import annotations
 
 import asyncio
 import json
-import sqlite3
 import threading
 import time
 from dataclasses import dataclass, field
@@ -17,6 +18,8 @@ from pathlib import Path
 from typing import Iterable
 
 from server.accounts.names import name_key
+from server.db.connection import Conn, PgConn, connect, dialect_of
+from server.db.url import Database
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS players (
@@ -55,13 +58,17 @@ class NameTaken(Exception):
 
 
 class AccountStore:
-    def __init__(self, path: str | Path, operators: Iterable[str] = ()) -> None:
-        """`operators`: the configured operator names, used once, to mark
-        accounts made before origins were recorded (see SERVER)."""
-        self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=FULL")
-        self._db.execute("PRAGMA busy_timeout=5000")
+    def __init__(self, where: str | Path | Database, operators: Iterable[str] = ()) -> None:
+        """`where`: a Database, a URL or an SQLite file's path. `operators`: the
+        configured operator names, used once, to mark accounts made before
+        origins were recorded (see SERVER)."""
+        self.database = where if isinstance(where, Database) else Database.parse(where)
+        self._dialect = dialect_of(self.database)
+        self._db = connect(self.database, check_same_thread=False)
+        self._lock = threading.Lock()
+        if self._dialect.name != "sqlite":
+            self._db.execute(_SCHEMA.replace("REAL", "DOUBLE PRECISION"))
+            return
         self._db.execute(_SCHEMA)
         columns = {row[1] for row in self._db.execute("PRAGMA table_info(players)")}
         if "origin" not in columns:
@@ -72,11 +79,18 @@ class AccountStore:
                              f"({','.join('?' * len(trusted))}) THEN ? ELSE ? END",
                              (*trusted, SERVER, PLAYER))
             self._db.execute("COMMIT")
-        self._lock = threading.Lock()
+
+    def _conn(self) -> Conn:
+        """The connection, opened again if the PostgreSQL server dropped it (call under the lock)."""
+        db = self._db
+        if isinstance(db, PgConn) and db.broken:
+            db.close()
+            self._db = db = connect(self.database)
+        return db
 
     def _get(self, name: str) -> Account | None:
         with self._lock:
-            row = self._db.execute(
+            row = self._conn().execute(
                 "SELECT name, pwhash, prefs, origin FROM players WHERE name_key = ?", (name_key(name),)
             ).fetchone()
         return Account(row[0], row[1], json.loads(row[2]), row[3] or PLAYER) if row else None
@@ -84,17 +98,17 @@ class AccountStore:
     def _create(self, name: str, pwhash: str, origin: str) -> Account:
         with self._lock:
             try:
-                self._db.execute(
+                self._conn().execute(
                     "INSERT INTO players (name_key, name, pwhash, created, origin) VALUES (?, ?, ?, ?, ?)",
                     (name_key(name), name, pwhash, time.time(), origin),
                 )
-            except sqlite3.IntegrityError:
+            except self._dialect.integrity_error:
                 raise NameTaken(name) from None
         return Account(name, pwhash, origin=origin)
 
     def _set_hash(self, name: str, pwhash: str) -> None:
         with self._lock:
-            self._db.execute("UPDATE players SET pwhash = ? WHERE name_key = ?", (pwhash, name_key(name)))
+            self._conn().execute("UPDATE players SET pwhash = ? WHERE name_key = ?", (pwhash, name_key(name)))
 
     async def set_hash(self, name: str, pwhash: str) -> None:
         """Replace a player's password hash (an upgrade to today's parameters)."""
@@ -102,7 +116,7 @@ class AccountStore:
 
     def _save_prefs(self, name: str, prefs: dict[str, object]) -> None:
         with self._lock:
-            self._db.execute(
+            self._conn().execute(
                 "UPDATE players SET prefs = ? WHERE name_key = ?", (json.dumps(prefs), name_key(name))
             )
 

@@ -65,7 +65,7 @@ async def ledger(ctx: Context) -> None:
     if ctx.argv != ["check"]:
         ctx.tell("Usage: ledger check")
         return
-    report = await asyncio.to_thread(check, ctx.app.data_path)
+    report = await asyncio.to_thread(check, ctx.app.database)
     logs.event(log, "ledger_check", operator=ctx.session.key, ok=report.ok)
     ctx.tell(*str(report).splitlines())
 

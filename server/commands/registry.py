@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Awaitable, Callable, Protocol
 
 from server.accounts.store import AccountStore
 from server.config.model import CasinoConfig
+from server.db.url import Database
 from server.ledger import Ledger
 from server.net.session import LoggedIn, Session
 from server.tables.host import TableHost
@@ -56,7 +56,7 @@ class CommandApp(Protocol):
     def config(self) -> CasinoConfig: ...      # tables, starting chips, start room
 
     @property
-    def data_path(self) -> Path: ...           # `ledger check` reads the live database
+    def database(self) -> Database: ...       # `ledger check` reads the live database
 
     @property
     def run_id(self) -> str: ...               # with `grants`: unique grant keys

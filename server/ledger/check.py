@@ -9,12 +9,13 @@ closings are counted from the operations' own arguments, not from the
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from server.ledger.schema import SCHEMA_VERSION
+from server.db.connection import Conn, connect, dialect_of
+from server.db.url import Database
+from server.ledger.schema import SCHEMA_VERSION, version
 
 
 @dataclass(frozen=True)
@@ -50,31 +51,31 @@ INVARIANTS = (
 MAX_DETAILS = 20
 
 
-def check(path: str | Path) -> CheckReport:
-    """Check every invariant; raises FileNotFoundError when there is no database."""
-    p = Path(path)
-    if not p.is_file():
-        raise FileNotFoundError(f"no ledger database at {p}")
-    conn = sqlite3.connect(str(p), isolation_level=None, timeout=10.0)
+def check(where: str | Path | Database) -> CheckReport:
+    """Check every invariant of the ledger at `where` (a Database, a URL or an SQLite
+    file's path); raises FileNotFoundError when there is no SQLite file."""
+    db = where if isinstance(where, Database) else Database.parse(where)
+    if db.path is not None and not db.path.is_file():
+        raise FileNotFoundError(f"no ledger database at {db.path}")
+    dialect = dialect_of(db)
+    conn = connect(db)
     try:
-        conn.execute("PRAGMA busy_timeout = 10000")
-        conn.execute("BEGIN")
+        conn.execute(dialect.begin_read)
         try:
-            return _check(conn)
+            return _check(conn, version(conn, dialect))
         finally:
             conn.execute("COMMIT")
     finally:
         conn.close()
 
 
-def _check(c: sqlite3.Connection) -> CheckReport:
+def _check(c: Conn, version: int) -> CheckReport:
     broken: list[str] = []
 
     def fail(name: str, detail: str) -> None:
         if sum(b.startswith(name + ":") for b in broken) < MAX_DETAILS:
             broken.append(f"{name}: {detail}")
 
-    version = c.execute("PRAGMA user_version").fetchone()[0]
     if not 1 <= version <= SCHEMA_VERSION:     # every version has the tables checked here
         fail("schema_version", f"found {version}, expected 1 to {SCHEMA_VERSION}")
         return CheckReport(ok=False, broken=tuple(broken), invariants=INVARIANTS)
@@ -96,7 +97,7 @@ def _check(c: sqlite3.Connection) -> CheckReport:
     if stray:
         fail("mint_only_mints", f"{stray} mint-account entries belong to non-mint operations")
 
-    sums = dict(c.execute("SELECT account, SUM(amount) FROM entries GROUP BY account").fetchall())
+    sums = {a: int(s) for a, s in c.execute("SELECT account, SUM(amount) FROM entries GROUP BY account")}
     for aid, kind, owner, bal in accounts:
         if sums.get(aid, 0) != bal:
             fail("balance_equals_entries", f"{kind}:{owner} balance {bal} but entries sum to {sums.get(aid, 0)}")

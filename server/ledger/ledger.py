@@ -23,8 +23,8 @@ from pathlib import Path
 from server.ledger.errors import LedgerClosed
 from server.ledger.mirror import RECENT_KEYS
 from server.ledger.ops import Balance, LeaveNotice, Movement, Op, Recovered, TakeNotices
-from server.ledger.sqlite_store import SQLiteStore
-from server.ledger.store import Store
+from server.db.url import Database
+from server.ledger.store import Store, open_store
 from server.ledger.writer import GroupCommitWriter
 
 
@@ -47,13 +47,17 @@ class Ledger:
         self._reading = False                                        # a balance read is on the reader
 
     @classmethod
-    async def open(cls, path: str | Path, *, recent_keys: int = RECENT_KEYS) -> Ledger:
+    async def open(cls, where: str | Path | Database, *, recent_keys: int = RECENT_KEYS) -> Ledger:
         """Create or migrate the database, run start-up recovery, start the writer.
 
-        The writer keeps the `recent_keys` most recent idempotency keys in memory;
-        older ones are looked up in the file when needed (docs/ledger.md)."""
+        `where` is a Database, a URL (sqlite:///..., postgresql://...) or an
+        SQLite file's path. The writer keeps the `recent_keys` most recent
+        idempotency keys in memory; older ones are looked up in the database
+        when needed (docs/ledger.md)."""
+        db = where if isinstance(where, Database) else Database.parse(where)
+
         def start() -> tuple[Store, list[Recovered]]:
-            store = SQLiteStore(path, recent_keys=recent_keys)
+            store = open_store(db, recent_keys)
             try:
                 return store, store.recover()
             except BaseException:

@@ -28,10 +28,10 @@ and the mirror still equals the file.
 """
 from __future__ import annotations
 
-import sqlite3
 from collections import defaultdict, deque
 from collections.abc import Callable, Iterable
 
+from server.db.connection import Conn
 from server.ledger.errors import (
     InsufficientFunds,
     KeyConflict,
@@ -64,7 +64,7 @@ class Mirror:
     recent keys (`Batch.merge` applies a commit; `remember` and `trim` only move keys in and
     out of that cache)."""
 
-    def __init__(self, conn: sqlite3.Connection, recent_keys: int = RECENT_KEYS) -> None:
+    def __init__(self, conn: Conn, recent_keys: int = RECENT_KEYS) -> None:
         """Load from `conn` (call inside a transaction, or with no writer running); of the
         applied keys, only the `recent_keys` most recent."""
         if recent_keys < 1:

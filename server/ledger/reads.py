@@ -6,29 +6,24 @@ reports are a single consistent snapshot even while the writer commits.
 from __future__ import annotations
 
 import json
-import sqlite3
 from datetime import UTC, datetime
 
+from server.db.connection import Conn, Dialect
 from server.ledger.ops import RECOVERY_SCOPE, Balance, Movement
 
 MAX_STATEMENT = 1000     # movements in one statement (and SQL parameters in one query)
 
 
-def _snapshot(conn: sqlite3.Connection):
-    conn.execute("BEGIN")
-    return conn
+def balance(conn: Conn, dialect: Dialect, player: str) -> Balance:
+    return balances(conn, dialect, [player])[player]
 
 
-def balance(conn: sqlite3.Connection, player: str) -> Balance:
-    return balances(conn, [player])[player]
-
-
-def balances(conn: sqlite3.Connection, players: list[str]) -> dict[str, Balance]:
+def balances(conn: Conn, dialect: Dialect, players: list[str]) -> dict[str, Balance]:
     """Each player's balance, all from one snapshot: a crowd's `balance`
     commands arriving together cost one read transaction, not one each."""
     wallets: dict[str, int] = {}
     held: dict[str, dict[str, int]] = {p: {} for p in players}
-    _snapshot(conn)
+    conn.execute(dialect.begin_read)
     try:
         for i in range(0, len(players), MAX_STATEMENT):
             chunk = players[i:i + MAX_STATEMENT]
@@ -38,10 +33,10 @@ def balances(conn: sqlite3.Connection, players: list[str]) -> dict[str, Balance]
                 chunk).fetchall())
             # the open holds (live stakes only), not the players' whole history of holds
             for player, table, amount in conn.execute(
-                    "SELECT player, table_id, SUM(amount) FROM holds INDEXED BY holds_open_by_id"
+                    f"SELECT player, table_id, SUM(amount) FROM holds {dialect.open_holds_hint}"
                     f" WHERE player IN ({marks}) AND closed_by IS NULL"
                     " GROUP BY player, table_id ORDER BY player, table_id", chunk):
-                held[player][table] = amount
+                held[player][table] = int(amount)     # PostgreSQL sums bigints as numeric
     finally:
         conn.execute("COMMIT")
     return {p: Balance(wallet=wallets.get(p, 0), held=held[p]) for p in players}
@@ -67,9 +62,9 @@ def _memo(kind: str, scope: str, key: str, args: str, delta: int,
     return f"{prefix}{result}: staked {staked}, paid back {delta}"
 
 
-def statement(conn: sqlite3.Connection, player: str, n: int) -> list[Movement]:
+def statement(conn: Conn, dialect: Dialect, player: str, n: int) -> list[Movement]:
     """The player's last `n` movements, oldest first, amounts signed from their view."""
-    _snapshot(conn)
+    conn.execute(dialect.begin_read)
     try:
         row = conn.execute("SELECT id FROM accounts WHERE kind = 'wallet' AND owner = ?",
                            (player,)).fetchone()
@@ -83,14 +78,16 @@ def statement(conn: sqlite3.Connection, player: str, n: int) -> list[Movement]:
             "  UNION SELECT closed_by FROM holds WHERE player = ? AND closed_by IS NOT NULL)"
             " ORDER BY id DESC LIMIT ?", (wallet, player, n)).fetchall()
         ids = [op[0] for op in ops]
+        if not ids:
+            return []
         marks = ",".join("?" * len(ids))
         closed_by: dict[int, list[tuple[str, int]]] = {}
         for op_id, handle, amount in conn.execute(
                 f"SELECT closed_by, handle, amount FROM holds WHERE player = ? AND closed_by IN ({marks})"
                 " ORDER BY id", (player, *ids)):
             closed_by.setdefault(op_id, []).append((handle, amount))
-        deltas = dict(conn.execute(f"SELECT op_id, SUM(amount) FROM entries WHERE account = ?"
-                                   f" AND op_id IN ({marks}) GROUP BY op_id", (wallet, *ids)).fetchall())
+        deltas = {op: int(total) for op, total in conn.execute(f"SELECT op_id, SUM(amount) FROM entries WHERE account = ?"
+                                   f" AND op_id IN ({marks}) GROUP BY op_id", (wallet, *ids))}
         out = []
         for op_id, when, kind, table, scope, key, args in reversed(ops):
             delta = deltas.get(op_id, 0)

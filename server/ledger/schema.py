@@ -1,4 +1,4 @@
-"""The SQLite schema and its migrations, applied on start.
+"""The ledger's schema on SQLite and PostgreSQL, and its migrations, applied on start.
 
 `PRAGMA user_version` is the schema version: migration N (1-based) runs once,
 inside BEGIN IMMEDIATE, so two processes starting together cannot both apply
@@ -16,7 +16,8 @@ Versions 2 and 3 re-key the index of open holds, by table then by hold id
 """
 from __future__ import annotations
 
-import sqlite3
+from server.db.connection import SQLITE_DIALECT, Conn, Dialect
+from server.db.url import POSTGRES, SQLITE
 
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (
@@ -97,30 +98,105 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
 
 SCHEMA_VERSION = len(MIGRATIONS)
 
+# PostgreSQL starts at today's shape: the three SQLite versions above in one,
+# recorded as SCHEMA_VERSION. A later change appends a migration to both lists
+# (POSTGRES_MIGRATIONS[i] takes version i + SCHEMA_VERSION_AT_START to the next).
+# Ids are assigned by the writer (its mirror), except the rows only appended.
+POSTGRES_START: tuple[str, ...] = (
+    """CREATE TABLE casino_schema (version INTEGER NOT NULL)""",
+    """CREATE TABLE accounts (
+        id BIGINT PRIMARY KEY,
+        kind TEXT NOT NULL CHECK (kind IN ('wallet', 'house', 'mint', 'pending')),
+        owner TEXT NOT NULL,
+        balance BIGINT NOT NULL DEFAULT 0,
+        UNIQUE (kind, owner),
+        CHECK (kind <> 'wallet' OR balance >= 0)
+    )""",
+    "INSERT INTO accounts (id, kind, owner) VALUES (1, 'mint', ''), (2, 'house', '')",
+    """CREATE TABLE operations (
+        id BIGINT PRIMARY KEY,
+        scope TEXT NOT NULL,
+        key TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        table_id TEXT,
+        args TEXT NOT NULL,
+        time DOUBLE PRECISION NOT NULL,
+        UNIQUE (scope, key)
+    )""",
+    """CREATE TABLE entries (
+        id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        op_id BIGINT NOT NULL,
+        transfer BIGINT NOT NULL,
+        account BIGINT NOT NULL,
+        amount BIGINT NOT NULL
+    )""",
+    "CREATE INDEX entries_by_account ON entries (account, op_id)",
+    """CREATE TABLE holds (
+        id BIGINT PRIMARY KEY,
+        table_id TEXT NOT NULL,
+        handle TEXT NOT NULL,
+        player TEXT NOT NULL,
+        amount BIGINT NOT NULL CHECK (amount > 0),
+        closed_by BIGINT,
+        UNIQUE (table_id, handle)
+    )""",
+    "CREATE INDEX holds_by_player ON holds (player)",
+    "CREATE INDEX holds_open_by_id ON holds (id) WHERE closed_by IS NULL",
+    """CREATE TABLE pending_outcomes (
+        id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        scope TEXT NOT NULL,
+        key TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        table_id TEXT,
+        args TEXT NOT NULL,
+        time DOUBLE PRECISION NOT NULL,
+        UNIQUE (scope, key)
+    )""",
+    """CREATE TABLE notices (
+        id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        player TEXT NOT NULL,
+        text TEXT NOT NULL,
+        time DOUBLE PRECISION NOT NULL
+    )""",
+    "CREATE INDEX notices_by_player ON notices (player)",
+    f"INSERT INTO casino_schema (version) VALUES ({SCHEMA_VERSION})",
+)
+POSTGRES_MIGRATIONS: tuple[tuple[str, ...], ...] = ()
 
-def connect(path: str, *, check_same_thread: bool = True) -> sqlite3.Connection:
-    """A connection in autocommit mode (we issue BEGIN ourselves), WAL, synchronous=FULL."""
-    conn = sqlite3.connect(path, isolation_level=None, check_same_thread=check_same_thread,
-                           timeout=10.0)
-    conn.execute("PRAGMA busy_timeout = 10000")
-    mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
-    if mode.lower() != "wal":
-        raise sqlite3.OperationalError(f"could not switch {path} to WAL (got {mode})")
-    conn.execute("PRAGMA synchronous = FULL")
-    return conn
+# One ledger process per database (see sqlite_store._exclusive): PostgreSQL's
+# advisory locks are per database, and the writer's connection holds this one.
+POSTGRES_LOCK = 0x6361_7369_6E6F     # "casino"
 
 
-def migrate(conn: sqlite3.Connection) -> int:
-    """Bring the schema up to SCHEMA_VERSION; returns the version found before."""
-    conn.execute("BEGIN IMMEDIATE")
+def version(conn: Conn, dialect: Dialect) -> int:
+    """The schema version the database holds (0: none yet)."""
+    if dialect.name == SQLITE:
+        return int(conn.execute("PRAGMA user_version").fetchone()[0])
+    found = conn.execute("SELECT to_regclass('casino_schema')").fetchone()[0]
+    if found is None:
+        return 0
+    return int(conn.execute("SELECT version FROM casino_schema").fetchone()[0])
+
+
+def migrate(conn: Conn, dialect: Dialect = SQLITE_DIALECT) -> int:
+    """Bring the schema up to SCHEMA_VERSION; returns the version found before.
+    Runs in one transaction (SQLite: BEGIN IMMEDIATE; PostgreSQL: under an
+    exclusive lock of its own), so two processes starting together cannot both apply it."""
+    conn.execute(dialect.begin_write)
     try:
-        found = conn.execute("PRAGMA user_version").fetchone()[0]
+        if dialect.name == POSTGRES:
+            conn.execute("SELECT pg_advisory_xact_lock(?)", (POSTGRES_LOCK + 1,))
+        found = version(conn, dialect)
         if found > SCHEMA_VERSION:
             raise RuntimeError(f"database schema {found} is newer than this program's {SCHEMA_VERSION}")
-        for statements in MIGRATIONS[found:]:
-            for sql in statements:
+        if dialect.name == SQLITE:
+            for statements in MIGRATIONS[found:]:
+                for sql in statements:
+                    conn.execute(sql)
+            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        elif found < SCHEMA_VERSION:
+            for sql in POSTGRES_START:
                 conn.execute(sql)
-        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         conn.execute("COMMIT")
     except BaseException:
         conn.execute("ROLLBACK")

@@ -1,7 +1,7 @@
 """The store interface: what the ledger needs from a durable backend.
 
 The async `Ledger` and its group-commit writer speak only this protocol, so a
-PostgreSQL store can replace the embedded SQLite one without touching them.
+PostgreSQL store can replace the embedded SQLite one without touching them (server/ledger/postgres_store.py).
 Threading contract: `apply_batch`, `record_outcomes` and `recover` are called
 from the single writer thread; `balance` and `statement` from one reader
 thread; neither is ever called from the event loop.
@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
+from server.db.url import POSTGRES, Database
+from server.ledger.mirror import RECENT_KEYS
 from server.ledger.ops import Balance, Item, Movement, Op, Recovered
 
 
@@ -47,3 +49,13 @@ class Store(Protocol):
         """Test hook: the next `n` commits fail as a failing disk would."""
 
     def close(self) -> None: ...
+
+
+def open_store(db: Database, recent_keys: int = RECENT_KEYS) -> Store:
+    """The store for `db`: an SQLite file, or a PostgreSQL database."""
+    if db.kind == POSTGRES:
+        from server.ledger.postgres_store import PostgresStore
+        return PostgresStore(db.url, recent_keys=recent_keys)
+    from server.ledger.sqlite_store import SQLiteStore
+    assert db.path is not None
+    return SQLiteStore(db.path, recent_keys=recent_keys)

@@ -69,7 +69,7 @@ async def casino(high_card, tmp_path):
     await app.start("127.0.0.1", 0, run_clock=False)
     yield app
     await app.stop()
-    report = check(app.data_path)
+    report = check(app.database)
     assert report.ok, report
 
 

@@ -95,7 +95,7 @@ async def test_a_client_that_never_reads_is_cut_off_and_its_bet_forfeited(casino
     await app.tables["bank_craps"].idle()
     assert app.connections.open_from("127.0.0.1") == 0
     assert (await app.ledger.balance("deaf")).wallet == 970         # the disconnect rule: forfeit
-    assert check(app.data_path).open_holds == 0
+    assert check(app.database).open_holds == 0
 
 
 async def test_a_closing_socket_counts_until_it_is_really_closed(casino_factory, monkeypatch):
@@ -203,7 +203,7 @@ async def test_logging_in_again_during_the_forfeit_leaves_one_session_and_no_gho
     assert len(live) == 1 and app.online["twice"] is live[0] and not live[0].closed
     assert [s.name for s in app.world.occupants("lobby")] == ["twice"]
     assert app.seat_of("twice") is None
-    assert check(app.data_path).open_holds == 0
+    assert check(app.database).open_holds == 0
     app.ledger.forfeit = forfeit
     await c.close()
     await watcher.close()
@@ -245,7 +245,7 @@ async def test_sign_ups_are_limited_per_address_even_when_they_race(casino_facto
     tried = await Client.open(app.port)
     await tried.read_until_prompt()
     assert "Too many new accounts" in plain(await tried.cmd("newname"))   # asked before a password
-    assert check(app.data_path).minted == 4 * 1000
+    assert check(app.database).minted == 4 * 1000
     for c in [*clients, elsewhere, tried]:
         await c.close()
 
@@ -354,7 +354,7 @@ async def test_a_clean_stop_refunds_every_stake_with_bets_arriving_to_the_end(ca
     await asyncio.wait_for(stopping, 20)
     for task in bettors:
         task.cancel()
-    report = check(app.data_path)
+    report = check(app.database)
     assert report.ok and report.open_holds == 0, report
     assert "has closed" in plain(await clients["late"].read_until_closed())
 

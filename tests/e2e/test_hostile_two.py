@@ -200,7 +200,7 @@ async def live(tmp_path, monkeypatch):
     await app.start("127.0.0.1", 0, run_clock=False)
     yield app
     await app.stop()
-    assert check(app.data_path).ok
+    assert check(app.database).ok
 
 
 async def test_a_player_who_took_a_name_later_listed_as_operator_gets_no_rights(live, caplog):

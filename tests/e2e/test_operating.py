@@ -26,7 +26,7 @@ async def live(tmp_path, monkeypatch):
     await app.start("127.0.0.1", 0, run_clock=False)
     yield app
     await app.stop()
-    assert check(app.data_path).ok
+    assert check(app.database).ok
 
 
 async def operator(app) -> Client:
@@ -202,7 +202,7 @@ async def test_shutdown_countdown_refunds_and_stops(live):
     assert "Maintenance. Every live stake at this table is refunded." in text
     assert "*** Maintenance. Goodbye. ***" in text
     from server.ledger import Ledger
-    ledger = await Ledger.open(live.data_path)
+    ledger = await Ledger.open(live.database)
     try:
         assert (await ledger.balance("uma")).wallet == 1000
     finally:

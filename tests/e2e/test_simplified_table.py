@@ -118,7 +118,7 @@ async def test_disconnect_forfeits_and_shutdown_refunds(casino_factory):
     await app.stop("Test shutdown.")
     assert "refunded" in plain(await b.read_until_closed())
     from server.ledger import Ledger
-    ledger = await Ledger.open(app.data_path)
+    ledger = await Ledger.open(app.database)
     try:
         assert (await ledger.balance("zed")).wallet == 980
     finally:

@@ -26,7 +26,8 @@ def file_balances(db_path, players: list[str]):
     import sqlite3
     conn = sqlite3.connect(db_path, isolation_level=None)
     try:
-        return reads.balances(conn, players)
+        from server.db.connection import SQLITE_DIALECT
+        return reads.balances(conn, SQLITE_DIALECT, players)
     finally:
         conn.close()
 

@@ -30,7 +30,8 @@ from server.ledger import (
 from server.ledger.mirror import Mirror
 from server.ledger.ops import _CANONICAL, Op
 from server.ledger.schema import SCHEMA_VERSION
-from server.ledger.sqlite_store import MirrorMismatch, SQLiteStore
+from server.ledger.sql_store import MirrorMismatch
+from server.ledger.sqlite_store import SQLiteStore
 
 
 def fresh_mirror(path) -> tuple:

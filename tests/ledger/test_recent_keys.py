@@ -31,7 +31,7 @@ from server.ledger.ops import Op
 from server.ledger.sqlite_store import SQLiteStore
 
 BOUND = 3
-RECALLED = "ledger keys recalled from the file"     # the store's conflict path ran
+RECALLED = "ledger keys recalled from the database"     # the store's conflict path ran
 _fresh = itertools.count()
 
 

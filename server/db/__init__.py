@@ -1,0 +1,11 @@
+"""Where the casino keeps its durable data: an SQLite file or a PostgreSQL server.
+
+`Database.parse` reads the operator's URL (`server.database`, `--database`);
+`connect` opens a connection with the same small interface on both (the
+`Conn` protocol, sqlite3's shape), so the ledger and the accounts write their
+SQL once. `Dialect` is the one table of what differs between the two.
+"""
+from server.db.connection import Conn, Dialect, connect, dialect_of
+from server.db.url import Database, DatabaseError
+
+__all__ = ["Conn", "Database", "DatabaseError", "Dialect", "connect", "dialect_of"]

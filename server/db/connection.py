@@ -1,0 +1,149 @@
+"""One connection interface over sqlite3 and psycopg 3, and what differs between them.
+
+The SQL of the ledger and the accounts is written once, with `?` placeholders
+(sqlite3's); the PostgreSQL connection rewrites them to psycopg's `%s` (cached
+per statement text). Both connections run in autocommit mode and the callers
+issue BEGIN and COMMIT themselves, so a transaction's bounds are in the code
+that needs them, the same on both.
+
+Why psycopg 3 and not asyncpg: the ledger writes from one thread of its own
+(group commit; the event loop never waits on the disk) and reads from
+another, so a synchronous driver is what it needs, and psycopg's executemany
+sends a whole batch's rows in one pipeline, one round trip. asyncpg would put
+the database on the event loop the ledger keeps it off. docs/ledger.md.
+"""
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Iterable, Iterator, Protocol, Sequence
+
+from server.db.url import POSTGRES, SQLITE, Database
+
+Params = Sequence[Any]
+
+
+class Cursor(Protocol):
+    @property
+    def rowcount(self) -> int: ...
+
+    def execute(self, sql: str, params: Params = ..., /) -> Any: ...
+    def executemany(self, sql: str, rows: Iterable[Params], /) -> Any: ...
+    def fetchone(self) -> Any: ...
+    def fetchall(self) -> list[Any]: ...
+    def __iter__(self) -> Iterator[Any]: ...
+
+
+class Conn(Protocol):
+    """sqlite3.Connection's shape, which PgConn copies."""
+
+    def execute(self, sql: str, params: Params = ..., /) -> Cursor: ...
+    def executemany(self, sql: str, rows: Iterable[Params], /) -> Cursor: ...
+    def cursor(self) -> Cursor: ...
+    def close(self) -> None: ...
+    @property
+    def in_transaction(self) -> bool: ...
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """Everything the two databases do differently, in one place."""
+    name: str
+    begin_write: str             # the writer's BEGIN: SQLite takes its write lock at once
+    begin_read: str              # one consistent snapshot for a read of several statements
+    open_holds_hint: str         # SQLite's INDEXED BY for the partial index of open holds
+    integrity_error: type[Exception]
+    operational_error: type[Exception]
+
+
+SQLITE_DIALECT = Dialect(SQLITE, "BEGIN IMMEDIATE", "BEGIN", "INDEXED BY holds_open_by_id",
+                         sqlite3.IntegrityError, sqlite3.OperationalError)
+
+
+@lru_cache(maxsize=1)
+def _postgres_dialect() -> Dialect:
+    import psycopg
+    return Dialect(POSTGRES, "BEGIN", "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", "",
+                   psycopg.IntegrityError, psycopg.OperationalError)
+
+
+def dialect_of(db: Database) -> Dialect:
+    return SQLITE_DIALECT if db.kind == SQLITE else _postgres_dialect()
+
+
+@lru_cache(maxsize=512)
+def _pg(sql: str) -> str:
+    """`?` placeholders as psycopg's `%s` (our SQL has no other `?` and no `%`)."""
+    return sql.replace("?", "%s")
+
+
+class PgCursor:
+    def __init__(self, cur: Any) -> None:
+        self._cur = cur
+
+    @property
+    def rowcount(self) -> int:
+        return int(self._cur.rowcount)
+
+    def execute(self, sql: str, params: Params = ()) -> PgCursor:
+        self._cur.execute(_pg(sql), params or None)
+        return self
+
+    def executemany(self, sql: str, rows: Iterable[Params]) -> PgCursor:
+        self._cur.executemany(_pg(sql), rows)
+        return self
+
+    def fetchone(self) -> Any:
+        return self._cur.fetchone()
+
+    def fetchall(self) -> list[Any]:
+        return list(self._cur.fetchall())
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._cur)
+
+
+class PgConn:
+    """A psycopg 3 connection in autocommit mode, shaped like sqlite3's."""
+
+    def __init__(self, url: str, *, connect_timeout: int = 10) -> None:
+        import psycopg
+        self.raw = psycopg.connect(url, autocommit=True, connect_timeout=connect_timeout)
+
+    def execute(self, sql: str, params: Params = ()) -> PgCursor:
+        return PgCursor(self.raw.cursor()).execute(sql, params)
+
+    def executemany(self, sql: str, rows: Iterable[Params]) -> PgCursor:
+        return PgCursor(self.raw.cursor()).executemany(sql, rows)
+
+    def cursor(self) -> PgCursor:
+        return PgCursor(self.raw.cursor())
+
+    @property
+    def in_transaction(self) -> bool:
+        from psycopg.pq import TransactionStatus
+        return bool(self.raw.info.transaction_status != TransactionStatus.IDLE)
+
+    @property
+    def broken(self) -> bool:
+        """The server went away (or we closed it): a new connection is needed."""
+        return bool(self.raw.broken or self.raw.closed)
+
+    def close(self) -> None:
+        self.raw.close()
+
+
+def connect(db: Database, *, check_same_thread: bool = True) -> Conn:
+    """A connection in autocommit mode. SQLite: WAL, synchronous=FULL, a 10 s busy timeout."""
+    if db.kind == POSTGRES:
+        return PgConn(db.url)
+    assert db.path is not None
+    conn = sqlite3.connect(str(db.path), isolation_level=None, check_same_thread=check_same_thread,
+                           timeout=10.0)
+    conn.execute("PRAGMA busy_timeout = 10000")
+    mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+    if mode.lower() != "wal":
+        raise sqlite3.OperationalError(f"could not switch {db.path} to WAL (got {mode})")
+    conn.execute("PRAGMA synchronous = FULL")
+    return conn

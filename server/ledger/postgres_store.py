@@ -1,0 +1,173 @@
+"""The ledger on a PostgreSQL server, for a casino that outgrows one file.
+
+The judging and writing are `SQLStore`'s, unchanged: one writer connection,
+one transaction per batch, COMMIT durable at synchronous_commit=on (the
+server's default). What a server adds, and this class handles:
+
+- One ledger process per database: the writer's connection holds an advisory
+  lock (a second casino on the same database is refused, as with the SQLite
+  file's flock). The server drops it when the connection dies.
+- The server can go away (a restart, `pg_ctl stop -m immediate`, a network
+  fault). Every call first checks its connection and opens a new one if it
+  is broken; while that fails, calls fail (callers see "pending recovery",
+  never "paid") and the table retries. A new writer connection takes the lock
+  again and reloads the mirror from the database, since the last COMMIT may
+  or may not have landed.
+- That last COMMIT, sent when the connection broke, is in doubt. Its callers
+  were told the write failed; a settlement is retried by its table under
+  the same key (a no-op if it landed), but a wager the table gave back may be
+  open in the database. Those holds are refunded in the first transaction
+  after the reconnect, and the player is told. Every player's balance is
+  handed back with that batch, so the event loop's view is exact again.
+"""
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
+from server.db.connection import PgConn, dialect_of
+from server.db.url import Database
+from server.ledger.errors import LedgerError
+from server.ledger.mirror import RECENT_KEYS, Batch
+from server.ledger.ops import RECOVERY_SCOPE, Balance, Item, Kind, Movement, Op, Recovered
+from server.ledger.schema import POSTGRES_LOCK, migrate
+from server.ledger.sql_store import _INSERT_NOTICE, SQLStore
+
+log = logging.getLogger("casino.ledger")
+
+T = TypeVar("T")
+
+
+def in_doubt_notice(table: str, amount: int) -> str:
+    return (f"Your wager of {amount} chips at table {table} could not be confirmed when the "
+            f"database failed; it has been refunded to your wallet.")
+
+
+class PostgresStore(SQLStore):
+    """The `Store` protocol over one PostgreSQL database."""
+
+    _w: PgConn
+    _r: PgConn
+
+    def __init__(self, url: str, *, recent_keys: int = RECENT_KEYS) -> None:
+        super().__init__(recent_keys)
+        self.db = Database.parse(url)
+        self.dialect = dialect_of(self.db)
+        self._w = self._writer()
+        try:
+            self._r = PgConn(self.db.url)
+            self._load()
+        except BaseException:
+            self._w.close()
+            raise
+        self._committing = False
+        self._in_doubt: list[Op] = []      # holds of a batch whose COMMIT's outcome is unknown
+        self._resync = False               # hand back every balance with the next batch
+
+    def _writer(self) -> PgConn:
+        """A new writer connection, holding the ledger's lock, with the schema migrated."""
+        w = PgConn(self.db.url)
+        try:
+            if not w.execute("SELECT pg_try_advisory_lock(?)", (POSTGRES_LOCK,)).fetchone()[0]:
+                raise LedgerError(f"{self.db.shown} is held: another process has this ledger open")
+            migrate(w, self.dialect)
+        except BaseException:
+            w.close()
+            raise
+        return w
+
+    # -- a broken connection ------------------------------------------------------------
+
+    def _connected(self) -> None:
+        """Before any write: a broken writer connection is replaced and the mirror reloaded."""
+        if not self._w.broken:
+            return
+        self._w.close()
+        self._w = self._writer()          # raises while the server is away: the call fails
+        self._load()
+        self._resync = True
+        log.warning("ledger reconnected to %s; mirror reloaded", self.db.shown)
+
+    def _commit(self) -> None:
+        self._committing = True
+        try:
+            super()._commit()
+        finally:
+            self._committing = False
+
+    def apply_batch(self, items: Sequence[Item],
+                    before_commit: Callable[[], None] | None = None,
+                    moved: dict[str, Balance] | None = None) -> list[object]:
+        self._connected()
+        if self._in_doubt:
+            self._refund_in_doubt()
+        try:
+            results = super().apply_batch(items, before_commit, moved)
+        except Exception:
+            if self._committing and self._w.broken:
+                self._in_doubt += [i for i in items if isinstance(i, Op) and i.kind is Kind.HOLD]
+            raise
+        if self._resync and moved is not None:
+            for player in self.mirror.owners.values():
+                moved.setdefault(player, self.mirror.balance(player))
+            self._resync = False
+        return results
+
+    def _refund_in_doubt(self) -> None:
+        """Refund the holds of an in-doubt COMMIT that did land (see the module's note)."""
+        landed = [op for op in self._in_doubt
+                  if op.table is not None and (op.table, op.key) in self.mirror.holds]
+        told: list[tuple[str, str]] = []
+
+        def judge(batch: Batch) -> None:
+            told.clear()
+            for op in landed:
+                assert op.table is not None and op.player is not None
+                batch.apply(Op.refund(f"doubt:{op.table}:{op.key}", op.table, op.key,
+                                      scope=RECOVERY_SCOPE))
+                told.append((op.player, in_doubt_notice(op.table, op.amount)))
+            if told:
+                self._c.executemany(_INSERT_NOTICE, [(p, t, batch.now) for p, t in told])
+
+        if landed:
+            batch, _ = self._transaction(judge)
+            batch.merge()
+            log.warning("ledger refunded wagers of an in-doubt commit count=%d", len(landed))
+        self._in_doubt = []
+
+    def record_outcomes(self, ops: Sequence[Op]) -> None:
+        self._connected()
+        super().record_outcomes(ops)
+
+    def recover(self) -> list[Recovered]:
+        self._connected()
+        return super().recover()
+
+    # -- reads: a broken reader connection is replaced once per call ---------------------
+
+    def _reading(self, read: Callable[[], T]) -> T:
+        if self._r.broken:
+            self._r.close()
+            self._r = PgConn(self.db.url)
+        try:
+            return read()
+        except self.dialect.operational_error:
+            if not self._r.broken:
+                raise
+            self._r.close()
+            self._r = PgConn(self.db.url)
+            return read()
+
+    def balance(self, player: str) -> Balance:
+        return self._reading(lambda: SQLStore.balance(self, player))
+
+    def balances(self, players: list[str]) -> dict[str, Balance]:
+        return self._reading(lambda: SQLStore.balances(self, players))
+
+    def statement(self, player: str, n: int) -> list[Movement]:
+        return self._reading(lambda: SQLStore.statement(self, player, n))
+
+    def close(self) -> None:
+        self._r.close()
+        self._w.close()
