@@ -3,7 +3,11 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from support.telnet import Client, login, plain
+
+pytestmark = pytest.mark.both_stores      # the same game, on SQLite and on PostgreSQL
 
 SEED = 4242
 
