@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench validate clean telnet-client
+.PHONY: run test bench validate clean test-packages
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -20,22 +20,24 @@ run: $(STAMP)
 	mkdir -p data
 	$(BIN)/casino serve --host 127.0.0.1 --port $(PORT) --web-port $(WEB_PORT) --data data/casino.db
 
-test: $(STAMP) telnet-client
+test: $(STAMP) test-packages
 	$(BIN)/mypy
 	$(BIN)/python -m pytest
 
 # The end-to-end tests drive real clients: inetutils telnet (pexpect, and in
 # tmux), TinTin++ (in tmux) and headless Chromium (selenium, the browser
-# page). Debian packages; installed when missing.
-CLIENT_PACKAGES := tmux inetutils-telnet tintin++ chromium chromium-driver
+# page), and run the ledger on a real PostgreSQL server, which the tests start
+# themselves (tests/support/postgres.py). Debian packages; installed when missing.
+TEST_PACKAGES := tmux inetutils-telnet tintin++ chromium chromium-driver postgresql
 
-telnet-client:
+test-packages:
 	@missing=""; \
 	command -v tmux >/dev/null 2>&1 || missing="$$missing tmux"; \
 	command -v telnet >/dev/null 2>&1 || missing="$$missing inetutils-telnet"; \
 	{ command -v tt++ >/dev/null 2>&1 || [ -x /usr/games/tt++ ]; } || missing="$$missing tintin++"; \
 	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
 	command -v chromedriver >/dev/null 2>&1 || missing="$$missing chromium-driver"; \
+	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$$missing postgresql"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update -q >/dev/null && \
 	    DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing >/dev/null; \

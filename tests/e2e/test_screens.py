@@ -9,7 +9,7 @@ with no line the terminal had to wrap. In inetutils telnet at 80x24, `help`
 is paged behind a more prompt (Enter, `q`, or a command typed there).
 
 The clients are Debian packages (tmux, inetutils-telnet, tintin++) that .ci/run
-and `make telnet-client` install; without them these tests skip only when not
+and `make test-packages` install; without them these tests skip only when not
 root (as root they fail: the install step was skipped).
 """
 from __future__ import annotations

@@ -27,14 +27,14 @@ PACKAGES = {"tmux": "tmux", "telnet": "inetutils-telnet", "tt++": "tintin++"}
 
 def require_tools(*tools: str) -> None:
     """Skip (not root: nobody could install them) or fail (root: `make
-    telnet-client` or .ci/run should have) when a client is missing."""
+    test-packages` or .ci/run should have) when a client is missing."""
     found = {"tmux": shutil.which("tmux"), "telnet": shutil.which("telnet"), "tt++": TINTIN}
     missing = [t for t in tools if not found[t]]
     if not missing:
         return
     packages = " ".join(PACKAGES[t] for t in missing)
     why = (f"{', '.join(missing)} not installed: apt-get install -y {packages} "
-           "(make telnet-client does it as root)")
+           "(make test-packages does it as root)")
     if os.geteuid() != 0:
         pytest.skip(why)
     pytest.fail(why)
