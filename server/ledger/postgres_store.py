@@ -89,6 +89,10 @@ class PostgresStore(SQLStore):
         self._resync = True
         log.warning("ledger reconnected to %s; mirror reloaded", self.db.shown)
 
+    def _rollback(self) -> None:
+        if not self._w.broken:            # a lost connection's transaction is gone with it
+            super()._rollback()
+
     def _commit(self) -> None:
         self._committing = True
         try:
