@@ -166,3 +166,22 @@ def test_a_casino_on_postgres_from_the_config(tmp_path: Path, postgres) -> None:
         assert check(url).balances == 1000
     finally:
         postgres.drop_database(url)
+
+
+async def test_a_changed_database_waits_for_a_restart(tmp_path: Path, monkeypatch) -> None:
+    """A reload never moves a running casino to another database: it says a restart is needed."""
+    from server.app import Casino
+    cfg = config_with(tmp_path, "sqlite:///casino.db")
+    monkeypatch.chdir(tmp_path)
+    app = Casino(load_config(cfg, ROOT / "rooms"), "sqlite:///casino.db", config_dir=cfg, rooms_dir=ROOT / "rooms")
+    await app.start("127.0.0.1", 0, run_clock=False)
+    try:
+        server = cfg / "server.yaml"
+        server.write_text(server.read_text().replace("database: sqlite:///casino.db", "database: sqlite:///other.db"))
+        applied, lines = await app.reload()
+        assert applied and "Needs a restart to take effect: database." in lines
+        assert app.config.settings.database == "sqlite:///casino.db"
+        assert str(app.database.path) == "casino.db" and not (tmp_path / "other.db").exists()
+    finally:
+        await app.stop()
+    assert check(app.database).ok
