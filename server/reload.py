@@ -23,7 +23,7 @@ from server.world.rooms import World
 
 log = logging.getLogger("casino.reload")
 
-NEEDS_RESTART = ("host", "port", "web_port", "tick_hz", "connect_maxwait")
+NEEDS_RESTART = ("host", "port", "web_port", "tick_hz", "connect_maxwait", "database")
 
 
 def _same_table(a: Any, b: Any) -> bool:

@@ -3,8 +3,8 @@
 Operator accounts are made this way: the names listed under `operators:`
 cannot be created over telnet, so nobody can claim operator rights by being
 first to type `create admin`. The password is read from standard input (a
-prompt with echo off on a terminal). Run it while the server is stopped: the
-ledger file admits one process at a time.
+prompt with echo off on a terminal). Run it while the server is stopped: a
+ledger (an SQLite file or a PostgreSQL database) admits one process at a time.
 """
 from __future__ import annotations
 
@@ -13,16 +13,21 @@ import asyncio
 import getpass
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from server.db.url import Database
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    from server.cli._database import add_options as add_database_options
     p = sub.add_parser("account", help="make an account (operators are made this way)")
     actions = p.add_subparsers(dest="action", metavar="ACTION", required=True)
     create = actions.add_parser("create", help="create an account; the password is read from stdin")
     create.add_argument("name")
     create.add_argument("--config", default="config", help="config directory (default ./config)")
     create.add_argument("--rooms", default="rooms", help="rooms directory (default ./rooms)")
-    create.add_argument("--data", default="data/casino.db", help="SQLite file (default ./data/casino.db)")
+    add_database_options(create)
     create.set_defaults(func=run)
 
 
@@ -39,8 +44,15 @@ def run(args: argparse.Namespace) -> int:
     from server.accounts.names import new_name_problem
     from server.accounts.passwords import password_problem
     from server.cli._config import load_or_report
+    from server.cli._database import chosen, open_errors, refuse
+    from server.db.url import DatabaseError
     config = load_or_report(Path(args.config), Path(args.rooms), sys.stderr)
     if config is None:
+        return 1
+    try:
+        database = chosen(args, config.settings.database)
+    except DatabaseError as exc:
+        print(refuse("casino account create", None, exc), file=sys.stderr)
         return 1
     problem = new_name_problem(args.name)
     if problem:
@@ -51,17 +63,27 @@ def run(args: argparse.Namespace) -> int:
     if problem:
         print(problem, file=sys.stderr)
         return 1
-    return asyncio.run(_create(args, password, config.settings.starting_chips, config.settings.operators))
+    try:
+        return asyncio.run(_create(args, database, password, config.settings.starting_chips,
+                                   config.settings.operators))
+    except open_errors() as exc:     # down, refused, held by a running casino: one line
+        print(refuse("casino account create", database, exc), file=sys.stderr)
+        return 1
 
 
-async def _create(args: argparse.Namespace, password: str, chips: int, operators: tuple[str, ...]) -> int:
+async def _create(args: argparse.Namespace, database: Database, password: str, chips: int,
+                  operators: tuple[str, ...]) -> int:
     from server.accounts.create import create_account
     from server.accounts.store import AccountStore, NameTaken
     from server.ledger import Ledger
-    data = Path(args.data)
-    data.parent.mkdir(parents=True, exist_ok=True)
-    ledger = await Ledger.open(data)
-    accounts = AccountStore(data, operators)
+    if database.path is not None:
+        database.path.parent.mkdir(parents=True, exist_ok=True)
+    ledger = await Ledger.open(database)
+    try:
+        accounts = AccountStore(database, operators)
+    except BaseException:
+        await ledger.close()
+        raise
     try:
         account = await create_account(accounts, ledger, args.name, password, chips)
     except NameTaken:

@@ -19,6 +19,7 @@ class ReloadApp(Protocol):
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    from server.cli._database import add_options as add_database_options
     p = sub.add_parser("serve", help="run the casino server")
     p.add_argument("--host", default=None, help="address to listen on (default 127.0.0.1, or config)")
     p.add_argument("--port", type=int, default=None, help="port (default 4000, or config)")
@@ -26,7 +27,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="port of the browser page (default 4080, or config; 0 turns it off)")
     p.add_argument("--config", default="config", help="config directory (default ./config)")
     p.add_argument("--rooms", default="rooms", help="rooms directory (default ./rooms)")
-    p.add_argument("--data", default="data/casino.db", help="SQLite file (default ./data/casino.db)")
+    add_database_options(p)
     p.add_argument("--seed", type=int, default=None, help="make every table's dice deterministic")
     p.add_argument("--log-json", action="store_true", help="log one JSON object per line")
     p.set_defaults(func=run)
@@ -44,14 +45,25 @@ def run(args: argparse.Namespace) -> int:
 
 async def _serve(config: CasinoConfig, args: argparse.Namespace) -> int:
     from server.app import Casino, CannotListen
+    from server.cli._database import chosen, open_errors, refuse
+    from server.db.url import DatabaseError
     settings = config.settings
-    app = Casino(config, args.data, seed=args.seed, config_dir=args.config, rooms_dir=args.rooms)
+    try:
+        database = chosen(args, settings.database)
+    except DatabaseError as e:
+        print(refuse("casino serve", None, e), file=sys.stderr, flush=True)
+        return 1
+    app = Casino(config, database, seed=args.seed, config_dir=args.config, rooms_dir=args.rooms)
     web_port = args.web_port if args.web_port is not None else settings.web_port
     try:
         await app.start(args.host or settings.host, args.port if args.port is not None else settings.port,
                         web_port=web_port or None)
     except CannotListen as e:     # one line, not a traceback
         print(e, file=sys.stderr, flush=True)
+        return 1
+    except open_errors() as e:    # the database is down, refuses us, or another casino holds it
+        await app.stop("The casino could not start.")
+        print(refuse("casino serve", database, e), file=sys.stderr, flush=True)
         return 1
     if not args.log_json:   # JSON logs carry the same in their `listening` event
         print(f"Listening: {app.addresses}", file=sys.stderr, flush=True)

@@ -22,7 +22,7 @@ from server.config.settings import read_settings
 from server.config.tables import read_tables
 from server.config.yamlsrc import read_yaml
 
-__all__ = ["load_config", "ConfigInvalid", "ConfigError"]
+__all__ = ["load_config", "load_settings", "ConfigInvalid", "ConfigError"]
 
 TOP_KEYS = ("server", "casino_tables")
 SUFFIXES = (".yaml", ".yml")
@@ -41,6 +41,17 @@ def load_config(config_dir: Path | str, rooms_dir: Path | str) -> CasinoConfig:
     return CasinoConfig(settings=settings,
                         tables={t.id: t for t in tables},
                         rooms={d.room.id: d.room for d in rooms.values()})
+
+
+def load_settings(config_dir: Path | str) -> Settings:
+    """The `server:` settings alone, for a command that needs no rooms (`casino
+    ledger check` finds the database this way); ConfigInvalid lists every
+    problem of the config directory's files."""
+    errors: list[ConfigError] = []
+    config = _read_config_dir(Path(config_dir), errors)
+    if errors:
+        raise ConfigInvalid(sorted(errors, key=lambda e: (e.file, e.line)))
+    return config.settings
 
 
 def _files(directory: Path, errors: list[ConfigError]) -> list[Path]:

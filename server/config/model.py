@@ -77,6 +77,7 @@ class Settings:
     start_room: str = "lobby"
     operators: tuple[str, ...] = ()     # account names (case-insensitive) with operator rights
     connect_maxwait: float = 0.5        # seconds to wait for telnet negotiation before the banner
+    database: str = "sqlite:///data/casino.db"   # where chips and accounts live (server.db.Database)
     limits: Limits = field(default_factory=Limits)
     mssp: Mssp = field(default_factory=Mssp)
     password_hash: PasswordHash = field(default_factory=PasswordHash)

@@ -42,6 +42,18 @@ def as_origins(value: Any, raw: str | None = None) -> tuple[str, ...]:
     return tuple(names)
 
 
+def as_database(value: Any, raw: str | None = None) -> str:
+    """A database URL, checked as `casino serve` will read it, so a typo is a
+    config error at `validate` or `reload` rather than a failed start."""
+    from server.db.url import Database, DatabaseError
+    text = as_text(value, raw)
+    try:
+        Database.parse(text)
+    except DatabaseError as exc:
+        raise Problem(str(exc)) from None
+    return text.strip()
+
+
 DEFAULT = Settings()
 DEFAULT_LIMITS = Limits()
 
@@ -55,6 +67,7 @@ SERVER_FIELDS = (
     Field("start_room", as_id, DEFAULT.start_room),
     Field("operators", as_names, DEFAULT.operators),
     Field("connect_maxwait", as_float, DEFAULT.connect_maxwait, 0.0, 10.0),
+    Field("database", as_database, DEFAULT.database),
 )
 
 LIMIT_FIELDS = (

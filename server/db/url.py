@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 DEFAULT = "sqlite:///data/casino.db"
 SQLITE, POSTGRES = "sqlite", "postgresql"
@@ -58,6 +58,18 @@ class Database:
 
     def __str__(self) -> str:
         return self.shown
+
+    def problem(self, exc: BaseException) -> str:
+        """Why `exc` stopped us using this database, as one line for an operator's
+        screen: the first line of the driver's message (libpq adds hints on
+        further lines), naming the database, any password replaced by ***."""
+        lines = [line.strip() for line in str(exc).splitlines() if line.strip()]
+        text = lines[0] if lines else type(exc).__name__
+        password = urlsplit(self.url).password
+        if password:
+            for secret in {password, unquote(password)}:
+                text = text.replace(secret, "***")
+        return text if self.shown in text else f"{self.shown}: {text}"
 
 
 def shown(url: str) -> str:

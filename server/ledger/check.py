@@ -13,7 +13,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from server.db.connection import Conn, connect, dialect_of
+from server.db.connection import Conn, Dialect, connect, dialect_of
 from server.db.url import Database
 from server.ledger.schema import SCHEMA_VERSION, version
 
@@ -53,7 +53,8 @@ MAX_DETAILS = 20
 
 def check(where: str | Path | Database) -> CheckReport:
     """Check every invariant of the ledger at `where` (a Database, a URL or an SQLite
-    file's path); raises FileNotFoundError when there is no SQLite file."""
+    file's path); raises FileNotFoundError when there is no SQLite file, or no
+    ledger in the file or PostgreSQL database."""
     db = where if isinstance(where, Database) else Database.parse(where)
     if db.path is not None and not db.path.is_file():
         raise FileNotFoundError(f"no ledger database at {db.path}")
@@ -62,11 +63,20 @@ def check(where: str | Path | Database) -> CheckReport:
     try:
         conn.execute(dialect.begin_read)
         try:
-            return _check(conn, version(conn, dialect))
+            found = version(conn, dialect)
+            if found == 0:           # nothing was ever written here: the wrong file or database?
+                raise FileNotFoundError(f"no ledger database at {db.shown}")
+            return _check(conn, found)
         finally:
             conn.execute("COMMIT")
     finally:
         conn.close()
+
+
+def check_connection(conn: Conn, dialect: Dialect) -> CheckReport:
+    """Check the ledger as `conn` sees it, inside the caller's transaction: `casino
+    ledger copy` checks the target before its COMMIT, so a bad copy is never kept."""
+    return _check(conn, version(conn, dialect))
 
 
 def _check(c: Conn, version: int) -> CheckReport:
