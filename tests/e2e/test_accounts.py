@@ -1,8 +1,11 @@
 """Accounts over real telnet: create, connect, wrong password, throttling, takeover."""
 from __future__ import annotations
 
-
+import pytest
 from support.telnet import login, plain
+
+pytestmark = pytest.mark.both_stores      # the same play, on SQLite and on PostgreSQL
+
 
 async def test_create_then_connect_keeps_chips_and_lands_in_lobby(casino, connect):
     a = await connect()

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from support.telnet import Client, login, plain
+
+pytestmark = pytest.mark.both_stores      # the same play, on SQLite and on PostgreSQL
 
 SEED = 6006
 FAST = {"commands_per_second": 1000}   # a whole game is many quick commands; the throttle is not under test

@@ -15,6 +15,8 @@ import pytest
 
 from support.telnet import login, plain
 
+pytestmark = pytest.mark.both_stores      # the same play, on SQLite and on PostgreSQL
+
 # The game's lines in 002's words; everything else (prompts, bankroll) is left out.
 PHRASES = re.compile(
     r"Roll: \d \+ \d = \d+|The point is \d+|Seven'd out! You lost!|The point was made! You won!"

@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from support.telnet import Client, login, plain
+
+pytestmark = pytest.mark.both_stores      # the same play, on SQLite and on PostgreSQL
 
 FAST = {"commands_per_second": 1000}
 

@@ -8,6 +8,8 @@ import pytest
 
 from support.telnet import Client, login, plain
 
+pytestmark = pytest.mark.both_stores      # the same play, on SQLite and on PostgreSQL
+
 SEED = 4242
 VARIANTS = [
     # table, play word, what a roll is called, a bet only this table refuses

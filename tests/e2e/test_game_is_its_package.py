@@ -24,6 +24,8 @@ from server.games import catalogue
 
 ROOT = Path(__file__).resolve().parents[2]
 FAST = {"commands_per_second": 1000}
+# The telnet tests play for chips, on SQLite and on PostgreSQL; the rest take no database.
+pytestmark = pytest.mark.both_stores
 
 TABLE = """
 - id: high_card
@@ -55,7 +57,7 @@ def casino_files(tmp_path: Path, ties: str = "house") -> tuple[Path, Path]:
 
 
 @pytest.fixture
-async def casino(high_card, tmp_path):
+async def casino(high_card, tmp_path, database):
     import dataclasses
 
     from server.app import Casino
@@ -65,7 +67,7 @@ async def casino(high_card, tmp_path):
     config = load_config(config_dir, rooms_dir)
     limits = dataclasses.replace(config.settings.limits, accounts_per_ip_per_hour=1000, **FAST)
     config = dataclasses.replace(config, settings=dataclasses.replace(config.settings, limits=limits))
-    app = Casino(config, tmp_path / "casino.db", config_dir=config_dir, rooms_dir=rooms_dir)
+    app = Casino(config, database, config_dir=config_dir, rooms_dir=rooms_dir)
     await app.start("127.0.0.1", 0, run_clock=False)
     yield app
     await app.stop()

@@ -13,16 +13,18 @@ from support.telnet import Client, login, plain
 ROOT = Path(__file__).resolve().parents[2]
 BROKEN = ROOT / "tests" / "config" / "broken"
 
+pytestmark = pytest.mark.both_stores      # operating moves chips too (grant, refunds at close and shutdown)
+
 
 @pytest.fixture
-async def live(tmp_path, monkeypatch):
+async def live(tmp_path, monkeypatch, database):
     """A casino whose config/ and rooms/ are copies the test may edit."""
     from server.ledger import check
     shutil.copytree(ROOT / "config", tmp_path / "config")
     shutil.copytree(ROOT / "rooms", tmp_path / "rooms")
     monkeypatch.chdir(tmp_path)
     config = load_config(Path("config"), Path("rooms"))
-    app = Casino(config, tmp_path / "casino.db", seed=99, config_dir=Path("config"), rooms_dir=Path("rooms"))
+    app = Casino(config, database, seed=99, config_dir=Path("config"), rooms_dir=Path("rooms"))
     await app.start("127.0.0.1", 0, run_clock=False)
     yield app
     await app.stop()

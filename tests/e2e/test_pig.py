@@ -6,7 +6,10 @@ from __future__ import annotations
 import dataclasses
 import re
 
+import pytest
 from support.telnet import Client, login, plain
+
+pytestmark = pytest.mark.both_stores      # the same play, on SQLite and on PostgreSQL
 
 SEED = 3003
 FAST = {"commands_per_second": 1000}   # a whole game is many commands; the throttle is not under test

@@ -21,9 +21,10 @@ def free_port() -> int:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
 
-def start_server(db: Path, *extra: str) -> tuple[subprocess.Popen, int]:
+def start_server(db: Path | str, *extra: str) -> tuple[subprocess.Popen, int]:
     """`python -m server` on a free port (its browser page off unless `extra`
-    names a --web-port); returns once it accepts connections."""
+    names a --web-port) on `db`, an SQLite file or a database URL; returns once
+    it accepts connections."""
     port = free_port()
     web = () if "--web-port" in extra else ("--web-port", "0")
     proc = subprocess.Popen(
@@ -43,7 +44,7 @@ def start_server(db: Path, *extra: str) -> tuple[subprocess.Popen, int]:
 
 
 @contextlib.contextmanager
-def running(db: Path, *extra: str):
+def running(db: Path | str, *extra: str):
     """A server process for the block; killed afterwards if still alive."""
     proc, port = start_server(db, *extra)
     try:
@@ -85,7 +86,7 @@ def telnet_at_craps(port: int, login_line: str) -> pexpect.spawn:
     return child
 
 
-def ledger_check_json(db: Path) -> str:
+def ledger_check_json(db: Path | str) -> str:
     check = subprocess.run([sys.executable, "-m", "server.cli", "ledger", "check", "--data", str(db), "--json"],
                            cwd=ROOT, capture_output=True, text=True)
     assert check.returncode == 0, check.stdout + check.stderr
@@ -196,35 +197,54 @@ def test_operator_shutdown_refunds_and_exits_zero_and_seed_is_announced(tmp_path
     assert '"open_holds": 0' in ledger_check_json(db)
 
 
-def test_kill_9_with_a_live_bet_is_refunded_at_restart_and_the_player_told(tmp_path):
-    db = tmp_path / "c.db"
+@pytest.mark.both_stores
+def test_kill_9_with_live_bets_is_refunded_at_restart_and_the_players_told(database):
+    """SIGKILL of `casino serve` with three stakes held by two players: the holds
+    outlive the process (the ledger check in between counts them), and the next
+    start refunds every one, tells each player at login and leaves none open."""
+    import json
+    db = database
     with running(db, "--seed", "3") as (proc, port):
-        child = telnet_at_craps(port, "create rita secret123")
-        child.sendline("bet pass 25")
-        child.expect("Bet accepted: pass 25.")     # shown only once the hold is durable
+        rita = telnet_at_craps(port, "create rita secret123")
+        rita.sendline("bet pass 25")
+        rita.expect("Bet accepted: pass 25.")     # shown only once the hold is durable
+        rita.sendline("bet fire 5")
+        rita.expect("Bet accepted: fire 5.")
+        sam = telnet_at_craps(port, "create sam secret123")
+        sam.sendline("bet dontpass 40")
+        sam.expect("Bet accepted: dontpass 40.")
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=10)
+    between = json.loads(ledger_check_json(db))
+    assert between["open_holds"] == 3, between
     with running(db) as (proc, port):
-        child = spawn_telnet(port)
-        child.expect("Name: ")
-        child.sendline("connect rita secret123")
-        child.expect("Notice: ")
-        child.expect("You have 1000 chips.")
-        child.sendline("quit")
-        child.expect(pexpect.EOF)
+        for name, stakes in (("rita", (25, 5)), ("sam", (40,))):
+            child = spawn_telnet(port)
+            child.expect("Name: ")
+            child.sendline(f"connect {name} secret123")
+            told = []
+            for _ in stakes:
+                child.expect(r"Notice: Your stake of (\d+) chips at table bank_craps was still open")
+                told.append(int(child.match.group(1)))
+            assert sorted(told) == sorted(stakes)
+            child.expect("You have 1000 chips.")
+            child.sendline("quit")
+            child.expect(pexpect.EOF)
         stop_cleanly(proc)
     assert "event=recovery" in proc.stdout.read()
-    assert '"open_holds": 0' in ledger_check_json(db)
+    after = json.loads(ledger_check_json(db))
+    assert after["ok"] and after["open_holds"] == 0, after
 
 
-async def test_sigterm_while_bets_arrive_leaves_no_stake_held(tmp_path):
+@pytest.mark.both_stores
+async def test_sigterm_while_bets_arrive_leaves_no_stake_held(database):
     """SIGTERM with three players betting as fast as they may: exit 0, and the
     ledger check right after finds every stake refunded (0 open holds)."""
     import asyncio
     import json
 
     from support.telnet import Client, login
-    db = tmp_path / "c.db"
+    db = database
     with running(db, "--seed", "9") as (proc, port):
         players = []
         for name in ("tra", "trb", "trc"):

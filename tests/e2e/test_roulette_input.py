@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 from support.telnet import Client, login, plain
 
+pytestmark = pytest.mark.both_stores      # the same play, on SQLite and on PostgreSQL
+
 FAST = {"commands_per_second": 1000}
 
 

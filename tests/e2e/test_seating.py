@@ -16,7 +16,10 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from support.telnet import Client, login, plain
+
+pytestmark = pytest.mark.both_stores      # the same play, on SQLite and on PostgreSQL
 
 FAST = {"commands_per_second": 1000}   # the tests type fast; the throttle is not under test
 WINDOW = 10                            # bank craps betting window, seconds (shipped default)

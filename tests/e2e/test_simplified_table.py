@@ -6,7 +6,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from support.telnet import Client, login, plain
+
+pytestmark = pytest.mark.both_stores      # the same play, on SQLite and on PostgreSQL
 
 ROOT = Path(__file__).resolve().parents[2]
 ROLLED = re.compile(r"You rolled (\d) and (\d): (\d+)\.")

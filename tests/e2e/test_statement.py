@@ -3,7 +3,10 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from support.telnet import Client, login, plain
+
+pytestmark = pytest.mark.both_stores      # the same play, on SQLite and on PostgreSQL
 
 
 async def test_statement_is_newest_first_without_stake_ids(casino_factory):
