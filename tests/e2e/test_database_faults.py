@@ -77,8 +77,8 @@ def decided(totals: list[int]) -> tuple[int, int] | None:
 
 
 def ledger_check(url: str) -> dict:
-    """`casino ledger check --data URL --json`, the operator's own check."""
-    done = subprocess.run([sys.executable, "-m", "server.cli", "ledger", "check", "--data", url, "--json"],
+    """`casino ledger check --database URL --json`, the operator's own check."""
+    done = subprocess.run([sys.executable, "-m", "server.cli", "ledger", "check", "--database", url, "--json"],
                           cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stdout + done.stderr
     return json.loads(done.stdout)

@@ -21,6 +21,11 @@ def free_port() -> int:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
 
+def url_of(db: Path | str) -> str:
+    """A database URL: `db` as given, or an SQLite file's path as sqlite:///..."""
+    return str(db) if "://" in str(db) else f"sqlite:///{db}"
+
+
 def start_server(db: Path | str, *extra: str) -> tuple[subprocess.Popen, int]:
     """`python -m server` on a free port (its browser page off unless `extra`
     names a --web-port) on `db`, an SQLite file or a database URL; returns once
@@ -28,7 +33,7 @@ def start_server(db: Path | str, *extra: str) -> tuple[subprocess.Popen, int]:
     port = free_port()
     web = () if "--web-port" in extra else ("--web-port", "0")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "server", "--port", str(port), "--data", str(db), *web, *extra],
+        [sys.executable, "-m", "server", "--port", str(port), "--database", url_of(db), *web, *extra],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )
     deadline = time.monotonic() + 20
@@ -87,7 +92,7 @@ def telnet_at_craps(port: int, login_line: str) -> pexpect.spawn:
 
 
 def ledger_check_json(db: Path | str) -> str:
-    check = subprocess.run([sys.executable, "-m", "server.cli", "ledger", "check", "--data", str(db), "--json"],
+    check = subprocess.run([sys.executable, "-m", "server.cli", "ledger", "check", "--database", url_of(db), "--json"],
                            cwd=ROOT, capture_output=True, text=True)
     assert check.returncode == 0, check.stdout + check.stderr
     return check.stdout

@@ -82,9 +82,9 @@ async def test_one_player_walks_east_sits_bets_in_every_form_and_spins(casino_fa
     spin, call, pocket = CALLED.search(out).groups()
     assert spin == "1" and call.startswith(pocket)
     assert out.count("Settlement, spin 1:") == 1                     # one consolidated settlement
-    back = re.search(r"(\d+) back to your wallet", out.split("Settlement")[1])
-    paid = int(back.group(1)) if back else 0
-    assert await wallet(app, "ann") == 1000 - staked + paid
+    net = int(re.search(r"net ([+-]\d+)", out.split("Settlement")[1]).group(1))
+    assert "back to your wallet" not in out.split("Settlement")[1]   # shown before the ledger wrote it
+    assert await wallet(app, "ann") == 1000 + net
     assert f"Last 20: {pocket}" in plain(await ann.cmd("table"))
     out = plain(await ann.cmd_expect("leave", "leave the table"))
     assert "ride" not in out

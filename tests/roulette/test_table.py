@@ -49,7 +49,7 @@ def test_alone_spin_needs_a_bet_then_no_more_bets_at_once_and_the_ball_drops_lat
                                                    "paid": 360}
     shown = text(t, out)
     assert "17 black, odd, low, second dozen, second column." in shown
-    assert "Settlement, spin 1: won 350 (straight 17 +350); net +350. 360 back to your wallet." in shown
+    assert "Settlement, spin 1: won 350 (straight 17 +350); net +350." in shown
     assert t.dealer.phase() == "idle" and t.dealer.wheel.bets_of("ann") == []
 
 

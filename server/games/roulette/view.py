@@ -125,7 +125,12 @@ def _secs(seconds: float) -> str:
 
 
 def settlement_line(s: Settlement, color: bool) -> str:
-    """One player's whole spin: what won, what lost, the net and what went back."""
+    """One player's whole spin: what won, what lost and the net.
+
+    It says nothing of the wallet: the line is shown as the spin is settled,
+    before the ledger has written it, and if that write fails the player
+    reads "pending recovery", so the line must not have said "paid". The
+    net is the game's result; `balance` shows what the wallet holds."""
     parts = []
     if s.won:
         parts.append(paint(f"won {sum(ln.net for ln in s.won)}", "bright_green", color=color) + " ("
@@ -136,8 +141,7 @@ def settlement_line(s: Settlement, color: bool) -> str:
     net = s.net
     parts.append(paint(f"net {net:+d}", "bold", "bright_green" if net > 0 else "bright_red" if net < 0
                        else "white", color=color))
-    back = f" {s.paid} back to your wallet." if s.paid else ""
-    return f"Settlement, spin {s.spin}: " + "; ".join(parts) + "." + back
+    return f"Settlement, spin {s.spin}: " + "; ".join(parts) + "."
 
 
 def _lost(line: Line) -> str:
