@@ -169,5 +169,14 @@ class PostgresStore(SQLStore):
         return self._reading(lambda: SQLStore.statement(self, player, n))
 
     def close(self) -> None:
+        """Release the lock before closing: the server drops a closed session's locks only
+        once its backend has ended, after `close()` returns, so a ledger opened again at
+        once (a restart) would find the lock still held."""
         self._r.close()
-        self._w.close()
+        try:
+            if not self._w.broken:
+                self._w.execute("SELECT pg_advisory_unlock(?)", (POSTGRES_LOCK,))
+        except self.dialect.operational_error:
+            pass                    # the connection is gone, and its lock with it
+        finally:
+            self._w.close()
