@@ -6,7 +6,10 @@ server's default). What a server adds, and this class handles:
 
 - One ledger process per database: the writer's connection holds an advisory
   lock (a second casino on the same database is refused, as with the SQLite
-  file's flock). The server drops it when the connection dies.
+  file's flock). The server drops it when the connection dies, but only once
+  that session's backend has ended: one still finishing a dead casino's last
+  statement holds it a moment after the kill, so the lock is waited for a few
+  seconds (LOCK_WAIT) before a restart is refused.
 - The server can go away (a restart, `pg_ctl stop -m immediate`, a network
   fault). Every call first checks its connection and opens a new one if it
   is broken; while that fails, calls fail (callers see "pending recovery",
@@ -35,6 +38,8 @@ from server.ledger.schema import POSTGRES_LOCK, migrate
 from server.ledger.sql_store import _INSERT_NOTICE, SQLStore
 
 log = logging.getLogger("casino.ledger")
+
+LOCK_WAIT = "3s"      # how long a new writer waits for the ledger's lock (lock_timeout)
 
 T = TypeVar("T")
 
@@ -67,10 +72,15 @@ class PostgresStore(SQLStore):
 
     def _writer(self) -> PgConn:
         """A new writer connection, holding the ledger's lock, with the schema migrated."""
+        import psycopg
         w = PgConn(self.db.url)
         try:
-            if not w.execute("SELECT pg_try_advisory_lock(?)", (POSTGRES_LOCK,)).fetchone()[0]:
-                raise LedgerError(f"{self.db.shown} is held: another process has this ledger open")
+            w.execute(f"SET lock_timeout = '{LOCK_WAIT}'")
+            try:
+                w.execute("SELECT pg_advisory_lock(?)", (POSTGRES_LOCK,))
+            except psycopg.errors.LockNotAvailable:
+                raise LedgerError(f"{self.db.shown} is held: another process has this ledger open") from None
+            w.execute("RESET lock_timeout")
             migrate(w, self.dialect)
         except BaseException:
             w.close()
@@ -94,11 +104,11 @@ class PostgresStore(SQLStore):
             super()._rollback()
 
     def _commit(self) -> None:
+        # Left True when the COMMIT raises: apply_batch's handler, reached after the
+        # rollback, must still tell a broken COMMIT from an earlier failure.
         self._committing = True
-        try:
-            super()._commit()
-        finally:
-            self._committing = False
+        super()._commit()
+        self._committing = False
 
     def apply_batch(self, items: Sequence[Item],
                     before_commit: Callable[[], None] | None = None,
@@ -106,6 +116,7 @@ class PostgresStore(SQLStore):
         self._connected()
         if self._in_doubt:
             self._refund_in_doubt()
+        self._committing = False
         try:
             results = super().apply_batch(items, before_commit, moved)
         except Exception:
@@ -173,5 +184,14 @@ class PostgresStore(SQLStore):
         return self._reading(lambda: SQLStore.statement(self, player, n))
 
     def close(self) -> None:
+        """Release the lock before closing: the server drops a closed session's locks only
+        once its backend has ended, after `close()` returns, so a ledger opened again at
+        once (a restart) would find the lock still held."""
         self._r.close()
-        self._w.close()
+        try:
+            if not self._w.broken:
+                self._w.execute("SELECT pg_advisory_unlock(?)", (POSTGRES_LOCK,))
+        except self.dialect.operational_error:
+            pass                    # the connection is gone, and its lock with it
+        finally:
+            self._w.close()

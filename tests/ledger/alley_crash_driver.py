@@ -1,6 +1,6 @@
 """Crash-test driver: alley craps games against the real ledger until killed.
 
-Run as `python alley_crash_driver.py DB RUN SEED`. Four players play game after
+Run as `python alley_crash_driver.py DB RUN SEED` (DB: an SQLite file or a database URL). Four players play game after
 game of alley craps (the pure engine, random dice and choices), each money
 intent written to the ledger in order and awaited, as the table host does.
 For every batch that decides a pass it prints `pending` with each player's

@@ -1,17 +1,43 @@
-"""Shared fixtures: a fresh ledger on a real SQLite file per test, and the real CLI."""
+"""Shared fixtures: a fresh ledger per test on a real database, and the real CLI.
+
+The ledger's promises are the same on SQLite and on PostgreSQL, so a test of
+one takes `database` (the URL of a fresh, empty database; tests/conftest.py)
+and its module is marked `both_stores`: it runs once on each. `raw(database)`
+opens a plain connection to whichever it is, to look at or tamper with the
+rows behind the ledger's back. Tests of what only an SQLite file has (its lock
+file, PRAGMA user_version, migrations from older files) take `db_path`.
+"""
 from __future__ import annotations
 
 import json
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 
+from server.db import Conn, Database, connect, dialect_of
+from server.db.connection import Dialect
 from server.ledger import Ledger
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+@contextmanager
+def raw(database: str | Path) -> Iterator[Conn]:
+    """A plain autocommit connection to the ledger's database (either kind)."""
+    conn = connect(Database.parse(database))
+    try:
+        yield conn
+    finally:
+        conn.close()
+
+
+def dialect(database: str | Path) -> Dialect:
+    return dialect_of(Database.parse(database))
 
 
 def casino_argv() -> list[str]:
@@ -21,13 +47,14 @@ def casino_argv() -> list[str]:
     return [sys.executable, "-c", "import sys; from server.cli import main; sys.exit(main())"]
 
 
-def ledger_check(path, *extra: str) -> subprocess.CompletedProcess:
-    return subprocess.run([*casino_argv(), "ledger", "check", "--data", str(path), *extra],
+def ledger_check(where, *extra: str) -> subprocess.CompletedProcess:
+    """`casino ledger check --data WHERE`: an SQLite file's path or any database URL."""
+    return subprocess.run([*casino_argv(), "ledger", "check", "--data", str(where), *extra],
                           capture_output=True, text=True, cwd=ROOT, timeout=60, check=False)
 
 
-def ledger_check_json(path) -> tuple[int, dict]:
-    done = ledger_check(path, "--json")
+def ledger_check_json(where) -> tuple[int, dict]:
+    done = ledger_check(where, "--json")
     return done.returncode, json.loads(done.stdout)
 
 
@@ -39,11 +66,12 @@ def cli():
 
 @pytest.fixture
 def db_path(tmp_path):
+    """An SQLite file, for the tests of what only SQLite has."""
     return tmp_path / "casino.db"
 
 
 @pytest.fixture
-async def ledger(db_path):
-    led = await Ledger.open(db_path)
+async def ledger(database):
+    led = await Ledger.open(database)
     yield led
     await led.close()

@@ -1,6 +1,6 @@
 """Crash-test driver: a stream of wagers and settlements until it is killed.
 
-Run as `python crash_driver.py DB RUN SEED`. It opens the ledger (running
+Run as `python crash_driver.py DB RUN SEED` (DB: an SQLite file or a database URL). It opens the ledger (running
 start-up recovery), prints `ready`, then 16 concurrent workers hold, settle,
 refund and forfeit forever. A line `ack ...` is printed and flushed only after
 the awaited call has returned, i.e. only for durable operations: the test

@@ -1,8 +1,8 @@
 """Balances are answered on the event loop once known, and never older than a
 write that returned before they were asked (issue 16: a crowd's `balance`
 commands). A write hands the loop the new balance of every player it changed;
-players no write has told of since start are read from the file, those asked
-together in one snapshot and one trip to the reader thread."""
+players no write has told of since start are read from the database, those asked
+together in one snapshot and one trip to the reader thread. On both stores."""
 from __future__ import annotations
 
 import asyncio
@@ -13,6 +13,10 @@ import pytest
 from server.ledger import Ledger, check, reads
 from server.ledger.errors import LedgerClosed
 
+from .conftest import dialect, raw
+
+pytestmark = pytest.mark.both_stores
+
 
 def counting_reads(ledger: Ledger) -> list[list[str]]:
     """The players of each balance read the ledger sends to its reader thread."""
@@ -22,17 +26,13 @@ def counting_reads(ledger: Ledger) -> list[list[str]]:
     return seen
 
 
-def file_balances(db_path, players: list[str]):
-    import sqlite3
-    conn = sqlite3.connect(db_path, isolation_level=None)
-    try:
-        from server.db.connection import SQLITE_DIALECT
-        return reads.balances(conn, SQLITE_DIALECT, players)
-    finally:
-        conn.close()
+def stored_balances(database, players: list[str]):
+    """The balances as the database holds them, read on a connection of our own."""
+    with raw(database) as conn:
+        return reads.balances(conn, dialect(database), players)
 
 
-async def test_a_write_tells_the_loop_the_balances_it_changed(ledger, db_path):
+async def test_a_write_tells_the_loop_the_balances_it_changed(ledger, database):
     await ledger.mint("start:ann", "ann", 500, "starting chips")
     await ledger.mint("start:bob", "bob", 300, "starting chips")
     await ledger.hold("h1", "ann", "craps", 30)
@@ -45,18 +45,18 @@ async def test_a_write_tells_the_loop_the_balances_it_changed(ledger, db_path):
     assert seen == []                                          # no trip to the reader thread
     assert (ann.wallet, ann.held) == (500 - 55 + 60, {"craps": 20, "pig": 5})
     assert (bob.wallet, bob.held) == (200, {})
-    assert file_balances(db_path, ["ann", "bob"]) == {"ann": ann, "bob": bob}
+    assert stored_balances(database, ["ann", "bob"]) == {"ann": ann, "bob": bob}
     ann.held["craps"] = 0                                      # an answer is the asker's own copy
     assert (await ledger.balance("ann")).held == {"craps": 20, "pig": 5}
-    assert check(db_path).ok
+    assert check(database).ok
 
 
-async def test_unknown_balances_asked_at_once_are_one_read_and_then_known(ledger, db_path):
+async def test_unknown_balances_asked_at_once_are_one_read_and_then_known(ledger, database):
     players = [f"p{i}" for i in range(40)]
     for i, p in enumerate(players):
         await ledger.mint(f"start:{p}", p, 100 + i, "starting chips")
     await ledger.close()
-    fresh = await Ledger.open(db_path)                         # knows nobody yet
+    fresh = await Ledger.open(database)                         # knows nobody yet
     try:
         seen = counting_reads(fresh)
         answers = await asyncio.gather(*(fresh.balance(p) for p in players + ["p3", "nobody"]))
@@ -69,18 +69,18 @@ async def test_unknown_balances_asked_at_once_are_one_read_and_then_known(ledger
         assert len(seen) == before and again == answers[:40]   # known now: no read
     finally:
         await fresh.close()
-    assert check(db_path).ok
+    assert check(database).ok
 
 
-async def test_a_read_that_raced_a_write_does_not_hide_it(ledger, db_path):
+async def test_a_read_that_raced_a_write_does_not_hide_it(ledger, database):
     await ledger.mint("start:ann", "ann", 500, "starting chips")
     await ledger.close()
-    led = await Ledger.open(db_path)
+    led = await Ledger.open(database)
     try:
         read_done, release = threading.Event(), threading.Event()
         real = led.store.balances
 
-        def slow(who):                   # reads the file before the wager, answers after it
+        def slow(who):                   # reads the database before the wager, answers after it
             out = real(who)
             read_done.set()
             release.wait(10)
@@ -91,16 +91,16 @@ async def test_a_read_that_raced_a_write_does_not_hide_it(ledger, db_path):
         await asyncio.to_thread(read_done.wait, 10)
         await led.hold("h1", "ann", "roulette", 200)           # durable while the old read is out
         release.set()
-        assert (await first).wallet == 500                     # what the file said when it was read
+        assert (await first).wallet == 500                     # what the database said when it was read
         after = await led.balance("ann")
         assert after.wallet == 300 and after.held == {"roulette": 200}
     finally:
         await led.close()
-    assert check(db_path).ok
+    assert check(database).ok
 
 
-async def test_a_balance_after_close_is_refused(db_path):
-    led = await Ledger.open(db_path)
+async def test_a_balance_after_close_is_refused(database):
+    led = await Ledger.open(database)
     await led.close()
     with pytest.raises(LedgerClosed):
         await led.balance("ann")

@@ -1,12 +1,12 @@
 """The writer's in-memory mirror and batch judging (server/ledger/mirror.py).
 
 A batch is judged in Python against the mirror plus the batch's own overlay
-and written with a few bulk statements; these tests pin what that must keep:
-a refused operation between accepted ones changes nothing and later ones see
-the earlier ones; a failed commit (injected, or refused by the file's own
-constraints) leaves the mirror equal to the file; the canonical argument text
-is byte-for-byte what every existing file stores; files of earlier schema
-versions are checked and migrated.
+and written with a few bulk statements; these tests pin what that must keep,
+on both stores: a refused operation between accepted ones changes nothing and
+later ones see the earlier ones; a failed commit (injected, or refused by the
+database's own constraints) leaves the mirror equal to the database; the
+canonical argument text is byte-for-byte what every existing file stores;
+SQLite files of earlier schema versions are checked and migrated.
 """
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from server.db import Database
 from server.ledger import (
     Balance,
     InsufficientFunds,
@@ -31,28 +32,30 @@ from server.ledger.mirror import Mirror
 from server.ledger.ops import _CANONICAL, Op
 from server.ledger.schema import SCHEMA_VERSION
 from server.ledger.sql_store import MirrorMismatch
-from server.ledger.sqlite_store import SQLiteStore
+from server.ledger.store import open_store
+
+from .conftest import raw
+
+pytestmark = pytest.mark.both_stores
 
 
-def fresh_mirror(path) -> tuple:
-    """What a new process would load from the file."""
-    conn = sqlite3.connect(path)
-    try:
+def fresh_mirror(database) -> tuple:
+    """What a new process would load from the database."""
+    with raw(database) as conn:
         return Mirror(conn).snapshot()
-    finally:
-        conn.close()
 
 
 @pytest.fixture
-def store(db_path):
-    s = SQLiteStore(db_path)
+def opened(database):
+    """The store itself, with no writer thread: batches are applied by hand."""
+    s = open_store(Database.parse(database))
     s.apply_batch([Op.mint("m-a", "alice", 100, "start"), Op.mint("m-b", "bob", 50, "start")])
     yield s
     s.close()
 
 
-def test_refused_ops_between_accepted_ones_change_nothing_and_later_ones_see_earlier(store, db_path):
-    results = store.apply_batch([
+def test_refused_ops_between_accepted_ones_change_nothing_and_later_ones_see_earlier(opened, database):
+    results = opened.apply_batch([
         Op.hold("h1", "alice", "t", 100),                 # accepted: alice 100 -> 0
         Op.hold("h2", "alice", "t", 1),                   # refused: the batch already took it all
         Op.refund("r2", "t", "h2"),                       # refused: h2 was never held
@@ -67,49 +70,48 @@ def test_refused_ops_between_accepted_ones_change_nothing_and_later_ones_see_ear
     kinds = [type(r) if isinstance(r, Exception) else r for r in results]
     assert kinds == [None, InsufficientFunds, UnknownStake, None, UnknownStake, None,
                      UnknownPlayer, None, KeyConflict, None]
-    assert store.balance("alice") == Balance(0, {"t": 130})
-    assert store.balance("bob") == Balance(0, {"t": 50})
-    report = check(db_path)
+    assert opened.balance("alice") == Balance(0, {"t": 130})
+    assert opened.balance("bob") == Balance(0, {"t": 50})
+    report = check(database)
     assert report.ok and report.operations == 2 + 4 and report.house == -30
-    assert store.mirror.snapshot() == fresh_mirror(db_path)
-    assert store.mirror.holds.keys() == {("t", "h3"), ("t", "h4")}
+    assert opened.mirror.snapshot() == fresh_mirror(database)
+    assert opened.mirror.holds.keys() == {("t", "h3"), ("t", "h4")}
 
 
-def test_failed_commit_leaves_the_mirror_unchanged_and_the_batch_can_be_retried(store, db_path):
-    store.apply_batch([Op.hold("h1", "alice", "t", 40)])
-    before = copy.deepcopy(store.mirror.snapshot())
+def test_failed_commit_leaves_the_mirror_unchanged_and_the_batch_can_be_retried(opened, database):
+    opened.apply_batch([Op.hold("h1", "alice", "t", 40)])
+    before = copy.deepcopy(opened.mirror.snapshot())
     batch = [Op.settle("s1", "t", ["h1"], {"alice": 80}), Op.hold("h2", "alice", "t2", 60),
              Op.mint("m-c", "carol", 10, "start")]
-    store.fail_next_commits(1)
-    with pytest.raises(sqlite3.OperationalError):
-        store.apply_batch(batch)
-    assert store.mirror.snapshot() == before == fresh_mirror(db_path)
-    assert store.apply_batch(batch) == [None, None, None]
-    assert store.balance("alice") == Balance(80, {"t2": 60})
-    assert store.mirror.snapshot() == fresh_mirror(db_path)
-    assert check(db_path).ok
+    opened.fail_next_commits(1)
+    with pytest.raises(opened.dialect.operational_error):
+        opened.apply_batch(batch)
+    assert opened.mirror.snapshot() == before == fresh_mirror(database)
+    assert opened.apply_batch(batch) == [None, None, None]
+    assert opened.balance("alice") == Balance(80, {"t2": 60})
+    assert opened.mirror.snapshot() == fresh_mirror(database)
+    assert check(database).ok
 
 
-def test_the_files_constraints_still_guard_rows_the_mirror_accepted(store, db_path):
-    store.apply_batch([Op.hold("h1", "alice", "t", 40)])
-    other = sqlite3.connect(db_path, isolation_level=None)     # the file changes behind the writer
-    other.execute("UPDATE holds SET closed_by = 999 WHERE handle = 'h1'")
-    other.close()
-    before = copy.deepcopy(store.mirror.snapshot())
+def test_the_databases_constraints_still_guard_rows_the_mirror_accepted(opened, database):
+    opened.apply_batch([Op.hold("h1", "alice", "t", 40)])
+    with raw(database) as other:                                # the database changes behind the writer
+        other.execute("UPDATE holds SET closed_by = 999 WHERE handle = 'h1'")
+    before = copy.deepcopy(opened.mirror.snapshot())
     with pytest.raises(MirrorMismatch):
-        store.apply_batch([Op.settle("s1", "t", ["h1"], {"alice": 80})])
-    assert store.mirror.snapshot() == before
-    assert store.balance("alice") == Balance(60, {})            # the settlement moved nothing
+        opened.apply_batch([Op.settle("s1", "t", ["h1"], {"alice": 80})])
+    assert opened.mirror.snapshot() == before
+    assert opened.balance("alice") == Balance(60, {})            # the settlement moved nothing
 
 
-async def test_results_of_a_batch_reach_every_caller_in_order(ledger, db_path):
+async def test_results_of_a_batch_reach_every_caller_in_order(ledger, database):
     await ledger.mint("m", "alice", 1000, "start")
     holds = [ledger.hold(f"h{i}", "alice", "t", 100) for i in range(12)]
     results = await asyncio.gather(*holds, return_exceptions=True)
     assert results[:10] == [None] * 10
     assert all(isinstance(r, InsufficientFunds) for r in results[10:])
     assert await ledger.balance("alice") == Balance(0, {"t": 1000})
-    assert ledger.store.mirror.snapshot() == fresh_mirror(db_path)
+    assert ledger.store.mirror.snapshot() == fresh_mirror(database)
 
 
 names = st.text(min_size=1, max_size=12)

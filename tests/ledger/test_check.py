@@ -1,16 +1,19 @@
-"""`casino ledger check`: passes on a sound ledger, names each broken invariant."""
+"""`casino ledger check`: passes on a sound ledger, names each broken invariant, on
+both stores (the CLI's --data takes a PostgreSQL URL as well as a file)."""
 from __future__ import annotations
-
-import sqlite3
 
 import pytest
 
 from server.ledger import Ledger, check
 
+from .conftest import dialect, raw
+
+pytestmark = pytest.mark.both_stores
+
 
 @pytest.fixture
-async def busy_db(db_path):
-    led = await Ledger.open(db_path)
+async def busy_db(database):
+    led = await Ledger.open(database)
     await led.mint("m-a", "alice", 100, "start")
     await led.mint("m-b", "bob", 50, "start")
     await led.hold("a1", "alice", "craps", 10)
@@ -18,15 +21,18 @@ async def busy_db(db_path):
     await led.hold("b1", "bob", "pig", 5)
     await led.settle("s1", "craps", ["a1"], {"alice": 30})
     await led.close()
-    return db_path
+    return database
 
 
-def tamper(path, *sql: str) -> None:
-    conn = sqlite3.connect(path, isolation_level=None)
-    conn.execute("PRAGMA ignore_check_constraints = ON")
-    for s in sql:
-        conn.execute(s)
-    conn.close()
+def tamper(database, *sql: str) -> None:
+    """Run `sql` behind the ledger's back, its CHECK constraints off (a corrupted database)."""
+    with raw(database) as conn:
+        if dialect(database).name == "sqlite":
+            conn.execute("PRAGMA ignore_check_constraints = ON")
+        else:
+            conn.execute("ALTER TABLE accounts DROP CONSTRAINT accounts_check")   # wallet >= 0
+        for s in sql:
+            conn.execute(s)
 
 
 def test_cli_check_passes_and_reports_json(busy_db, cli):
@@ -62,13 +68,13 @@ def test_cli_check_names_a_broken_invariant(busy_db, cli):
       ("INSERT INTO entries (op_id, transfer, account, amount) SELECT 1, 1000, id, -48 FROM accounts"
        " WHERE kind = 'wallet' AND owner = 'bob'"),
       "INSERT INTO entries (op_id, transfer, account, amount) VALUES (1, 1000, 2, 48)"], "wallet_non_negative"),
-    ([("INSERT INTO operations (scope, key, kind, table_id, args, time)"
-       " VALUES ('table:craps', 'again', 'refund', 'craps', '{\"stake\":\"a1\"}', 0)")], "hold_closed_once"),
+    ([("INSERT INTO operations (id, scope, key, kind, table_id, args, time) VALUES"
+       " ((SELECT MAX(id) + 1 FROM operations), 'table:craps', 'again', 'refund', 'craps',"
+       " '{\"stake\":\"a1\"}', 0)")], "hold_closed_once"),
     (["UPDATE holds SET closed_by = NULL WHERE handle = 'a1'"], "hold_closed_once"),
     (["UPDATE holds SET amount = 6 WHERE handle = 'b1'"], "pending_equals_open_holds"),
     ([("UPDATE operations SET args = '{\"amount\":99,\"player\":\"bob\",\"reason\":\"start\"}'"
        " WHERE key = 'm-b'")], "mint_only_mints"),
-    (["PRAGMA user_version = 99"], "schema_version"),
 ])
 def test_check_detects_each_broken_invariant(busy_db, sql, invariant):
     assert check(busy_db).ok
@@ -78,12 +84,21 @@ def test_check_detects_each_broken_invariant(busy_db, sql, invariant):
     assert any(b.startswith(invariant + ":") for b in report.broken), report.broken
 
 
-async def test_check_on_a_live_database_counts_open_holds(db_path, cli):
-    led = await Ledger.open(db_path)
+def test_check_refuses_a_schema_version_it_does_not_know(busy_db, store, cli):
+    """SQLite keeps the version in PRAGMA user_version, PostgreSQL in casino_schema."""
+    tamper(busy_db, "PRAGMA user_version = 99" if store == "sqlite" else "UPDATE casino_schema SET version = 99")
+    report = check(busy_db)
+    assert not report.ok and report.broken == ("schema_version: found 99, expected 1 to 3",)
+    code, shown = cli.check_json(busy_db)
+    assert code == 1 and shown["broken"] == ["schema_version: found 99, expected 1 to 3"]
+
+
+async def test_check_on_a_live_database_counts_open_holds(database, cli):
+    led = await Ledger.open(database)
     try:
         await led.mint("m", "alice", 100, "start")
         await led.hold("h", "alice", "t", 40)
-        code, report = cli.check_json(db_path)
+        code, report = cli.check_json(database)
         assert code == 0 and report["ok"] and report["open_holds"] == 1
     finally:
         await led.close()

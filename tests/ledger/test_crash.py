@@ -3,7 +3,8 @@
 Promise 4 (an acknowledged settlement survives a crash) and promise 5 (at
 start-up no hold stays open), tested on a real process killed with SIGKILL at
 a random point (after a random number of acknowledged operations) while 16
-workers keep the group-commit writer busy.
+workers keep the group-commit writer busy. On both stores: with PostgreSQL the
+killed process's COMMITs are the server's, and its lock goes with its session.
 """
 from __future__ import annotations
 
@@ -11,12 +12,17 @@ import asyncio
 import os
 import random
 import signal
-import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from server.ledger import Ledger, check
+
+from .conftest import raw
+
+pytestmark = pytest.mark.both_stores
 
 DRIVER = Path(__file__).with_name("crash_driver.py")
 ROOT = Path(__file__).resolve().parents[2]
@@ -24,7 +30,7 @@ KILLS = 20
 PLAYERS, START = 8, 1000
 
 
-def run_until_killed(db: Path, run: int, acks_before_kill: int) -> list[list[str]]:
+def run_until_killed(db: str, run: int, acks_before_kill: int) -> list[list[str]]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen([sys.executable, str(DRIVER), str(db), str(run), str(run + 7)],
                             stdout=subprocess.PIPE, text=True, cwd=ROOT, env=env)
@@ -44,9 +50,24 @@ def run_until_killed(db: Path, run: int, acks_before_kill: int) -> list[list[str
     return acked
 
 
-def assert_acked_present(db: Path, acked: list[list[str]]) -> None:
-    conn = sqlite3.connect(db)
-    try:
+def wait_until_gone(db: str) -> None:
+    """PostgreSQL: wait until the killed process's sessions have ended. A COMMIT it sent
+    before it died still lands when its backend gets to it, after the kill; what the
+    process did is only final (and its lock free) once the server is done with it."""
+    if not db.startswith("postgresql:"):
+        return
+    with raw(db) as conn:
+        for _ in range(1000):
+            others = conn.execute("SELECT count(*) FROM pg_stat_activity"
+                                  " WHERE datname = current_database() AND pid <> pg_backend_pid()").fetchone()[0]
+            if not others:
+                return
+            conn.execute("SELECT pg_sleep(0.01)")
+    raise AssertionError(f"the killed process's sessions on {db} did not end")
+
+
+def assert_acked_present(db: str, acked: list[list[str]]) -> None:
+    with raw(db) as conn:
         for _, word, table, key, *stakes in acked:
             row = conn.execute("SELECT id, kind FROM operations WHERE scope = ? AND key = ?",
                                (f"table:{table}", key)).fetchone()
@@ -55,11 +76,9 @@ def assert_acked_present(db: Path, acked: list[list[str]]) -> None:
                 closed_by = conn.execute("SELECT closed_by FROM holds WHERE table_id = ? AND handle = ?",
                                          (table, stake)).fetchone()[0]
                 assert closed_by == row[0], f"stake {stake} of acked {key} closed by {closed_by}"
-    finally:
-        conn.close()
 
 
-async def recover(db: Path) -> list:
+async def recover(db: str) -> list:
     ledger = await Ledger.open(db)
     try:
         return ledger.recovered
@@ -67,13 +86,14 @@ async def recover(db: Path) -> list:
         await ledger.close()
 
 
-def test_kill_9_loses_nothing_acknowledged(tmp_path, cli):
-    db = tmp_path / "casino.db"
+def test_kill_9_loses_nothing_acknowledged(database, cli):
+    db = database
     rng = random.Random(20261129)
     total_acked = 0
     for run in range(KILLS):
         acked = run_until_killed(db, run, rng.randint(0, 300))
         total_acked += len(acked)
+        wait_until_gone(db)
         before = check(db)             # after the crash, before recovery: sound, maybe open holds
         assert before.ok, before.broken
         recovered = asyncio.run(recover(db))
@@ -91,12 +111,12 @@ ALLEY_DRIVER = Path(__file__).with_name("alley_crash_driver.py")
 ALLEY_KILLS = 5
 
 
-def test_kill_9_mid_alley_game_returns_the_bankrolls_of_the_last_decided_pass(tmp_path, cli):
+def test_kill_9_mid_alley_game_returns_the_bankrolls_of_the_last_decided_pass(database, cli):
     """Alley craps results are durable when a pass is decided: after kill -9
     and start-up recovery each player has what the last decided pass left
     them, not their buy-in back."""
     import json
-    db = tmp_path / "alley.db"
+    db = database
     rng = random.Random(6185)
     moved = 0
     for run in range(ALLEY_KILLS):
@@ -116,6 +136,7 @@ def test_kill_9_mid_alley_game_returns_the_bankrolls_of_the_last_decided_pass(tm
         finally:
             proc.kill()
             proc.wait()
+        wait_until_gone(db)
         acked = [json.loads(x.split(" ", 1)[1]) for x in lines if x.startswith("acked")]
         last = lines[-1].split(" ", 1)
         allowed = [acked[-1]] + ([json.loads(last[1])] if last[0] == "pending" else [])
@@ -128,7 +149,7 @@ def test_kill_9_mid_alley_game_returns_the_bankrolls_of_the_last_decided_pass(tm
     assert moved >= ALLEY_KILLS - 1        # the bankrolls had moved away from the buy-ins
 
 
-def wallets_of(db: Path, players: list[str]) -> dict[str, int]:
+def wallets_of(db: str, players: list[str]) -> dict[str, int]:
     async def read() -> dict[str, int]:
         ledger = await Ledger.open(db)
         try:

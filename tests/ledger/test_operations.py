@@ -1,4 +1,5 @@
-"""Unit tests of the money operations: what moves, what is refused, what a retry does."""
+"""Unit tests of the money operations: what moves, what is refused, what a retry does,
+the same on SQLite and on PostgreSQL."""
 from __future__ import annotations
 
 import asyncio
@@ -16,29 +17,27 @@ from server.ledger import (
     check,
 )
 
-
-async def house(ledger: Ledger) -> int:
-    return check(ledger.store.path).house
+pytestmark = pytest.mark.both_stores
 
 
-async def test_mint_creates_wallet_and_counts_as_minted(ledger, db_path):
+async def test_mint_creates_wallet_and_counts_as_minted(ledger, database):
     await ledger.mint("start:alice", "alice", 1000, "starting chips")
     assert await ledger.balance("alice") == Balance(1000, {})
-    report = check(db_path)
+    report = check(database)
     assert report.ok and report.minted == 1000 and report.balances == 1000
 
 
-async def test_wager_larger_than_wallet_is_refused_and_moves_nothing(ledger, db_path):
+async def test_wager_larger_than_wallet_is_refused_and_moves_nothing(ledger, database):
     await ledger.mint("m", "alice", 100, "start")
     with pytest.raises(InsufficientFunds) as info:
         await ledger.hold("h1", "alice", "t1", 101)
     assert info.value.balance == 100 and info.value.amount == 101
     assert await ledger.balance("alice") == Balance(100, {})
-    report = check(db_path)
+    report = check(database)
     assert report.ok and report.operations == 1 and report.open_holds == 0
 
 
-async def test_wallet_never_goes_below_zero(ledger, db_path):
+async def test_wallet_never_goes_below_zero(ledger, database):
     await ledger.mint("m", "alice", 30, "start")
     await ledger.hold("h1", "alice", "t1", 20)
     with pytest.raises(InsufficientFunds):
@@ -49,7 +48,7 @@ async def test_wallet_never_goes_below_zero(ledger, db_path):
         await ledger.hold("h4", "alice", "t1", 1)
     with pytest.raises(InsufficientFunds):          # no wallet at all is a zero wallet
         await ledger.hold("h5", "nobody", "t1", 1)
-    assert check(db_path).ok
+    assert check(database).ok
 
 
 async def test_concurrent_wagers_cannot_overdraw_within_one_batch(ledger):
@@ -61,7 +60,7 @@ async def test_concurrent_wagers_cannot_overdraw_within_one_batch(ledger):
     assert await ledger.balance("alice") == Balance(10, {"t1": 40})
 
 
-async def test_refused_op_in_a_batch_does_not_roll_back_the_others(ledger, db_path):
+async def test_refused_op_in_a_batch_does_not_roll_back_the_others(ledger, database):
     await ledger.mint("m", "alice", 100, "start")
     await ledger.hold("h1", "alice", "t1", 10)
     results = await asyncio.gather(
@@ -73,10 +72,10 @@ async def test_refused_op_in_a_batch_does_not_roll_back_the_others(ledger, db_pa
     assert results[0] is None and results[3] is None
     assert isinstance(results[1], UnknownStake) and isinstance(results[2], InsufficientFunds)
     assert await ledger.balance("alice") == Balance(90, {"t1": 10})
-    assert check(db_path).ok
+    assert check(database).ok
 
 
-async def test_retries_are_idempotent(ledger, db_path):
+async def test_retries_are_idempotent(ledger, database):
     await ledger.mint("m", "alice", 100, "start")
     await ledger.mint("m", "alice", 100, "start")
     await ledger.hold("h1", "alice", "t1", 40)
@@ -86,7 +85,7 @@ async def test_retries_are_idempotent(ledger, db_path):
     await ledger.settle("s1", "t1", ["h1"], {"alice": 80})
     await asyncio.gather(*(ledger.settle("s1", "t1", ["h1"], {"alice": 80}) for _ in range(5)))
     assert await ledger.balance("alice") == Balance(140, {})
-    report = check(db_path)
+    report = check(database)
     assert report.ok and report.operations == 3 and report.house == -40
 
 
@@ -103,17 +102,17 @@ async def test_same_key_different_arguments_is_a_key_conflict(ledger):
     assert await ledger.balance("alice") == Balance(80, {"t1": 10, "t2": 10})
 
 
-async def test_settle_with_pays_exceeding_stakes_the_house_pays(ledger, db_path):
+async def test_settle_with_pays_exceeding_stakes_the_house_pays(ledger, database):
     await ledger.mint("m", "alice", 100, "start")
     await ledger.hold("pass", "alice", "craps", 10)
     await ledger.hold("odds", "alice", "craps", 20)
     await ledger.settle("roll7", "craps", ["pass", "odds"], {"alice": 70})
     assert await ledger.balance("alice") == Balance(140, {})
-    report = check(db_path)
+    report = check(database)
     assert report.ok and report.house == -40 and report.balances == 100
 
 
-async def test_one_settlement_for_a_whole_roll_pays_each_player_once(ledger, db_path):
+async def test_one_settlement_for_a_whole_roll_pays_each_player_once(ledger, database):
     """A bank craps roll: several players' wins, losses and a push closed by one
     operation. Pays come from the pooled stakes first, the house pays the rest."""
     for p in ("alice", "bob", "carol"):
@@ -129,24 +128,24 @@ async def test_one_settlement_for_a_whole_roll_pays_each_player_once(ledger, db_
     await ledger.settle("roll12", "craps", stakes, pays)    # a retry pays nothing twice
     balances = [await ledger.balance(p) for p in ("alice", "bob", "carol")]
     assert balances == [Balance(120, {}), Balance(230, {}), Balance(95, {})]
-    report = check(db_path)
+    report = check(database)
     # staked 50, paid 195: the house pays 145 (wins 170, less the 25 chips it took)
     assert report.ok and report.house == -145 and report.open_holds == 0
     assert report.balances == report.minted == 300 == sum(b.wallet for b in balances) + report.house
     assert report.operations == 3 + 5 + 1
 
 
-async def test_losing_settlement_and_forfeit_go_to_the_house(ledger, db_path):
+async def test_losing_settlement_and_forfeit_go_to_the_house(ledger, database):
     await ledger.mint("m", "alice", 100, "start")
     await ledger.hold("h1", "alice", "t", 10)
     await ledger.hold("h2", "alice", "t", 5)
     await ledger.settle("s1", "t", ["h1"], {})
     await ledger.forfeit("f1", "t", "h2")
     assert await ledger.balance("alice") == Balance(85, {})
-    assert check(db_path).house == 15
+    assert check(database).house == 15
 
 
-async def test_player_versus_player_settlement_pays_from_stakes(ledger, db_path):
+async def test_player_versus_player_settlement_pays_from_stakes(ledger, database):
     for p in ("alice", "bob", "carol"):
         await ledger.mint(f"m-{p}", p, 100, "start")
     await ledger.hold("a1", "alice", "alley", 30)
@@ -155,18 +154,18 @@ async def test_player_versus_player_settlement_pays_from_stakes(ledger, db_path)
     await ledger.settle("roll1", "alley", ["a1", "b1", "c1"], {"alice": 60, "carol": 20})
     balances = [await ledger.balance(p) for p in ("alice", "bob", "carol")]
     assert balances == [Balance(130, {}), Balance(70, {}), Balance(100, {})]
-    report = check(db_path)
+    report = check(database)
     assert report.ok and report.house == 0 and report.open_holds == 0
 
 
-async def test_pig_commission_the_house_keeps_what_is_not_paid(ledger, db_path):
+async def test_pig_commission_the_house_keeps_what_is_not_paid(ledger, database):
     await ledger.mint("m-a", "alice", 100, "start")
     await ledger.mint("m-b", "bob", 100, "start")
     await ledger.hold("a", "alice", "pig", 50)
     await ledger.hold("b", "bob", "pig", 50)
     await ledger.settle("end", "pig", ["a", "b"], {"bob": 95})
     assert (await ledger.balance("bob")).wallet == 145
-    assert check(db_path).house == 5
+    assert check(database).house == 5
 
 
 async def test_refund_and_forfeit(ledger):
@@ -247,11 +246,11 @@ async def test_a_whole_roll_is_one_short_statement_line_per_player(ledger):
     assert len(str(alice)) < 100
 
 
-async def test_data_survives_reopen(db_path):
-    led = await Ledger.open(db_path)
+async def test_data_survives_reopen(database):
+    led = await Ledger.open(database)
     await led.mint("m", "alice", 100, "start")
     await led.close()
-    led = await Ledger.open(db_path)
+    led = await Ledger.open(database)
     try:
         assert await led.balance("alice") == Balance(100, {})
         assert led.recovered == []
@@ -259,15 +258,15 @@ async def test_data_survives_reopen(db_path):
         await led.close()
 
 
-async def test_a_notice_left_for_a_player_survives_a_restart_and_is_read_once(ledger, db_path):
+async def test_a_notice_left_for_a_player_survives_a_restart_and_is_read_once(ledger, database):
     await ledger.notify("alice", "Your bets rode and were settled.")
     await ledger.notify("alice", "A second notice.")
     await ledger.close()
-    again = await Ledger.open(db_path)
+    again = await Ledger.open(database)
     try:
         assert await again.take_notices("bob") == []
         assert await again.take_notices("alice") == ["Your bets rode and were settled.", "A second notice."]
         assert await again.take_notices("alice") == []
     finally:
         await again.close()
-    assert check(db_path).ok
+    assert check(database).ok

@@ -1,7 +1,8 @@
 """A bounded mirror of keys (server/ledger/mirror.py `RECENT_KEYS`): idempotency kept.
 
-The writer keeps only the most recent keys in memory, so the file, not the
-cache, decides whether a key was applied. These tests use a bound of 3 and
+The writer keeps only the most recent keys in memory, so the database, not
+the cache, decides whether a key was applied (on both stores; "the file"
+below is either). These tests use a bound of 3 and
 check both ways an evicted key comes back: the judging refuses the retry
 (its stakes are closed, its chips spent) and the file is asked; or the
 judging accepts it and the file's UNIQUE (scope, key) refuses the row, the
@@ -13,7 +14,6 @@ from __future__ import annotations
 
 import itertools
 import logging
-import sqlite3
 
 import pytest
 
@@ -26,23 +26,25 @@ from server.ledger import (
     UnknownStake,
     check,
 )
+from server.db import Database
 from server.ledger.mirror import RECENT_KEYS, Mirror
 from server.ledger.ops import Op
-from server.ledger.sqlite_store import SQLiteStore
+from server.ledger.store import open_store
+
+from .conftest import raw
+
+pytestmark = pytest.mark.both_stores
 
 BOUND = 3
 RECALLED = "ledger keys recalled from the database"     # the store's conflict path ran
 _fresh = itertools.count()
 
 
-def file_ops(path) -> list[tuple[tuple[str, str], tuple[str, str]]]:
+def file_ops(database) -> list[tuple[tuple[str, str], tuple[str, str]]]:
     """Every applied key with its (kind, args), oldest first."""
-    conn = sqlite3.connect(path)
-    try:
+    with raw(database) as conn:
         return [((s, k), (kind, a)) for s, k, kind, a in
                 conn.execute("SELECT scope, key, kind, args FROM operations ORDER BY id")]
-    finally:
-        conn.close()
 
 
 def conflict_path_ran(caplog) -> int:
@@ -56,24 +58,24 @@ async def push_out(led: Ledger, n: int = BOUND) -> None:
 
 
 @pytest.fixture
-async def small(db_path):
-    led = await Ledger.open(db_path, recent_keys=BOUND)
+async def small(database):
+    led = await Ledger.open(database, recent_keys=BOUND)
     yield led
     await led.close()
 
 
-async def test_the_mirror_keeps_only_the_newest_keys(small, db_path):
+async def test_the_mirror_keeps_only_the_newest_keys(small, database):
     await small.mint("start:alice", "alice", 100, "start")
     await small.hold("h1", "alice", "t", 30)
     await push_out(small, 5)
     mirror = small.store.mirror
-    assert list(mirror.ops.items()) == file_ops(db_path)[-BOUND:]
+    assert list(mirror.ops.items()) == file_ops(database)[-BOUND:]
     assert list(mirror.order) == list(mirror.ops)
     assert mirror.holds.keys() == {("t", "h1")}          # open holds are never evicted
-    assert len(file_ops(db_path)) == 7
+    assert len(file_ops(database)) == 7
 
 
-async def test_retries_of_evicted_keys_succeed_and_change_nothing(small, db_path, caplog):
+async def test_retries_of_evicted_keys_succeed_and_change_nothing(small, database, caplog):
     await small.mint("start:alice", "alice", 100, "start")
     await small.hold("h1", "alice", "t", 30)
     await small.settle("s1", "t", ["h1"], {"alice": 60})         # alice 130
@@ -83,7 +85,7 @@ async def test_retries_of_evicted_keys_succeed_and_change_nothing(small, db_path
     await push_out(small)
     mirror = small.store.mirror
     assert not {("mint", "start:alice"), ("table:t", "h1"), ("table:t", "s1")} & mirror.ops.keys()
-    before, ops_before = await small.balance("alice"), check(db_path).operations
+    before, ops_before = await small.balance("alice"), check(database).operations
     assert before == Balance(120, {"t": 10})
     with caplog.at_level(logging.INFO, logger="casino.ledger"):
         await small.settle("s1", "t", ["h1"], {"alice": 60})     # refused afresh (h1 closed): file asked
@@ -101,13 +103,13 @@ async def test_retries_of_evicted_keys_succeed_and_change_nothing(small, db_path
         await push_out(small)
         await small.hold("big", "alice", "t", 120)               # refused afresh (no funds): file asked
     assert await small.balance("alice") == Balance(0, {"t": 630})
-    report = check(db_path)
+    report = check(database)
     assert report.ok and report.operations == ops_before + 2 * BOUND + 2
     assert report.minted == 100 + 3 + 2 * BOUND + 500
 
 
-async def test_an_evicted_key_reused_is_a_key_conflict_and_the_rest_of_the_batch_commits(db_path):
-    store = SQLiteStore(db_path, recent_keys=BOUND)
+async def test_an_evicted_key_reused_is_a_key_conflict_and_the_rest_of_the_batch_commits(database):
+    store = open_store(Database.parse(database), BOUND)
     try:
         store.apply_batch([Op.mint("start:alice", "alice", 100, "start")])
         store.apply_batch([Op.hold("h1", "alice", "t", 30), Op.hold("h2", "alice", "t", 20)])
@@ -129,16 +131,16 @@ async def test_an_evicted_key_reused_is_a_key_conflict_and_the_rest_of_the_batch
         # a reused key whose retry the judging refuses is told apart by the file too
         [late] = store.apply_batch([Op.settle("s1", "t", ["h1"], {"alice": 61})])
         assert isinstance(late, KeyConflict)
-        report = check(db_path)
+        report = check(database)
         assert report.ok and report.open_holds == 2 and report.operations == 4 + BOUND + 2
         assert len(store.mirror.ops) <= BOUND
-        assert set(store.mirror.ops.items()) <= set(file_ops(db_path))
+        assert set(store.mirror.ops.items()) <= set(file_ops(database))
     finally:
         store.close()
 
 
-async def test_a_reopened_file_loads_only_the_newest_keys_and_older_retries_are_recognised(db_path):
-    led = await Ledger.open(db_path)
+async def test_a_reopened_file_loads_only_the_newest_keys_and_older_retries_are_recognised(database):
+    led = await Ledger.open(database)
     await led.mint("start:alice", "alice", 100, "start")
     await led.hold("h1", "alice", "t", 30)
     await led.settle("s1", "t", ["h1"], {"alice": 60})
@@ -147,10 +149,10 @@ async def test_a_reopened_file_loads_only_the_newest_keys_and_older_retries_are_
     await led.close()
     assert RECENT_KEYS == 200_000
 
-    led = await Ledger.open(db_path, recent_keys=BOUND)
+    led = await Ledger.open(database, recent_keys=BOUND)
     try:
         assert led.recovered == []
-        assert list(led.store.mirror.ops.items()) == file_ops(db_path)[-BOUND:]
+        assert list(led.store.mirror.ops.items()) == file_ops(database)[-BOUND:]
         await led.settle("s1", "t", ["h1"], {"alice": 60})
         await led.hold("h1", "alice", "t", 30)
         await led.mint("start:alice", "alice", 100, "start")
@@ -159,14 +161,14 @@ async def test_a_reopened_file_loads_only_the_newest_keys_and_older_retries_are_
         with pytest.raises(InsufficientFunds):            # a new key is still judged afresh
             await led.hold("h9", "alice", "t", 131)
         assert await led.balance("alice") == Balance(130, {})
-        assert check(db_path).operations == 7
+        assert check(database).operations == 7
         assert len(led.store.mirror.ops) <= BOUND
     finally:
         await led.close()
 
 
-async def test_a_recorded_retry_of_an_evicted_key_is_recognised_at_restart(db_path):
-    led = await Ledger.open(db_path, recent_keys=BOUND)
+async def test_a_recorded_retry_of_an_evicted_key_is_recognised_at_restart(database):
+    led = await Ledger.open(database, recent_keys=BOUND)
     await led.mint("start:alice", "alice", 100, "start")
     await led.hold("h1", "alice", "t", 30)
     await led.settle("s1", "t", ["h1"], {"alice": 60})
@@ -175,41 +177,37 @@ async def test_a_recorded_retry_of_an_evicted_key_is_recognised_at_restart(db_pa
         await led.settle("s1", "t", ["h1"], {"alice": 60})
     await push_out(led)
     await led.close()
-    assert check(db_path).pending_outcomes == 1
-    led = await Ledger.open(db_path, recent_keys=BOUND)     # s1 is not among the keys loaded
+    assert check(database).pending_outcomes == 1
+    led = await Ledger.open(database, recent_keys=BOUND)     # s1 is not among the keys loaded
     try:
         assert led.recovered == []                           # applied already: nothing to do or tell
         assert await led.take_notices("alice") == []
         assert await led.balance("alice") == Balance(130, {})
     finally:
         await led.close()
-    report = check(db_path)
+    report = check(database)
     assert report.ok and report.pending_outcomes == 0 and report.operations == 3 + BOUND
 
 
-async def test_a_failed_commit_after_a_recall_keeps_the_mirror_true_to_the_file(db_path):
-    store = SQLiteStore(db_path, recent_keys=BOUND)
+async def test_a_failed_commit_after_a_recall_keeps_the_mirror_true_to_the_file(database):
+    store = open_store(Database.parse(database), BOUND)
     try:
         store.apply_batch([Op.mint("start:alice", "alice", 100, "start")])
         store.apply_batch([Op.mint(f"grant:{i}", "zoe", 1, "grant") for i in range(BOUND)])
         batch = [Op.mint("start:alice", "alice", 100, "start"), Op.mint("start:bob", "bob", 5, "start")]
         store.fail_next_commits(1)
-        with pytest.raises(sqlite3.OperationalError):
+        with pytest.raises(store.dialect.operational_error):
             store.apply_batch(batch)
         assert len(store.mirror.ops) <= BOUND
-        assert set(store.mirror.ops.items()) <= set(file_ops(db_path))
+        assert set(store.mirror.ops.items()) <= set(file_ops(database))
         assert list(store.mirror.order) == list(store.mirror.ops)
         assert store.apply_batch(batch) == [None, None]
         assert store.balance("alice") == Balance(100, {}) and store.balance("bob") == Balance(5, {})
-        assert check(db_path).ok and check(db_path).operations == 1 + BOUND + 1
+        assert check(database).ok and check(database).operations == 1 + BOUND + 1
     finally:
         store.close()
 
 
-def test_a_bound_below_one_is_refused(db_path):
-    conn = sqlite3.connect(db_path)
-    try:
-        with pytest.raises(ValueError):
-            Mirror(conn, 0)
-    finally:
-        conn.close()
+def test_a_bound_below_one_is_refused(database):
+    with raw(database) as conn, pytest.raises(ValueError):
+        Mirror(conn, 0)

@@ -3,25 +3,28 @@
 Mints, wagers, settlements (banked and player-versus-player), refunds,
 forfeits, retries with the same or changed arguments, concurrent batches,
 failed commits and restarts (with start-up recovery) are run against the real
-ledger on a real file and against `Model`, a few dozen lines of dicts. After
+ledger on a real database (a fresh SQLite file, or a fresh database on the
+run's PostgreSQL server, per example) and against `Model`, a few dozen lines of dicts. After
 every step the ledger must agree with the model (every balance, every held
 stake, the house, what was minted, pending outcomes), `check` must find
 every invariant intact, and the writer's in-memory mirror must agree with a
-fresh load of the file: equal in everything but the applied keys, of which
-it holds at most RECENT (so most retries find their key evicted and the file
-decides), each as the file stores it.
+fresh load of the database: equal in everything but the applied keys, of which
+it holds at most RECENT (so most retries find their key evicted and the
+database decides), each as the database stores it.
 """
 from __future__ import annotations
 
 import asyncio
 import shutil
-import sqlite3
 import tempfile
+import uuid
+from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
+from hypothesis.stateful import RuleBasedStateMachine, invariant, rule, run_state_machine_as_test
 
 from server.ledger import (
     Balance,
@@ -36,6 +39,8 @@ from server.ledger import (
 )
 from server.ledger.mirror import Mirror
 from server.ledger.ops import CLOSING, Kind, Op
+
+from .conftest import raw
 
 PLAYERS = ("ann", "ben", "cat", "dan")
 RECENT = 4            # keys the writer's mirror keeps: a run of 30 steps evicts most of them
@@ -131,10 +136,11 @@ async def call(ledger: Ledger, op: Op) -> type | None:
 
 
 class LedgerMachine(RuleBasedStateMachine):
-    def __init__(self) -> None:
+    """One example: a fresh database from `fresh()`, handed back to `done` at the end."""
+
+    def __init__(self, fresh: Callable[[], str], done: Callable[[str], None]) -> None:
         super().__init__()
-        self.dir = Path(tempfile.mkdtemp(prefix="ledger-stateful-"))
-        self.path = self.dir / "casino.db"
+        self.path, self.done = fresh(), done
         self.loop = asyncio.new_event_loop()
         self.ledger = self.loop.run_until_complete(Ledger.open(self.path, recent_keys=RECENT))
         self.model = Model()
@@ -144,7 +150,7 @@ class LedgerMachine(RuleBasedStateMachine):
     def teardown(self) -> None:
         self.loop.run_until_complete(self.ledger.close())
         self.loop.close()
-        shutil.rmtree(self.dir, ignore_errors=True)
+        self.done(self.path)
 
     def key(self) -> str:
         self.n += 1
@@ -268,14 +274,11 @@ class LedgerMachine(RuleBasedStateMachine):
         assert report.open_holds == sum(s[2] for s in self.model.holds.values())
         for p in PLAYERS:
             assert self.loop.run_until_complete(self.ledger.balance(p)) == self.model.balance(p), p
-        # the writer judges with its in-memory mirror: it must equal what the file says
-        conn = sqlite3.connect(self.path)
-        try:
+        # the writer judges with its in-memory mirror: it must equal what the database says
+        with raw(self.path) as conn:
             fresh = Mirror(conn).snapshot()
             stored = {(sc, k): (kind, a) for sc, k, kind, a in
                       conn.execute("SELECT scope, key, kind, args FROM operations")}
-        finally:
-            conn.close()
         mirror = self.ledger.store.mirror
         live = mirror.snapshot()
         assert live[:3] + live[4:] == fresh[:3] + fresh[4:]
@@ -284,7 +287,36 @@ class LedgerMachine(RuleBasedStateMachine):
         assert all(stored.get(k) == sig for k, sig in mirror.ops.items())
 
 
-LedgerMachine.TestCase.settings = settings(
-    max_examples=40, stateful_step_count=30, deadline=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-TestLedgerStateful = LedgerMachine.TestCase
+# PostgreSQL: fewer examples, each on a new database of the run's server (~1 s each)
+EXAMPLES = {"sqlite": 40, "postgresql": 20}
+
+
+@pytest.mark.both_stores
+def test_the_ledger_agrees_with_the_model(store, tmp_path, request):
+    """The machine is built per example with a database of its own: a shrunk example
+    must replay from the same empty ledger as the first run of it."""
+    fresh: Callable[[], str]
+    done: Callable[[str], None]
+    if store == "sqlite":
+        def fresh() -> str:
+            folder = Path(tempfile.mkdtemp(prefix="example-", dir=tmp_path))
+            return f"sqlite:///{folder / 'casino.db'}"
+
+        def done(url: str) -> None:
+            shutil.rmtree(Path(url[len("sqlite:///"):]).parent, ignore_errors=True)
+    else:
+        cluster = request.getfixturevalue("postgres")
+
+        def fresh() -> str:
+            # FILE_COPY copies the empty template's files: twice as fast here as
+            # the default WAL_LOG, which writes them all to the WAL
+            import psycopg
+            name = f"s_{uuid.uuid4().hex[:16]}"
+            with psycopg.connect(cluster.url(), autocommit=True) as conn:
+                conn.execute(f'CREATE DATABASE "{name}" STRATEGY FILE_COPY')
+            return cluster.url(name)
+
+        done = cluster.drop_database
+    run_state_machine_as_test(lambda: LedgerMachine(fresh, done), settings=settings(
+        max_examples=EXAMPLES[store], stateful_step_count=30, deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large]))
