@@ -36,6 +36,11 @@ def raw(database: str | Path) -> Iterator[Conn]:
         conn.close()
 
 
+def url_of(where: str | Path) -> str:
+    """A database URL: `where` as given, or an SQLite file's path as sqlite:///..."""
+    return str(where) if "://" in str(where) else f"sqlite:///{where}"
+
+
 def dialect(database: str | Path) -> Dialect:
     return dialect_of(Database.parse(database))
 
@@ -49,7 +54,7 @@ def casino_argv() -> list[str]:
 
 def ledger_check(where, *extra: str) -> subprocess.CompletedProcess:
     """`casino ledger check --data WHERE`: an SQLite file's path or any database URL."""
-    return subprocess.run([*casino_argv(), "ledger", "check", "--data", str(where), *extra],
+    return subprocess.run([*casino_argv(), "ledger", "check", "--database", url_of(where), *extra],
                           capture_output=True, text=True, cwd=ROOT, timeout=60, check=False)
 
 

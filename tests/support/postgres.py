@@ -93,7 +93,7 @@ class Cluster:
         import psycopg
         name = name or "t_" + uuid.uuid4().hex[:16]
         with psycopg.connect(self.url(), autocommit=True) as conn:
-            conn.execute(f'CREATE DATABASE "{name}"')
+            conn.execute(f'CREATE DATABASE "{name}" STRATEGY FILE_COPY')   # 0.14 s, not 0.38: no WAL of the copy
         return self.url(name)
 
     def drop_database(self, url: str) -> None:
