@@ -8,8 +8,9 @@ that needs them, the same on both.
 
 Why psycopg 3 and not asyncpg: the ledger writes from one thread of its own
 (group commit; the event loop never waits on the disk) and reads from
-another, so a synchronous driver is what it needs, and psycopg's executemany
-sends a whole batch's rows in one pipeline, one round trip. asyncpg would put
+another, so a synchronous driver is what it needs, and psycopg's COPY and
+array parameters send a whole batch's rows in a few statements
+(PostgresStore._write), its executemany in one pipeline. asyncpg would put
 the database on the event loop the ledger keeps it off. docs/ledger.md.
 """
 from __future__ import annotations
