@@ -6,9 +6,13 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from support.telnet import Client, login, plain
 
 from server.cli import main
+
+pytestmark = pytest.mark.both_stores      # the same game, on SQLite and on PostgreSQL
 
 FAST = {"commands_per_second": 1000}
 WINDOW, SPIN = 20, 3                      # the shipped table's seconds
