@@ -19,6 +19,7 @@ from server import logs
 from server.commands.general import RoomApp, describe_room
 from server.net import mud
 from server.net.session import LoggedIn, Session, logged_in
+from server.net.lifecycle import logged_in as count_login
 from server.net.throttle import ConnectionCounter, CreationLimit, LoginThrottle
 from server.accounts.names import name_key, name_problem, new_name_problem
 from server.accounts.create import create_account
@@ -306,9 +307,7 @@ async def enter(app: LoginApp, session: Session, account: Account, *,
         app.online.pop(account.key, None)
         app.world.remove(old)
         old.close("Your account was connected from elsewhere; this connection is closed.")
-    if session.anonymous:
-        session.anonymous = False
-        app.connections.logged_in(session.ip)
+    count_login(app.connections, session)     # no longer counted as not logged in
     session.account = account
     if not logged_in(session):
         return                  # never: its account was just set (this narrows its type)

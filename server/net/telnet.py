@@ -21,7 +21,8 @@ Choices made on purpose (each a pitfall measured in TELNET.md):
 
 What one client may cost everyone else is bounded here (docs/operating.md):
 - admission: every accepted socket counts toward the per-address, total and
-  not-logged-in caps from accept until the socket is really closed;
+  not-logged-in caps from accept until the socket is really closed (the
+  lifecycle every edge shares: server.net.lifecycle);
 - input: each read is at most READ_SIZE bytes, and a connection may make us
   parse `input_bytes_per_second` plain bytes' worth of work: a read with a
   telnet command in it costs HEAVY a byte (telnetlib3 parses those bytes
@@ -41,7 +42,9 @@ What one client may cost everyone else is bounded here (docs/operating.md):
   megabytes), so a client that stops reading soon backs output up into our
   own queue, where Session cuts it off past `max_output`;
 - closing: a polite close that has not finished within CLOSE_GRACE seconds
-  (a client that does not read) is aborted.
+  (a client that does not read) is aborted (server.net.lifecycle).
+
+telnetlib3's private parts are used only through server.net.telnetlib3_adapter.
 """
 from __future__ import annotations
 
@@ -52,17 +55,17 @@ import logging
 import select
 import socket
 import sys
-from typing import Any, ClassVar, Protocol
+from typing import Any, AsyncGenerator, ClassVar, Protocol
 
 import telnetlib3
-from telnetlib3 import server_base
 from telnetlib3.server import Server
 from telnetlib3.telopt import (BINARY, CHARSET, CMD_EOR, DO, ECHO, EOR, GA, GMCP, IAC, MSSP, NAWS, SGA,
                                 TTYPE, WILL, WONT, name_command)
 
 from server import logs
-from server.net.lines import LineSplitter
+from server.net import telnetlib3_adapter as tl
 from server.net.host import Host
+from server.net.lifecycle import Connection, Edge
 from server.net.mud import Gmcp, Listed, mssp_enabled, mssp_variables
 from server.net.session import Session
 from server.net.throttle import ByteBudget
@@ -81,7 +84,6 @@ COMMAND_PIECE = 64        # bytes of such a read parsed before the budget is loo
 READER_LIMIT = 32768      # telnetlib3's reader pauses the socket at twice this
 SEND_BUFFER = 65536       # kernel send buffer per socket (Linux doubles it)
 IAC_BYTE, IAC_GA, IAC_EOR = IAC, IAC + GA, IAC + CMD_EOR
-CLOSE_GRACE = 2.0         # seconds a closing socket may take to flush before it is aborted
 READ_ALL = 1 << 30        # TelnetReaderUnicode.read(n) is quadratic when n < its buffer
 
 # What a client may tell through NEW-ENVIRON and we keep (telnetlib3 keeps
@@ -102,7 +104,7 @@ def writable_encoding(name: str) -> bool:
         return False
     try:
         info = codecs.lookup(name)
-        if not info._is_text_encoding:
+        if not tl.is_text_codec(info):
             return False
         _TRIAL_TEXT.encode(info.name, "replace")
         codecs.getincrementaldecoder(info.name)(errors="replace").decode(b"look\r\n")
@@ -159,7 +161,7 @@ class TelnetOut:
         protocol = self.protocol
         data = raw.encode(text).replace(IAC_BYTE, IAC_BYTE * 2) + protocol.prompt_mark()
         self.transport.write(data)
-        protocol._tx_bytes += len(data)            # telnetlib3's byte count, as its writes keep it
+        tl.count_sent(protocol, len(data))         # telnetlib3's byte count, as its writes keep it
 
     def echo(self, on: bool) -> None:
         self.raw.iac(WONT if on else WILL, ECHO)
@@ -178,32 +180,21 @@ class TelnetOut:
         self.raw.close()
 
 
-class _Release(asyncio.Protocol):
-    """Put on a transport that is closing politely: frees its place in the
-    connection caps when the socket is really gone."""
-
-    def __init__(self, done: Any) -> None:
-        self._done = done
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self._done()
-
-
-class CasinoTelnetServer(telnetlib3.TelnetServer):
-    """Admission, input budget and real-close accounting; offers EOR and
-    forwards window-size changes to the session. `app` is bound by start_telnet."""
+class CasinoTelnetServer(tl.CompressionGuard, telnetlib3.TelnetServer):
+    """Input budget and negotiation over the shared lifecycle (admission and
+    real-close accounting: `conn`); offers EOR and forwards window-size
+    changes to the session. `app` and `edge` are bound by start_telnet."""
 
     app: ClassVar[TelnetHost]      # bound on the subclass start_telnet makes
+    edge: ClassVar[Edge]           # ... with its admission
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.ip = "?"
+        self.conn: Connection | None = None    # admitted: its place in the caps
         self.session: Session | None = None
-        self._counted = False
-        self._released = False
         self._pauses: set[str] = set()
         self._resume_at: asyncio.TimerHandle | None = None
-        self._abort_at: asyncio.TimerHandle | None = None
         self._budget: ByteBudget | None = None
         self._held = b""                     # input read but not parsed: past the budget
         self._raw: Any = None
@@ -245,17 +236,15 @@ class CasinoTelnetServer(telnetlib3.TelnetServer):
         app = self.app
         peer = transport.get_extra_info("peername") or ("?", 0)
         self.ip = str(peer[0])
-        why = f"*** {app.stop_reason} ***" if app.closing else app.connections.refusal(self.ip)
-        if why is not None:
+        admitted = self.edge.admit(self.ip)
+        if isinstance(admitted, str):
             # Refused before any negotiation: the line is written straight to the
             # socket, which is then dropped; nothing of ours stays behind.
-            self._closing = True          # telnetlib3's server prunes its list by this
-            logs.event(log, "connection_refused", ip=self.ip, why=why)
-            transport.write(why.encode() + b"\r\n")
+            tl.mark_closing(self)
+            transport.write(admitted.encode() + b"\r\n")
             transport.abort()
             return
-        app.connections.admit(self.ip)
-        self._counted = True
+        self.conn = admitted
         self._raw = transport
         limits = app.config.settings.limits
         loop = asyncio.get_running_loop()
@@ -303,7 +292,7 @@ class CasinoTelnetServer(telnetlib3.TelnetServer):
 
     def send_mssp(self) -> None:
         """A directory's crawler agreed to MSSP: describe the casino, once."""
-        if self._mssp_sent or self._closing or not mssp_enabled(self.writer):
+        if self._mssp_sent or tl.is_closing(self) or not mssp_enabled(self.writer):
             return
         self._mssp_sent = True
         writer = self.writer
@@ -311,41 +300,31 @@ class CasinoTelnetServer(telnetlib3.TelnetServer):
         writer.send_mssp(mssp_variables(self.app, self.app.port))
 
     def connection_lost(self, exc: Exception | None) -> None:
-        if not self._counted or self._released or self._closing:
+        conn = self.conn
+        if conn is None or conn.released or tl.is_closing(self):
             return
         transport = self._raw
         gone = transport is None or transport.is_closing()   # the socket itself ended
-        if self.session is not None:
-            self.session.hung_up = True
+        conn.hung_up()
         super().connection_lost(exc)
         if self._resume_at is not None:
             self._resume_at.cancel()
         self._held = b""
-        if gone:
+        if gone or transport is None:
             self._release()
         else:
-            # telnetlib3 closed it politely: that finishes only once the client
-            # has read what is queued, which a client that never reads never does.
-            transport.set_protocol(_Release(self._release))
-            self._abort_at = asyncio.get_running_loop().call_later(CLOSE_GRACE, transport.abort)
+            # telnetlib3 closed it politely: counted until the socket is really gone.
+            conn.linger(transport, self._release)
 
     def _release(self) -> None:
-        if self._released:
-            return
-        self._released = True
-        if self._abort_at is not None:
-            self._abort_at.cancel()
-        session = self.session
-        anonymous = session is None or session.anonymous
-        if session is not None:
-            session.anonymous = False       # counted out: a login finishing now changes no count
-        self.app.connections.release(self.ip, anonymous=anonymous)
+        if self.conn is not None:
+            self.conn.closed()
         self._raw = None
 
     def abort(self) -> None:
         """Drop the connection now, unsent output and all."""
         transport = self._raw
-        if transport is not None and not self._released:
+        if transport is not None and self.conn is not None and not self.conn.released:
             transport.abort()
 
     # --- input ------------------------------------------------------------
@@ -362,7 +341,7 @@ class CasinoTelnetServer(telnetlib3.TelnetServer):
             self._raw.resume_reading()
 
     def data_received(self, data: bytes) -> None:
-        if not self._counted or self._closing:
+        if self.conn is None or tl.is_closing(self):
             return
         if self._held:                  # a read that was under way when reading paused
             self._held += data
@@ -381,7 +360,7 @@ class CasinoTelnetServer(telnetlib3.TelnetServer):
         for start in range(0, len(data), COMMAND_PIECE):
             piece = data[start:start + COMMAND_PIECE]
             self._parse(piece, True)
-            if self._closing or self._raw is None:
+            if tl.is_closing(self) or self._raw is None:
                 return False
             cost = len(piece) * HEAVY + piece.count(IAC_BYTE) * COMMAND_COST
             if self._charge(budget.spend(cost, loop.time()), data[start + COMMAND_PIECE:]):
@@ -403,7 +382,7 @@ class CasinoTelnetServer(telnetlib3.TelnetServer):
     def _go_on(self) -> None:
         self._resume_at = None
         held, self._held = self._held, b""
-        if self._closing or self._raw is None:
+        if tl.is_closing(self) or self._raw is None:
             return
         if self._hung_up():
             # What a client left behind it is not read at its budget's pace
@@ -433,7 +412,7 @@ class CasinoTelnetServer(telnetlib3.TelnetServer):
         assert writer is not None and reader is not None, "counted: connected"
         heavy = heavy or writer.is_oob
         session = self.session
-        if heavy or session is None or session.account is None or self._mccp3_decompressor is not None:
+        if heavy or session is None or session.account is None or tl.is_decompressing(self):
             global _reading
             _reading, reading = self, _reading
             try:
@@ -445,10 +424,10 @@ class CasinoTelnetServer(telnetlib3.TelnetServer):
             # A logged-in player's line with no telnet command in it: all that
             # telnetlib3's data_received would do with it, less its per-read
             # bookkeeping (a timeout it does not use here, a clock, a trace).
-            self._rx_bytes += len(data)
+            tl.count_received(self, len(data))
             reader.feed_data(data)
 
-    def _mccp3_start(self) -> None:
+    def client_compressing(self) -> None:
         # Never offered; a client that starts compressing anyway is dropped
         # rather than given a zlib stream to inflate without bound.
         logs.event(log, "drop_compressing_client", ip=self.ip)
@@ -467,8 +446,8 @@ class CasinoTelnetServer(telnetlib3.TelnetServer):
         # (netcat) is offered nothing more, as before (its banner comes after
         # connect_maxwait).
         writer = self.writer
-        if not self._advanced and writer is not None and writer.remote_option.get(TTYPE) is False:
-            self._advanced = True
+        if not tl.is_advanced(self) and writer is not None and writer.remote_option.get(TTYPE) is False:
+            tl.mark_advanced(self)
             self.begin_advanced_negotiation()
         return super().check_negotiation(final)
 
@@ -477,7 +456,7 @@ class CasinoTelnetServer(telnetlib3.TelnetServer):
         # module docstring: binary output turns off the client's output
         # processing, so its echoed newline no longer returns the carriage).
         # Its WILL SGA is for character mode and MCCP is off: neither applies.
-        server_base.BaseServer.begin_advanced_negotiation(self)
+        tl.begin_base_negotiation(self)
         writer = self.writer
         assert writer is not None, "negotiation begins once connected"
         writer.always_wont.add(BINARY)
@@ -500,7 +479,7 @@ class CasinoTelnetServer(telnetlib3.TelnetServer):
                 writer.environ_encoding = "ascii"     # telnetlib3 set it already; it decodes NEW-ENVIRON
             return
         super().on_charset(charset)
-        self._extra["agreed_charset"] = charset
+        tl.set_extra(self, "agreed_charset", charset)
 
     def on_environ(self, mapping: dict[str, str]) -> None:
         # Only the variables we read, each cut short: a flood of variables
@@ -555,36 +534,23 @@ def _quiet_telnetlib() -> None:
 async def start_telnet(app: TelnetHost, host: str, port: int) -> Server:
     """Listen for telnet clients; each gets a Session driven by `app`."""
     _quiet_telnetlib()
-    protocol = type("CasinoServer", (CasinoTelnetServer,), {"app": app})
+    edge = Edge(app, "telnet", "shell_error")
+    protocol = type("CasinoServer", (CasinoTelnetServer,), {"app": app, "edge": edge})
 
     async def shell(reader: Any, writer: Any) -> None:
         proto = writer.protocol
-        limits = app.config.settings.limits
-        session = Session(TelnetOut(writer), proto.ip, max_output=limits.max_output, drop=proto.abort)
-        proto.session = session
+        conn = proto.conn
+        assert conn is not None, "a shell runs for admitted connections only"
+        session = proto.session = conn.opened(TelnetOut(writer), drop=proto.abort)
         session.gmcp = proto.gmcp
-        loop = asyncio.get_running_loop()
+
+        async def chunks() -> AsyncGenerator[str, None]:
+            while data := await reader.read(READ_ALL):
+                yield data
         try:
-            await app.on_connect(session)
-            splitter = LineSplitter(limits.max_line)
-            while not session.closed:
-                data = await reader.read(READ_ALL)
-                if not data:
-                    break
-                await app.on_input(session, splitter.feed(data), loop.time())
-        except (ConnectionError, asyncio.IncompleteReadError):
-            pass
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("event=shell_error ip=%s", proto.ip)
+            await conn.serve(chunks())
         finally:
-            try:
-                await app.on_disconnect(session)
-            finally:
-                if not session.closed:
-                    session.close()
-                reader._buffer.clear()     # telnetlib3 keeps closed protocols a while
+            tl.clear_reader(reader)     # telnetlib3 keeps closed protocols a while
 
     server = await telnetlib3.create_server(
         host=host,
@@ -600,16 +566,5 @@ async def start_telnet(app: TelnetHost, host: str, port: int) -> Server:
         limit=READER_LIMIT,
         timeout=False,
     )
-    # telnetlib3 queues each negotiated client, the last 1000 of them, for a
-    # wait_for_client() we never call: dead connections (their sessions and
-    # input) would stay in memory. Nothing is queued.
-    if isinstance(getattr(server, "_new_client", None), asyncio.Queue):
-        server._new_client = _NoClients()
+    tl.keep_no_clients(server)      # nor does telnetlib3 keep every client for us
     return server
-
-
-class _NoClients(asyncio.Queue):  # type: ignore[type-arg]
-    """A queue that keeps nothing: telnetlib3's queue of new clients, unused here."""
-
-    def put_nowait(self, item: Any) -> None:
-        pass

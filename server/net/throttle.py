@@ -145,9 +145,10 @@ class ConnectionCounter:
 
     A connection is counted from the moment its socket is accepted until the
     socket is really closed (not when we merely asked it to close), so a
-    client that never reads cannot hold sockets open outside the caps. An
-    HTTP connection to the browser page counts as one not logged in until its
-    WebSocket logs in, like a telnet connection.
+    client that never reads cannot hold sockets open outside the caps. Every
+    connection, telnet or HTTP, counts as not logged in from accept until a
+    session on it logs in (the one rule: server.net.lifecycle, which is what
+    calls admit, logged_in and release).
     """
 
     def __init__(self, per_ip: int, total: int = 1_000_000, anonymous: int = 1_000_000,

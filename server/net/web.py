@@ -19,13 +19,16 @@ host), and the page is served with a Content-Security-Policy that runs only
 its own script.
 
 Limits, as telnet has them (docs/operating.md):
-- admission (HttpGate): every HTTP connection to this port counts in
+- admission (HttpGate, over the lifecycle every edge shares:
+  server.net.lifecycle): every HTTP connection to this port counts in
   app.connections from accept until its socket is really closed, with the
   caps shared with telnet (per address, in all, not logged in in all and per
-  address); it counts as not logged in until its WebSocket logs in. A
-  connection past a cap is answered with the reason (a WebSocket's text
-  frame, or a 503 page) and closed; while more than REFUSING of those wait
-  for their request, a further one gets a bare 503 at once;
+  address); it counts as not logged in until a WebSocket on it logs in, so a
+  connection that only fetched the page counts as not logged in while it is
+  open (the one rule: server.net.lifecycle). A connection past a cap is
+  answered with the reason (a WebSocket's text frame, or a 503 page) and
+  closed; while more than REFUSING of those wait for their request, a
+  further one gets a bare 503 at once;
 - deadlines (HttpGate, in the casino's ticks): an HTTP connection that has
   not started a request within `http_timeout` seconds of connecting or of
   its last request (silent, slowloris, idle keep-alive, a page that never
@@ -50,7 +53,7 @@ import json
 import logging
 from collections import deque
 from pathlib import Path
-from typing import Any
+from typing import Any, AsyncGenerator
 from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
@@ -58,8 +61,9 @@ from aiohttp.http_exceptions import HttpProcessingError
 from aiohttp.web_protocol import RequestHandler
 
 from server import logs
+from server.net import lifecycle
 from server.net.host import Clock, Host
-from server.net.lines import LineSplitter
+from server.net.lifecycle import Connection, Edge
 from server.net.session import Session
 from server.net.throttle import ByteBudget
 
@@ -69,7 +73,6 @@ CASINO: web.AppKey[Host] = web.AppKey("casino")     # the app this page serves
 GATE: web.AppKey["HttpGate"] = web.AppKey("gate")     # admission and deadlines of its connections
 ORIGINS: web.AppKey[set[str]] = web.AppKey("origins")   # host:port our page is served from
 STATIC = Path(__file__).resolve().parents[1] / "web" / "static"
-CLOSE_GRACE = 2.0        # seconds a closing WebSocket may take before it is dropped
 HEARTBEAT = 30.0         # seconds between pings: a vanished browser is noticed
 MAX_FRAME = 65536        # bytes in one frame from a page (aiohttp closes the socket past it)
 FRAME_COST = 800         # a frame's handling in plain bytes' worth of CPU (an empty one: about 4 us)
@@ -156,7 +159,7 @@ class WebWriter:
                     await self.ws.send_str(text)
                 if self._closing:
                     break
-            await asyncio.wait_for(self.ws.close(), CLOSE_GRACE)
+            await asyncio.wait_for(self.ws.close(), lifecycle.CLOSE_GRACE)
         except (ConnectionError, RuntimeError, asyncio.TimeoutError):
             if self.transport is not None:
                 self.transport.abort()
@@ -167,17 +170,18 @@ class WebWriter:
 
 
 class _Conn:
-    """One HTTP connection the gate knows: its address, socket, deadline and,
-    once upgraded, its WebSocket's session; or why it is refused."""
+    """One HTTP connection the gate knows: its socket, deadline and either
+    its place in the caps (`conn`, a WebSocket's session once upgraded) or
+    why it is refused."""
 
-    __slots__ = ("ip", "transport", "due", "session", "refused")
+    __slots__ = ("transport", "due", "conn", "refused", "upgraded")
 
-    def __init__(self, ip: str, transport: Any, refused: str | None) -> None:
-        self.ip = ip
+    def __init__(self, transport: Any, conn: Connection | None, refused: str | None) -> None:
         self.transport = transport
         self.due: int | None = None
-        self.session: Session | None = None
+        self.conn = conn
         self.refused = refused
+        self.upgraded = False
 
 
 class HttpGate:
@@ -188,11 +192,11 @@ class HttpGate:
 
     def __init__(self, casino: Host) -> None:
         self.casino = casino
+        self.edge = Edge(casino, "web", "web_error")
         self.clock: Clock = casino.clock
         self._conns: dict[RequestHandler, _Conn] = {}
         self._due: dict[int, set[RequestHandler]] = {}
         self.refusing = 0
-        self._logged: dict[str, float] = {}
 
     def watch(self, server: web.Server) -> None:
         """Count the connections of aiohttp's `server` from now on."""
@@ -217,21 +221,18 @@ class HttpGate:
 
     def connection_made(self, handler: RequestHandler, transport: asyncio.Transport) -> None:
         peer = transport.get_extra_info("peername") or ("?", 0)
-        ip = str(peer[0])
-        casino = self.casino
-        why = f"*** {casino.stop_reason} ***" if casino.closing else casino.connections.refusal(ip)
-        if why is not None:
-            self._log_refusal(ip, why)
+        admitted = self.edge.admit(str(peer[0]))
+        if isinstance(admitted, str):
             if self.refusing >= REFUSING:
-                body = why.encode()
+                body = admitted.encode()
                 transport.write(b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
                                 b"Connection: close\r\nContent-Length: %d\r\n\r\n%s" % (len(body), body))
                 transport.abort()
                 return
             self.refusing += 1
+            self._conns[handler] = _Conn(transport, None, admitted)
         else:
-            casino.connections.admit(ip)
-        self._conns[handler] = _Conn(ip, transport, why)
+            self._conns[handler] = _Conn(transport, admitted, None)
         self._schedule(handler)
 
     def connection_lost(self, handler: RequestHandler) -> None:
@@ -239,25 +240,10 @@ class HttpGate:
         if conn is None:
             return
         self._unschedule(handler, conn)
-        if conn.refused is not None:
+        if conn.conn is None:
             self.refusing -= 1
             return
-        session = conn.session
-        anonymous = session is None or session.anonymous
-        if session is not None:
-            session.anonymous = False       # counted out: a login finishing now changes no count
-            session.hung_up = True
-        self.casino.connections.release(conn.ip, anonymous=anonymous)
-
-    def _log_refusal(self, ip: str, why: str) -> None:
-        """One line per address a minute, not one per refused connection."""
-        now = asyncio.get_running_loop().time()
-        if now - self._logged.get(ip, -REFUSAL_LOG_EVERY) < REFUSAL_LOG_EVERY:
-            return
-        if len(self._logged) >= 10_000:
-            self._logged.clear()
-        self._logged[ip] = now
-        logs.event(log, "connection_refused", ip=ip, why=why, via="web")
+        conn.conn.closed()
 
     # --- what the page's requests tell the gate ---------------------------
     def refusal(self, handler: RequestHandler) -> str | None:
@@ -266,18 +252,20 @@ class HttpGate:
         conn = self._conns.get(handler)
         if conn is None:
             return "The casino cannot take this connection."
-        if conn.session is None:
+        if not conn.upgraded:
             self._schedule(handler)
         return conn.refused
 
-    def upgrade(self, handler: RequestHandler, session: Session) -> None:
-        """The connection is now this WebSocket's: the session's own login and
-        idle deadlines apply to it, and its login decides how it is counted."""
+    def upgrade(self, handler: RequestHandler) -> Connection | None:
+        """The connection is now a WebSocket's: the session's own login and
+        idle deadlines apply to it, and its login decides how it is counted.
+        Its Connection (None: not an admitted connection the gate knows)."""
         conn = self._conns.get(handler)
-        if conn is None:
-            return
-        conn.session = session
+        if conn is None or conn.conn is None:
+            return None
+        conn.upgraded = True
         self._unschedule(handler, conn)
+        return conn.conn
 
     # --- deadlines ----------------------------------------------------------
     def _schedule(self, handler: RequestHandler) -> None:
@@ -425,22 +413,23 @@ async def _socket(request: web.Request) -> web.StreamResponse:
     await ws.prepare(request)
     gate = request.app[GATE]
     why = gate.refusal(request.protocol)        # past a cap when it connected (HttpGate)
-    if why is None and app.closing:
-        why = f"*** {app.stop_reason} ***"
-    if why is not None:
-        await ws.send_str(json.dumps({"t": "text", "d": why + "\r\n"}))
+    conn = gate.upgrade(request.protocol) if why is None else None
+    if why is None:
+        why = conn.refusal() if conn is not None else "The casino cannot take this connection."
+    if why is not None or conn is None:
+        await ws.send_str(json.dumps({"t": "text", "d": f"{why}\r\n"}))
         await ws.close()
         return ws
     limits = app.config.settings.limits
     writer = WebWriter(ws, request.transport)
-    session = Session(writer, ip, max_output=limits.max_output)
-    gate.upgrade(request.protocol, session)
+    session = conn.opened(writer)
     writer.start()
     loop = asyncio.get_running_loop()
     budget = ByteBudget(limits.input_bytes_per_second, limits.input_bytes_per_second, loop.time())
-    splitter = LineSplitter(limits.max_line)
-    try:
-        await app.on_connect(session)
+
+    async def chunks() -> AsyncGenerator[str, None]:
+        """The typed text of the page's frames, each frame charged to the
+        budget (pings answered here, so they are charged too)."""
         async for msg in ws:
             if session.closed:
                 break
@@ -449,25 +438,18 @@ async def _socket(request: web.Request) -> web.StreamResponse:
             if msg.type == WSMsgType.TEXT:
                 text = _lines_of(msg.data, session)
                 if text is not None:
-                    await app.on_input(session, splitter.feed(text + "\n"), loop.time())
+                    yield text + "\n"
             elif msg.type == WSMsgType.PING:
                 await ws.pong(msg.data)
             if wait > 0:
                 await asyncio.sleep(wait)    # stop reading this page a while (real time)
-    except ConnectionError:
-        pass
-    except Exception:
-        log.exception("event=web_error ip=%s", ip)
+    try:
+        await conn.serve(chunks())
     finally:
         try:
-            await app.on_disconnect(session)
-        finally:
-            if not session.closed:
-                session.close()
-            try:
-                await asyncio.wait_for(writer.done.wait(), CLOSE_GRACE + 1)
-            except asyncio.TimeoutError:
-                writer.abort()
+            await asyncio.wait_for(writer.done.wait(), lifecycle.CLOSE_GRACE + 1)
+        except asyncio.TimeoutError:
+            writer.abort()
     return ws
 
 
@@ -503,7 +485,7 @@ async def start_web(casino: Host, host: str, port: int) -> WebServer:
     app.router.add_get("/", _page)
     app.router.add_get("/ws", _socket)
     app.router.add_static("/static/", STATIC)
-    runner = web.AppRunner(app, access_log=None, shutdown_timeout=CLOSE_GRACE)
+    runner = web.AppRunner(app, access_log=None, shutdown_timeout=lifecycle.CLOSE_GRACE)
     await runner.setup()
     assert runner.server is not None, "set up: the server is made"
     gate.watch(runner.server)

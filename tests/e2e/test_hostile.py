@@ -16,6 +16,8 @@ import zlib
 from support.telnet import Client, login, plain
 
 import server.net.telnet as telnet_edge
+from server.net import lifecycle
+from server.net.telnetlib3_adapter import reader_buffered
 from server.ledger import check
 
 IAC, DO, SB, SE, NOP = 255, 253, 250, 240, 241
@@ -59,7 +61,7 @@ async def test_a_line_flood_does_not_delay_a_player(casino_factory):
     assert max(samples) < 0.1, samples
     # Nothing is queued without bound: each flooder's unread input is capped.
     limit = 2 * telnet_edge.READER_LIMIT + telnet_edge.READ_SIZE
-    assert all(len(s.writer.protocol.reader._buffer) <= limit for s in app.sessions)
+    assert all(reader_buffered(s.writer.protocol.reader) <= limit for s in app.sessions)
     for w in floods:
         w.transport.abort()
 
@@ -99,7 +101,7 @@ async def test_a_client_that_never_reads_is_cut_off_and_its_bet_forfeited(casino
 
 
 async def test_a_closing_socket_counts_until_it_is_really_closed(casino_factory, monkeypatch):
-    monkeypatch.setattr(telnet_edge, "CLOSE_GRACE", 0.2)
+    monkeypatch.setattr(lifecycle, "CLOSE_GRACE", 0.2)
     app = await casino_factory(limits={"connections_per_ip": 2})
     reader, writer = await raw(app.port, rcvbuf=4096)
     await until(lambda: len(app.sessions) == 1)

@@ -1,0 +1,193 @@
+"""One connection's life, the same for telnet and the browser.
+
+Each edge keeps only its protocol (telnet negotiation and its byte budget;
+HTTP, WebSocket framing and HTTP deadlines) and hands every step of a
+connection's life to this module, in this order:
+
+- admission (`Edge.admit`): refused while the casino is closing (with its
+  stop reason) or past a cap of the shared ConnectionCounter (with the
+  counter's sentence), the refusal logged once a minute per address and
+  edge; otherwise counted in the caps and given a `Connection`;
+- the session (`Connection.opened`): one Session over the edge's Writer,
+  with the configured `max_output`;
+- the session's life (`Connection.serve`): app.on_connect, then every chunk
+  of text the edge reads goes through one LineSplitter (`max_line`) to
+  app.on_input, until the client hangs up or the session is closed; then
+  app.on_disconnect, and the session is closed if it is not already;
+- the end (`Connection.hung_up`, `Connection.linger`, `Connection.closed`):
+  the session learns its client is gone; a socket closing politely stays
+  counted until it is really closed, and is aborted after CLOSE_GRACE
+  seconds; `closed` takes the connection out of the caps exactly once,
+  however the connection ended.
+
+"Not logged in", one rule for both edges (docs/operating.md): a connection
+counts as not logged in from the moment its socket is accepted until a
+session on it logs in (`logged_in`), or else until its socket is really
+closed. A connection that never carries a session (a telnet client that
+hangs up during negotiation, a plain HTTP request for the page or its
+script) therefore counts as not logged in for as long as it is open. A
+login counts only for its own connection, never for another one from the
+same address. A login that finishes after its socket was counted out
+changes no count (the flag `Session.anonymous` is cleared at release).
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any, AsyncGenerator, Callable
+
+from server import logs
+from server.net.host import Host
+from server.net.lines import LineSplitter
+from server.net.session import Session
+from server.net.throttle import ConnectionCounter
+
+log = logging.getLogger("casino.net")
+
+CLOSE_GRACE = 2.0          # seconds a closing socket may take to flush before it is aborted
+REFUSAL_LOG_EVERY = 60.0   # seconds between logged refusals of one address on one edge
+LOGGED_MAX = 10_000        # addresses remembered for that before they are forgotten at once
+
+
+class Edge:
+    """Admission to one listening edge (`via`: "telnet" or "web") of `host`."""
+
+    def __init__(self, host: Host, via: str, error_event: str) -> None:
+        self.host = host
+        self.via = via
+        self.error_event = error_event   # what an unexpected error in a session's life is logged as
+        self._logged: dict[str, float] = {}
+
+    def refusal(self, ip: str) -> str | None:
+        """Why a new connection from `ip` may not open now (the line it is
+        told), or None."""
+        host = self.host
+        return f"*** {host.stop_reason} ***" if host.closing else host.connections.refusal(ip)
+
+    def admit(self, ip: str) -> "Connection | str":
+        """A socket from `ip` was accepted: its Connection, counted in the
+        caps from now until `closed`, or the line it is refused with."""
+        why = self.refusal(ip)
+        if why is not None:
+            self._log_refusal(ip, why)
+            return why
+        self.host.connections.admit(ip)
+        return Connection(self, ip)
+
+    def _log_refusal(self, ip: str, why: str) -> None:
+        """One line per address a minute, not one per refused connection."""
+        now = asyncio.get_running_loop().time()
+        if now - self._logged.get(ip, -REFUSAL_LOG_EVERY) < REFUSAL_LOG_EVERY:
+            return
+        if len(self._logged) >= LOGGED_MAX:
+            self._logged.clear()
+        self._logged[ip] = now
+        logs.event(log, "connection_refused", ip=ip, why=why, via=self.via)
+
+
+class Connection:
+    """One admitted connection, from accept until its socket is really closed."""
+
+    __slots__ = ("edge", "ip", "session", "released", "_abort_at")
+
+    def __init__(self, edge: Edge, ip: str) -> None:
+        self.edge = edge
+        self.ip = ip
+        self.session: Session | None = None
+        self.released = False
+        self._abort_at: asyncio.TimerHandle | None = None
+
+    @property
+    def host(self) -> Host:
+        return self.edge.host
+
+    def refusal(self) -> str | None:
+        """Why this admitted connection may not start a session after all:
+        the casino began closing since it was accepted."""
+        host = self.host
+        return f"*** {host.stop_reason} ***" if host.closing else None
+
+    def opened(self, writer: Any, drop: Callable[[], None] | None = None) -> Session:
+        """The connection is ready for a player: its Session, writing through
+        `writer` (`drop` aborts the connection, when the Writer's own abort
+        is not the way to)."""
+        limits = self.host.config.settings.limits
+        session = Session(writer, self.ip, max_output=limits.max_output, drop=drop)
+        self.session = session
+        return session
+
+    async def serve(self, chunks: AsyncGenerator[str, None]) -> None:
+        """The session's life: on_connect, each chunk of text the client sent
+        (however the edge frames it) as lines to on_input, and on_disconnect
+        once the client hangs up, the session is closed, or anything fails."""
+        session = self.session
+        assert session is not None, "opened before served"
+        host = self.host
+        splitter = LineSplitter(host.config.settings.limits.max_line)
+        loop = asyncio.get_running_loop()
+        try:
+            await host.on_connect(session)
+            while not session.closed:
+                chunk = await anext(chunks, None)
+                if chunk is None or session.closed:
+                    break
+                await host.on_input(session, splitter.feed(chunk), loop.time())
+        except (ConnectionError, asyncio.IncompleteReadError):
+            pass
+        except Exception:
+            log.exception("event=%s ip=%s", self.edge.error_event, self.ip)
+        finally:
+            try:
+                await host.on_disconnect(session)
+            finally:
+                if not session.closed:
+                    session.close()
+                await chunks.aclose()       # the edge's reading ends here too
+
+    def hung_up(self) -> None:
+        """The connection is gone, or going (the client or we closed it): its
+        session can never log in or play again."""
+        if self.session is not None:
+            self.session.hung_up = True
+
+    def linger(self, transport: asyncio.Transport, release: Callable[[], None] | None = None) -> None:
+        """The socket is closing politely: that finishes only once the client
+        has read what is queued, which a client that never reads never does.
+        It stays counted until really closed (then `release`, which must call
+        `closed`, or `closed` itself), and is aborted after CLOSE_GRACE seconds."""
+        transport.set_protocol(_Release(release or self.closed))
+        self._abort_at = asyncio.get_running_loop().call_later(CLOSE_GRACE, transport.abort)
+
+    def closed(self) -> None:
+        """The socket is really closed: out of the caps, once whatever calls."""
+        if self.released:
+            return
+        self.released = True
+        if self._abort_at is not None:
+            self._abort_at.cancel()
+            self._abort_at = None
+        self.hung_up()
+        session = self.session
+        anonymous = session is None or session.anonymous
+        if session is not None:
+            session.anonymous = False       # counted out: a login finishing now changes no count
+        self.host.connections.release(self.ip, anonymous=anonymous)
+
+
+def logged_in(connections: ConnectionCounter, session: Session) -> None:
+    """`session` has logged in: its connection no longer counts as not
+    logged in (nothing changes once it was counted out, or if it already had)."""
+    if session.anonymous:
+        session.anonymous = False
+        connections.logged_in(session.ip)
+
+
+class _Release(asyncio.Protocol):
+    """Put on a transport that is closing politely: frees its place in the
+    connection caps when the socket is really gone."""
+
+    def __init__(self, done: Callable[[], None]) -> None:
+        self._done = done
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._done()

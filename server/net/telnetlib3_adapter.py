@@ -1,0 +1,134 @@
+"""Every use of telnetlib3's private parts, each behind one named function.
+
+telnetlib3 (pinned in pyproject.toml: PINNED) has no public way to do a few
+things the telnet edge needs; each one is done here and nowhere else, with
+why. tests/net/test_telnetlib3_adapter.py checks each against a real
+telnetlib3 server and protocol, so an upgrade that renames or changes one
+fails there, not in production. No other module touches a telnetlib3 private.
+
+(`is_text_codec` reads a private of CPython's codecs, not telnetlib3's; it
+is here so that every private the edge depends on is in one place and tested.)
+"""
+from __future__ import annotations
+
+import asyncio
+import codecs
+from typing import Any
+
+from telnetlib3 import server_base
+
+PINNED = "5.0.1"       # the telnetlib3 version these functions are tested against
+
+
+# --- the protocol (telnetlib3.server_base.BaseServer) -----------------------
+
+def is_closing(protocol: Any) -> bool:
+    """Whether telnetlib3 counts the protocol closed (`_closing`): set by its
+    connection_lost, after which it handles nothing more of it."""
+    return bool(protocol._closing)
+
+
+def mark_closing(protocol: Any) -> None:
+    """Count a connection we refused at once as closed (`_closing`):
+    telnetlib3's Server prunes its list of protocols by this flag, and its
+    connection_lost then does nothing (no shell was ever started)."""
+    protocol._closing = True
+
+
+def is_advanced(protocol: Any) -> bool:
+    """Whether the advanced negotiation (NAWS, CHARSET ...) has begun
+    (`_advanced`): telnetlib3 has no public flag for it."""
+    return bool(protocol._advanced)
+
+
+def mark_advanced(protocol: Any) -> None:
+    """Record that we began the advanced negotiation ourselves (for a client
+    that answered WONT TTYPE), so telnetlib3 does not begin it again."""
+    protocol._advanced = True
+
+
+def is_decompressing(protocol: Any) -> bool:
+    """Whether client-to-server MCCP3 is on (`_mccp3_decompressor`): such
+    input must go through telnetlib3's data_received, never straight to the
+    reader."""
+    return protocol._mccp3_decompressor is not None
+
+
+def count_received(protocol: Any, n: int) -> None:
+    """Add `n` to telnetlib3's count of bytes received (`_rx_bytes`, read by
+    its public rx_bytes), for input we hand to the reader ourselves."""
+    protocol._rx_bytes += n
+
+
+def count_sent(protocol: Any, n: int) -> None:
+    """Add `n` to telnetlib3's count of bytes sent (`_tx_bytes`, read by its
+    public tx_bytes), for a prompt we write to the transport ourselves."""
+    protocol._tx_bytes += n
+
+
+def set_extra(protocol: Any, key: str, value: Any) -> None:
+    """Put `key` in what get_extra_info answers (`_extra`): the charset the
+    client really agreed to, which telnetlib3 does not keep."""
+    protocol._extra[key] = value
+
+
+def begin_base_negotiation(protocol: Any) -> None:
+    """telnetlib3's BaseServer.begin_advanced_negotiation, skipping
+    TelnetServer's own (which offers WILL BINARY and WILL SGA): our edge
+    offers its own list instead (server.net.telnet)."""
+    server_base.BaseServer.begin_advanced_negotiation(protocol)
+
+
+class CompressionGuard:
+    """Mixed into the telnet protocol: telnetlib3 starts decompressing
+    client-to-server MCCP3 through the private `_mccp3_start` as soon as a
+    client sends its start, even though we never offered it. We call
+    `client_compressing` instead (to drop that client)."""
+
+    def client_compressing(self) -> None:
+        raise NotImplementedError
+
+    def _mccp3_start(self) -> None:
+        self.client_compressing()
+
+
+# --- the reader (telnetlib3.stream_reader.TelnetReader) ---------------------
+
+def reader_buffered(reader: Any) -> int:
+    """Bytes the reader holds unread (`_buffer`)."""
+    return len(reader._buffer)
+
+
+def clear_reader(reader: Any) -> None:
+    """Drop what the reader holds (`_buffer`): telnetlib3 keeps closed
+    protocols (and so their readers) a while, and a flooder's unread input
+    should not stay in memory with them."""
+    reader._buffer.clear()
+
+
+# --- the server (telnetlib3.server.Server) ----------------------------------
+
+class _NoClients(asyncio.Queue):  # type: ignore[type-arg]
+    """A queue that keeps nothing: telnetlib3's queue of new clients, unused here."""
+
+    def put_nowait(self, item: Any) -> None:
+        pass
+
+
+def keep_no_clients(server: Any) -> bool:
+    """telnetlib3 queues each negotiated client, the last 1000 of them, for a
+    wait_for_client() we never call (`_new_client`): dead connections (their
+    sessions and input) would stay in memory. Nothing is queued after this.
+    Returns whether the queue was there to replace."""
+    if not isinstance(getattr(server, "_new_client", None), asyncio.Queue):
+        return False
+    server._new_client = _NoClients()
+    return True
+
+
+# --- CPython's codecs -------------------------------------------------------
+
+def is_text_codec(info: codecs.CodecInfo) -> bool:
+    """Whether a codec encodes text to bytes (`_is_text_encoding`): rot13,
+    base64 and the like are codecs too, but bytes-to-bytes or str-to-str."""
+    return bool(info._is_text_encoding)
