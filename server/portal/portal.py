@@ -29,6 +29,7 @@ from typing import Any
 
 from server import logs
 from server.config.model import CasinoConfig
+from server.net.lifecycle import logged_in as count_login
 from server.net.lines import TooLong
 from server.net.session import Session
 from server.net.throttle import ConnectionCounter
@@ -267,9 +268,7 @@ class Portal:
             self.online.discard(cid)
             return
         self.online.add(cid)
-        if session.anonymous:          # logged in: no longer counted among those logging in
-            session.anonymous = False
-            self.connections.logged_in(session.ip)
+        count_login(self.connections, session)   # no longer counted among those logging in
 
     async def _game_ended(self, game: GameProcess, code: int) -> None:
         if self.game is game:
