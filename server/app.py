@@ -395,7 +395,10 @@ class Casino:
 
     async def reload(self) -> tuple[bool, list[str]]:
         from server.reload import reload
-        return await reload(self)
+        applied, lines = await reload(self)
+        if applied and self.portal is not None:     # its caps and limits are the portal's to apply
+            self.portal.send({"t": "reloaded"})
+        return applied, lines
 
     async def close_room(self, room_id: str, reason: str) -> list[str]:
         """Refund every stake at the room's tables, send everyone out, keep it

@@ -108,7 +108,7 @@ async def _serve_portal(config: CasinoConfig, args: argparse.Namespace, database
     from server.app import CannotListen
     from server.portal.portal import Portal, game_argv, install_signals
     settings = config.settings
-    portal = Portal(config, game_argv(args, database.url))
+    portal = Portal(config, game_argv(args, database.url), (Path(args.config), Path(args.rooms)))
     if not await portal.start_game():
         return 1
     web_port = args.web_port if args.web_port is not None else settings.web_port

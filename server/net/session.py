@@ -335,6 +335,12 @@ class Session:
         except Exception as exc:
             self._write_failed(exc)
 
+    def relay(self, text: str, prompt: bool = False) -> None:
+        """Write text rendered elsewhere (by the game process, for the portal):
+        as it is, within this connection's output limit."""
+        if not self.closed:
+            self._write(text, prompt)
+
     def _write_failed(self, exc: Exception) -> None:
         """A write to this connection raised (whatever the client did to make
         it): the connection is dropped, a disconnect like any other, and the

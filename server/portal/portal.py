@@ -25,6 +25,7 @@ import signal
 import socket
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from server import logs
@@ -64,9 +65,11 @@ class GameProcess:
 class Portal:
     """The edges' Host in the portal process (see server.net.host.Host)."""
 
-    def __init__(self, config: CasinoConfig, game_argv: list[str]) -> None:
+    def __init__(self, config: CasinoConfig, game_argv: list[str],
+                 config_dirs: tuple[Path, Path] | None = None) -> None:
         self.config = config
         self.game_argv = game_argv             # `casino game ...` without the link's fd
+        self.config_dirs = config_dirs         # config/ and rooms/, read again after a reload
         limits = config.settings.limits
         self.connections = ConnectionCounter(limits.connections_per_ip, limits.max_connections,
                                              limits.max_login_connections, limits.login_connections_per_ip)
@@ -81,6 +84,7 @@ class Portal:
         self.waiting: dict[int, list[str | TooLong]] = {}   # typed while no game process listens
         self.online: set[int] = set()          # logged in (MSSP counts them)
         self.greeted: set[int] = set()         # handed to a game process (it showed the banner)
+        self.known: set[int] = set()           # connections the current game process was given
         self._next_id = 1
         self.game: GameProcess | None = None
         self.starts: list[float] = []          # when each game process was started (restart window)
@@ -121,13 +125,12 @@ class Portal:
         self.sessions[cid] = session
         self.ids[session] = cid
         session.resized = lambda: self._facts_changed(session)
-        facts = self.told[cid] = self.facts(session)
+        self.told[cid] = self.facts(session)
         logs.event(log, "connect", ip=session.ip, id=cid)
         if self.game is not None and self.game.ready:
-            self.greeted.add(cid)
-            self.game.send({"t": "open", "id": cid, "ip": session.ip, "x": facts})
-        else:
-            session.writer.write_prompt(f"*** {RESTARTING} One moment. ***\r\n")
+            self._open(self.game, cid, session)
+        else:                              # opened once the next game process is ready
+            session.relay(f"*** {RESTARTING} One moment. ***\r\n", prompt=True)
 
     async def on_input(self, session: Session, lines: list[str | TooLong], now: float) -> None:
         cid = self.ids.get(session)
@@ -155,8 +158,10 @@ class Portal:
         self.waiting.pop(cid, None)
         self.online.discard(cid)
         self.greeted.discard(cid)
-        if self.game is not None and self.game.ready:
-            self.game.send({"t": "gone", "id": cid})
+        if cid in self.known:
+            self.known.discard(cid)
+            if self.game is not None:
+                self.game.send({"t": "gone", "id": cid})
 
     # --- client facts ---------------------------------------------------------------
     def facts(self, session: Session) -> dict[str, Any]:
@@ -205,12 +210,16 @@ class Portal:
         conns = [{"id": cid, "ip": s.ip, "x": self.told.get(cid) or self.facts(s), "s": self.states.get(cid),
                   "new": cid not in self.greeted} for cid, s in self.sessions.items()]
         self.greeted.update(self.sessions)
+        self.known = set(self.sessions)
         game.send({"t": "hello", "v": protocol.VERSION, "conns": conns, "why": why})
         ready = asyncio.get_running_loop().create_future()
         asyncio.create_task(self._read(game, ready))
         if not await ready:
             return False
         logs.event(log, "game_started", pid=proc.pid, connections=len(conns))
+        for cid, session in list(self.sessions.items()):
+            if cid not in self.known:          # came while this process was starting
+                self._open(game, cid, session)
         for cid, lines in list(self.waiting.items()):
             if cid in self.sessions:
                 game.send({"t": "in", "id": cid,
@@ -230,6 +239,8 @@ class Portal:
                     ready.set_result(True)
                 elif message["t"] == "bye":
                     game.bye = message
+                elif message["t"] == "reloaded":
+                    self.reloaded()
                 else:
                     self.deliver(message)
         except (ConnectionError, ValueError):      # ValueError: a line past the reader's limit
@@ -239,6 +250,11 @@ class Portal:
             ready.set_result(False)
         await self._game_ended(game, code)
 
+    def _open(self, game: GameProcess, cid: int, session: Session) -> None:
+        self.known.add(cid)
+        self.greeted.add(cid)
+        game.send({"t": "open", "id": cid, "ip": session.ip, "x": self.told.get(cid) or self.facts(session)})
+
     def deliver(self, m: protocol.Message) -> None:
         """One message from the game process for one connection."""
         session = self.sessions.get(m.get("id", 0))
@@ -246,7 +262,7 @@ class Portal:
             return
         kind = m["t"]
         if kind == "w" or kind == "p":
-            session._write(m["d"], prompt=kind == "p")
+            session.relay(m["d"], prompt=kind == "p")
         elif kind == "g":
             if session.gmcp is not None:
                 session.gmcp.send(m["p"], m["d"])
@@ -283,7 +299,7 @@ class Portal:
         logs.event(log, "game_restarting", code=code, crashed=crashed)
         if crashed:
             for session in list(self.sessions.values()):
-                session._write(f"\r\n*** {RESTARTING} One moment. ***\r\n")
+                session.relay(f"\r\n*** {RESTARTING} One moment. ***\r\n")
         recent = [t for t in self.starts if time.monotonic() - t < RESTART_WINDOW]
         if crashed and len(recent) >= FAILED_STARTS:
             log.error("event=game_keeps_failing starts=%d window=%ds", len(recent), RESTART_WINDOW)
@@ -325,6 +341,27 @@ class Portal:
         """`casino restart` (SIGUSR1): the game process restarts, everyone stays."""
         if self.game is not None and self.game.ready:
             self.game.send({"t": "restart", "why": reason})
+
+    def reloaded(self) -> None:
+        """The game process applied a reload: the portal's caps and limits follow (the
+        same files, read again; the game process has just found them valid)."""
+        if self.config_dirs is None:
+            return
+        from server.config.errors import ConfigInvalid
+        from server.config.load import load_config
+        try:
+            config = load_config(*self.config_dirs)
+        except (ConfigInvalid, OSError) as e:
+            log.warning("event=portal_reload_failed error=%s", e)
+            return
+        self.config = config
+        limits = config.settings.limits
+        counter = self.connections
+        counter.limit = limits.connections_per_ip
+        counter.total_limit = limits.max_connections
+        counter.anonymous_limit = limits.max_login_connections
+        counter.anonymous_per_ip = limits.login_connections_per_ip
+        logs.event(log, "portal_reloaded")
 
     def reload(self) -> None:
         """SIGHUP: the game process reloads (its own `reload`)."""

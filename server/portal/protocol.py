@@ -32,7 +32,8 @@ Game to portal:
   abort    {id}               hang up now (a client that does not read)
   s        {id, s}            the connection's state, kept by the portal for the next game
                               process: {"name": account, "room": room}, or null
-  reloaded {}                 the configuration was reloaded: the portal reloads its limits
+  reloaded {}                 a reload was applied: the portal reads the configuration again
+                              for its own caps and limits
   bye      {restart, why}     the game process is about to exit: for good, or to be replaced
 
 Client facts (`x`) are what the game reads as `get_extra_info`: ttype1-4,
