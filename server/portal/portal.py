@@ -202,7 +202,11 @@ class Portal:
         here, there = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         env = dict(os.environ, CASINO_LINK_FD=str(there.fileno()))
         self.starts.append(time.monotonic())
-        proc = await asyncio.create_subprocess_exec(*self.game_argv, pass_fds=(there.fileno(),), env=env)
+        # its own session: a terminal's Ctrl-C (SIGINT to the whole foreground group, `make
+        # run`) or hang-up reaches the portal only, which stops it cleanly (`stop`), rather
+        # than killing it mid-stop with the stakes left to recovery and a traceback
+        proc = await asyncio.create_subprocess_exec(*self.game_argv, pass_fds=(there.fileno(),), env=env,
+                                                    start_new_session=True)
         there.close()
         reader, writer = await asyncio.open_unix_connection(sock=here, limit=1 << 22)
         game = GameProcess(proc, reader, writer)
