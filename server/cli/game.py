@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 from pathlib import Path
 
@@ -46,6 +47,9 @@ async def _game(config: object, args: argparse.Namespace, fd: int) -> int:
     from server.db.url import DatabaseError
     from server.portal.game import serve_game
     assert isinstance(config, CasinoConfig)
+    from server.portal.portal import DATABASE_ENV
+    if args.database is None and DATABASE_ENV in os.environ:
+        args.database = os.environ[DATABASE_ENV]      # what the portal chose (kept out of `ps`)
     try:
         database = chosen(args, config.settings.database)
     except DatabaseError as e:

@@ -19,7 +19,13 @@ if TYPE_CHECKING:
     from server.config.model import CasinoConfig
     from server.db.url import Database
 
-PID_FILE = "data/casino.pid"
+PID_NAME = "casino.pid"
+
+
+def pid_default(database: Database) -> Path:
+    """Where the portal's pid is kept unless told: beside the SQLite file (data/ of
+    `make run`), else in the current directory; `casino restart` looks there too."""
+    return database.path.parent / PID_NAME if database.path is not None else Path(PID_NAME)
 
 
 class ReloadApp(Protocol):
@@ -43,8 +49,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--one-process", action="store_true",
                    help="no portal: connections, games and the ledger in this one process"
                         " (a restart then disconnects everyone)")
-    p.add_argument("--pid-file", default=PID_FILE,
-                   help=f"where the portal writes its pid, for `casino restart` (default {PID_FILE})")
+    p.add_argument("--pid-file", default=None,
+                   help=f"where the portal writes its pid, for `casino restart` (default: {PID_NAME} beside"
+                        f" the SQLite file, or in the current directory on PostgreSQL)")
     p.set_defaults(func=run)
 
 
@@ -106,9 +113,9 @@ async def _serve_portal(config: CasinoConfig, args: argparse.Namespace, database
     """The portal: the game process first (it opens the database: its refusal is its
     one line), then the listeners; until a signal or the game process stops for good."""
     from server.app import CannotListen
-    from server.portal.portal import Portal, game_argv, install_signals
+    from server.portal.portal import DATABASE_ENV, Portal, game_argv, install_signals
     settings = config.settings
-    portal = Portal(config, game_argv(args, database.url), (Path(args.config), Path(args.rooms)))
+    portal = Portal(config, game_argv(args), (Path(args.config), Path(args.rooms)), {DATABASE_ENV: database.url})
     if not await portal.start_game():
         return 1
     web_port = args.web_port if args.web_port is not None else settings.web_port
@@ -119,7 +126,7 @@ async def _serve_portal(config: CasinoConfig, args: argparse.Namespace, database
         await portal.stop()
         print(e, file=sys.stderr, flush=True)
         return 1
-    pid_file = Path(args.pid_file)
+    pid_file = Path(args.pid_file) if args.pid_file else pid_default(database)
     try:
         pid_file.parent.mkdir(parents=True, exist_ok=True)
         pid_file.write_text(f"{os.getpid()}\n")

@@ -13,8 +13,10 @@ every player the casino is restarting, starts a new one with the code now on
 disk, and hands it every connection with its client facts and who is logged
 in where (`hello`); input typed in between waits (a few lines each). When it
 exits for good (an operator's `shutdown`), the portal stops too. A game
-process that cannot start three times in a row within a minute stops the
-portal: something is wrong that a restart will not mend.
+process that fails three times within a minute (cannot start, or dies
+within ten seconds of starting) stops the portal: something is wrong that a
+restart will not mend. A game process that dies after serving a while is
+always replaced.
 """
 from __future__ import annotations
 
@@ -42,8 +44,10 @@ log = logging.getLogger("casino.portal")
 BUFFERED_LINES = 20        # lines a player may type while the game process restarts
 RESTART_WINDOW = 60.0      # seconds: three failed starts within it stop the portal
 FAILED_STARTS = 3
+CRASH_SOON = 10.0          # seconds: a game process that dies this soon after ready counts as failed
 STOP_WAIT = 60.0           # seconds a stopping game process has before it is killed
 RESTARTING = "The casino is restarting."
+DATABASE_ENV = "CASINO_GAME_DATABASE"     # the database URL the game process uses
 
 
 class GameProcess:
@@ -55,6 +59,7 @@ class GameProcess:
         self.reader = reader
         self.writer = writer
         self.ready = False
+        self.ready_at = 0.0                           # when it said ready (monotonic)
         self.bye: protocol.Message | None = None      # what it said before exiting
 
     def send(self, message: protocol.Message) -> None:
@@ -66,9 +71,10 @@ class Portal:
     """The edges' Host in the portal process (see server.net.host.Host)."""
 
     def __init__(self, config: CasinoConfig, game_argv: list[str],
-                 config_dirs: tuple[Path, Path] | None = None) -> None:
+                 config_dirs: tuple[Path, Path] | None = None, game_env: dict[str, str] | None = None) -> None:
         self.config = config
         self.game_argv = game_argv             # `casino game ...` without the link's fd
+        self.game_env = dict(game_env or {})   # the database URL: never on a command line `ps` shows
         self.config_dirs = config_dirs         # config/ and rooms/, read again after a reload
         limits = config.settings.limits
         self.connections = ConnectionCounter(limits.connections_per_ip, limits.max_connections,
@@ -87,7 +93,7 @@ class Portal:
         self.known: set[int] = set()           # connections the current game process was given
         self._next_id = 1
         self.game: GameProcess | None = None
-        self.starts: list[float] = []          # when each game process was started (restart window)
+        self.failures: list[float] = []        # when a game process failed to start, or died at once
         self.stopped = asyncio.Event()
         self.stop_requested = asyncio.Event()
         self.exit_code = 0
@@ -200,8 +206,7 @@ class Portal:
     async def start_game(self, why: str | None = None) -> bool:
         """Start a game process and hand it every connection; False if it could not start."""
         here, there = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
-        env = dict(os.environ, CASINO_LINK_FD=str(there.fileno()))
-        self.starts.append(time.monotonic())
+        env = dict(os.environ, CASINO_LINK_FD=str(there.fileno()), **self.game_env)
         # its own session: a terminal's Ctrl-C (SIGINT to the whole foreground group, `make
         # run`) or hang-up reaches the portal only, which stops it cleanly (`stop`), rather
         # than killing it mid-stop with the stakes left to recovery and a traceback
@@ -240,6 +245,7 @@ class Portal:
                     continue
                 if message["t"] == "ready":
                     game.ready = True
+                    game.ready_at = time.monotonic()
                     ready.set_result(True)
                 elif message["t"] == "bye":
                     game.bye = message
@@ -247,11 +253,16 @@ class Portal:
                     self.reloaded()
                 else:
                     self.deliver(message)
-        except (ConnectionError, ValueError):      # ValueError: a line past the reader's limit
+        except ConnectionError as e:               # it died mid-message: its exit says the rest
+            log.warning("event=game_link_lost error=%r", e)
+        except ValueError:                         # a line past the reader's limit: a bug
             log.exception("event=game_link_error")
         code = await game.proc.wait()
-        if not ready.done():
+        if self.game is game:
+            self.game = None
+        if not game.ready:                         # never started: start_game's caller decides
             ready.set_result(False)
+            return
         await self._game_ended(game, code)
 
     def _open(self, game: GameProcess, cid: int, session: Session) -> None:
@@ -291,8 +302,7 @@ class Portal:
         count_login(self.connections, session)   # no longer counted among those logging in
 
     async def _game_ended(self, game: GameProcess, code: int) -> None:
-        if self.game is game:
-            self.game = None
+        """A game process that was serving exited: for good, to be replaced, or dead."""
         bye = game.bye or {}
         if self.closing or (bye and not bye.get("restart")):
             logs.event(log, "game_stopped", code=code)
@@ -304,16 +314,20 @@ class Portal:
         if crashed:
             for session in list(self.sessions.values()):
                 session.relay(f"\r\n*** {RESTARTING} One moment. ***\r\n")
-        recent = [t for t in self.starts if time.monotonic() - t < RESTART_WINDOW]
-        if crashed and len(recent) >= FAILED_STARTS:
-            log.error("event=game_keeps_failing starts=%d window=%ds", len(recent), RESTART_WINDOW)
-            self.exit_code = 1
-            self.request_stop("The casino could not start.")
-            return
+        if crashed and time.monotonic() - game.ready_at < CRASH_SOON:
+            self.failures.append(time.monotonic())   # died as soon as it served: a crash loop?
         why = "The casino restarted after a failure." if crashed else None
-        if not await self.start_game(why):
-            self.exit_code = 1
-            self.request_stop("The casino could not start.")
+        while True:
+            recent = [t for t in self.failures if time.monotonic() - t < RESTART_WINDOW]
+            if len(recent) >= FAILED_STARTS:
+                log.error("event=game_keeps_failing failures=%d window=%ds", len(recent), int(RESTART_WINDOW))
+                self.exit_code = 1
+                self.request_stop("The casino could not start.")
+                return
+            if await self.start_game(why):
+                return
+            self.failures.append(time.monotonic())
+            await asyncio.sleep(1.0)               # whatever failed may need a moment (the database)
 
     # --- lifecycle ------------------------------------------------------------------
     async def listen(self, host: str, port: int, web_port: int | None) -> None:
@@ -336,6 +350,7 @@ class Portal:
             raise
         self.host = host
         asyncio.create_task(self.manager.run())
+        logs.event(log, "listening", host=host, port=self.port, web_port=self.web_port or "off")
 
     def request_stop(self, reason: str) -> None:
         self.stop_reason = reason
@@ -408,10 +423,11 @@ def install_signals(portal: Portal) -> None:
     loop.add_signal_handler(signal.SIGUSR1, portal.restart)
 
 
-def game_argv(args: Any, database: str) -> list[str]:
-    """The game process's command line: this interpreter, `casino game`, the same options."""
+def game_argv(args: Any) -> list[str]:
+    """The game process's command line: this interpreter, `casino game`, the same options
+    (the database goes in its environment, DATABASE_ENV: a password in it stays out of `ps`)."""
     argv = [sys.executable, "-m", "server.cli", "game", "--config", str(args.config),
-            "--rooms", str(args.rooms), "--database", database]
+            "--rooms", str(args.rooms)]
     if args.seed is not None:
         argv += ["--seed", str(args.seed)]
     if args.log_json:
