@@ -55,10 +55,18 @@ class GameProcess:
         self.writer = writer
         self.ready = False
         self.bye: protocol.Message | None = None      # what it said before exiting
+        self.returned: dict[int, list[str | TooLong]] = {}   # lines it handed back (`again`)
+        self.ended = False                 # we sent our last message
 
     def send(self, message: protocol.Message) -> None:
-        if not self.writer.is_closing():
+        if not self.ended and not self.writer.is_closing():
             self.writer.write(protocol.encode(message))
+
+    def end(self) -> None:
+        """Send nothing more: the game process reads to the end of what it was sent, then exits."""
+        self.ended = True
+        if self.writer.can_write_eof() and not self.writer.is_closing():
+            self.writer.write_eof()
 
 
 class Portal:
@@ -230,6 +238,11 @@ class Portal:
                     ready.set_result(True)
                 elif message["t"] == "bye":
                     game.bye = message
+                    game.ready = False         # what is typed from now on waits for the next one
+                    game.end()
+                elif message["t"] == "again":
+                    game.returned.setdefault(message["id"], []).extend(
+                        TooLong(int(x["long"])) if isinstance(x, dict) else str(x) for x in message["l"])
                 else:
                     self.deliver(message)
         except (ConnectionError, ValueError):      # ValueError: a line past the reader's limit
@@ -279,6 +292,9 @@ class Portal:
             self.exit_code = code
             self.request_stop(str(bye.get("why") or self.stop_reason))
             return
+        for cid, lines in game.returned.items():     # typed before what waits here: first
+            if cid in self.sessions:
+                self.waiting[cid] = (lines + self.waiting.get(cid, []))[:BUFFERED_LINES]
         crashed = not bye
         logs.event(log, "game_restarting", code=code, crashed=crashed)
         if crashed:
