@@ -364,3 +364,114 @@ async def test_a_killed_game_process_drops_nobody(tmp_path):
         stopped_cleanly(server)
     log = server.log_text()
     assert "crashed=True" in log and "event=recovery" in log, log[-3000:]
+
+
+async def test_casino_restart_from_the_shell(tmp_path):
+    """`casino restart --pid-file`: exit 0, one line, and the players kept (the stake
+    refunded); once the casino has stopped, the same command says in one line that no
+    casino runs there, exit 1, as it does for a pid file whose casino is gone."""
+    with portal_server(tmp_path) as server:
+        players = await crowd(server, telnet=4, web=1)
+        try:
+            first_game = server.game_pid()
+            done = await asyncio.to_thread(cli, "restart", "--pid-file", str(server.pid_file))
+            assert done.returncode == 0, done.stderr
+            assert done.stdout.splitlines() == [
+                f"Restart requested (casino pid {server.proc.pid}): every player stays connected."]
+            await gather_bounded([logged_in_again(p, after_failure=False) for p in players])
+            assert server.game_pid() != first_game
+        finally:
+            await close_all([p.client for p in players])
+        stopped_cleanly(server)
+        assert not server.pid_file.exists()          # removed by the casino that wrote it
+    gone = cli("restart", "--pid-file", str(server.pid_file))
+    assert gone.returncode == 1 and gone.stdout == ""
+    assert gone.stderr.splitlines() == [f"casino restart: no casino is running here ({server.pid_file} is missing)"]
+    server.pid_file.write_text(f"{server.proc.pid}\n")          # left behind by a casino that died
+    stale = cli("restart", "--pid-file", str(server.pid_file))
+    assert stale.returncode == 1 and stale.stdout == ""
+    assert stale.stderr.splitlines() == [
+        f"casino restart: the casino of {server.pid_file} (pid {server.proc.pid}) is not running"]
+
+
+async def test_restart_is_refused_in_one_process(casino, connect):
+    """In one process there is no portal to keep the connections: `restart` answers
+    with one line, and nobody is dropped or told anything."""
+    from server.accounts.create import create_account
+    await create_account(casino.accounts, casino.ledger, "admin", PASSWORD, 1000)
+    bystander = await connect(ttype="dumb")
+    await login(bystander, "bea")
+    admin = await connect(ttype="dumb")
+    await login(admin, "admin", create=False)
+    said = plain(await admin.cmd("restart"))
+    lines = [line for line in said.splitlines() if line.strip() and line.strip() != ">"]
+    assert len(lines) == 1 and "runs in one process" in flat(said), said
+    assert not casino.closing and not casino.stop_requested.is_set()
+    heard = plain(await bystander.cmd_expect("balance", "Wallet:"))
+    assert "Wallet: 1000 chips." in heard and "restart" not in heard, heard
+    assert "Exits:" in plain(await admin.cmd("look"))
+
+
+async def test_the_game_process_stops_when_the_portal_dies(tmp_path):
+    """kill -9 of the portal: its clients are disconnected, as in one process; the game
+    process sees the link end and stops by itself, refunding every stake, so the ledger
+    check finds no open hold."""
+    with portal_server(tmp_path) as server:
+        players = await crowd(server, telnet=4, web=1)
+        assert any(p.staked for p in players)
+        game = server.game_pid()
+        try:
+            server.proc.send_signal(signal.SIGKILL)
+            server.proc.wait(timeout=10)
+            for p in players:
+                if p.web:
+                    await p.client.read_until_closed(timeout=10)
+                    assert p.client.closed
+                else:
+                    await p.client.read_until_closed(timeout=10)      # raises unless it ends
+        finally:
+            await close_all([p.client for p in players])
+        deadline = time.monotonic() + 15
+        while alive(game):
+            assert time.monotonic() < deadline, f"game process {game} still running"
+            await asyncio.sleep(0.05)      # polling another process's exit, not game time
+    log = server.log_text()
+    assert "event=portal_gone" in log and "event=shutdown" in log, log[-3000:]
+    assert "Traceback" not in log, log[-3000:]
+    report = ledger_check(server.url)
+    assert report["ok"] and report["open_holds"] == 0, report
+
+
+def alive(pid: int) -> bool:
+    """Whether `pid` runs (a zombie, exited but not yet reaped by its new parent, does not)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+async def test_lines_typed_during_a_restart_are_handled_once(tmp_path):
+    """What a player types while the game process restarts waits in the portal (or is
+    handled before it stops) and is handled once: never lost, never twice."""
+    with portal_server(tmp_path) as server:
+        players = await crowd(server, telnet=3, web=0)
+        talker, listener = players[0], players[2]
+        assert (talker.room, listener.room) == ("The Lobby", "The Pig Parlour")
+        await listener.do("east", "Exits:")           # now in the lobby with the talker
+        admin = await operator(server)
+        try:
+            await admin.send("restart")
+            await talker.client.send("say first word")           # at once, as the restart begins
+            await admin.expect("Restarting now", timeout=30)
+            await talker.client.send("say second word")          # while the game process stops
+            said = await talker.expect("You are logged in again.")
+            await talker.client.send("say third word")           # as soon as it is back
+            said += await talker.expect('You say, "third word"')
+            heard = await listener.expect(f'{talker.name} says, "third word"')
+            for word in ("first", "second", "third"):
+                assert flat(said).count(f'You say, "{word} word"') == 1, (word, said)
+                assert flat(heard).count(f'{talker.name} says, "{word} word"') == 1, (word, heard)
+        finally:
+            await close_all([p.client for p in players] + [admin])
+        stopped_cleanly(server)
