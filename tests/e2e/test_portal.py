@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+import telnetlib3
 
 from support.telnet import Client, login, plain
 from support.web import WebClient
@@ -256,6 +257,62 @@ async def anonymous(server: Server, n: int) -> list[Client]:
     return out
 
 
+class GmcpClient(telnetlib3.TelnetClient):
+    """A MUD client that asks for the Char and Room GMCP modules once, at connect."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("gmcp_modules", ["Char 1", "Room 1"])
+        super().__init__(*args, **kwargs)
+        self.messages: list[tuple[str, object]] = []
+
+    def on_gmcp(self, package, data):
+        super().on_gmcp(package, data)
+        self.messages.append((package, data))
+
+
+async def gmcp_until(reader, text: str, then: str = "") -> str:
+    """Read until `text` has arrived, and `then` after it."""
+    seen = ""
+
+    async def go() -> None:
+        nonlocal seen
+        while text not in seen or then not in seen[seen.index(text) + len(text):]:
+            chunk = await reader.read(65536)
+            if not chunk:
+                raise ConnectionError("closed")
+            seen += chunk
+    await asyncio.wait_for(go(), 30)       # a guard against a hung server, not a wait
+    return seen
+
+
+async def gmcp_player(server: Server):
+    """A GMCP client logged in and in Bank Craps (Room.Info says 6185)."""
+    reader, writer = await telnetlib3.open_connection(
+        "127.0.0.1", server.port, client_factory=GmcpClient, connect_minwait=0.05,
+        connect_maxwait=1.0, encoding="utf8")
+    await gmcp_until(reader, "Name:")
+    writer.write(f"create gmcp1 {PASSWORD}\r\n")
+    await gmcp_until(reader, "Exits:")
+    writer.write("north\r\n")
+    await gmcp_until(reader, "Exits:")
+    await asyncio.sleep(0)          # let the GMCP that follows the text be read
+    rooms = [d for p, d in writer.protocol.messages if p == "Room.Info"]
+    assert rooms and rooms[-1]["id"] == "6185", writer.protocol.messages
+    return reader, writer
+
+
+async def gmcp_after_restart(reader, writer) -> None:
+    """Logged in again in the same room, and still sent the modules it asked for."""
+    before = len(writer.protocol.messages)
+    await gmcp_until(reader, "You are logged in again.", "Exits:")
+    writer.write("look\r\n")
+    await gmcp_until(reader, "Exits:")
+    await asyncio.sleep(0)
+    after = writer.protocol.messages[before:]
+    assert [d["id"] for p, d in after if p == "Room.Info"][-1:] == ["6185"], after
+    assert any(p == "Char.Status" and d["wallet"] == 1000 for p, d in after), after
+
+
 WIDE = re.compile(r"[^\r\n]{61,}")
 
 
@@ -317,28 +374,31 @@ def stopped_cleanly(server: Server) -> None:
 async def test_a_restart_drops_nobody(tmp_path):
     """50 telnet and 5 browser players in five rooms, a few at a narrow width or
     without colour, some with a stake at bank craps, and two clients at the Name:
-    prompt: the operator's `restart` keeps every connection; each player is told,
+    prompt, and a GMCP client: the operator's `restart` keeps every connection; each player is told,
     logged in again in the same room with the same settings and every chip (the
     stakes refunded, with the table's word for it); the anonymous ones log in."""
     with portal_server(tmp_path) as server:
         players = await crowd(server)
         anon = await anonymous(server, 2)
         admin = await operator(server)
+        gmcp_reader, gmcp_writer = await gmcp_player(server)
         assert sum(p.staked for p in players) >= 5
         first_game = server.game_pid()
         started = time.monotonic()
         try:
-            said = plain(await admin.cmd("restart"))
+            said = plain(await admin.cmd_expect("restart", "Restarting now"))
             assert "Restarting now: everyone stays connected." in said, said
-            await through_a_restart(server, players, anon, after_failure=False)
+            await asyncio.gather(through_a_restart(server, players, anon, after_failure=False),
+                                 gmcp_after_restart(gmcp_reader, gmcp_writer))
             took = time.monotonic() - started
             seen = plain(await admin.expect("You are logged in again.", timeout=30))
             assert "The casino is restarting" in seen
             assert server.game_pid() != first_game          # the code now on disk
             assert server.proc.poll() is None
-            print(f"restart: {len(players) + len(anon) + 1} connections logged in again in {took:.2f} s")
+            print(f"restart: {len(players) + len(anon) + 2} connections logged in again in {took:.2f} s")
         finally:
             await close_all([p.client for p in players] + anon + [admin])
+            gmcp_writer.close()
         stopped_cleanly(server)
     log = server.log_text()
     assert "event=operator_restart" in log and "event=game_restarting" in log
@@ -403,7 +463,7 @@ async def test_restart_is_refused_in_one_process(casino, connect):
     await login(bystander, "bea")
     admin = await connect(ttype="dumb")
     await login(admin, "admin", create=False)
-    said = plain(await admin.cmd("restart"))
+    said = plain(await admin.cmd_expect("restart", "one process"))
     lines = [line for line in said.splitlines() if line.strip() and line.strip() != ">"]
     assert len(lines) == 1 and "runs in one process" in flat(said), said
     assert not casino.closing and not casino.stop_requested.is_set()
@@ -469,9 +529,12 @@ async def test_lines_typed_during_a_restart_are_handled_once(tmp_path):
             await talker.client.send("say third word")           # as soon as it is back
             said += await talker.expect('You say, "third word"')
             heard = await listener.expect(f'{talker.name} says, "third word"')
+            said, heard = flat(said), flat(heard)
             for word in ("first", "second", "third"):
-                assert flat(said).count(f'You say, "{word} word"') == 1, (word, said)
-                assert flat(heard).count(f'{talker.name} says, "{word} word"') == 1, (word, heard)
+                assert said.count(f'You say, "{word} word"') == 1, (word, said)
+                assert heard.count(f'{talker.name} says, "{word} word"') == 1, (word, heard)
+            # typed once the old game process had stopped taking input: run by the new one
+            assert said.index("You are logged in again.") < said.index('You say, "second word"'), said
         finally:
             await close_all([p.client for p in players] + [admin])
         stopped_cleanly(server)
