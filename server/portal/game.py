@@ -31,6 +31,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("casino.portal")
 
+BYE_WAIT = 5.0       # seconds, after `bye`, for the portal to end its side of the link
+
 
 class RemoteWriter:
     """A Session's Writer in the game process: every call is a message to the portal."""
@@ -150,6 +152,8 @@ class GameLink:
             lines: list[str | TooLong] = [TooLong(int(x["long"])) if isinstance(x, dict) else str(x)
                                           for x in m["l"]]
             self.inboxes[m["id"]].put_nowait(lines)
+            if self._handing_back():
+                self._give_back(m["id"])
         elif kind == "x":
             session = self.sessions.get(m["id"])
             if session is not None:
@@ -176,6 +180,25 @@ class GameLink:
             applied, said = await app.reload()
             for text in said:
                 print(("reload: " if applied else "reload refused: ") + text, file=sys.stderr)
+
+    def _handing_back(self) -> bool:
+        """Stopping to be replaced: lines not handled yet go back to the portal, which
+        hands them to the next game process, instead of being dropped."""
+        return self.app.closing and self.app.restarting
+
+    def _give_back(self, cid: int, taken: list[str | TooLong] | None = None) -> None:
+        """`taken` and every line still waiting in the connection's inbox, in order, back to the portal."""
+        inbox = self.inboxes.get(cid)
+        lines = list(taken or [])
+        while inbox is not None and not inbox.empty():
+            more = inbox.get_nowait()
+            if more is None:             # the connection is gone: nothing to hand back
+                inbox.put_nowait(None)
+                return
+            lines += more
+        if lines:
+            self.send({"t": "again", "id": cid,
+                       "l": [{"long": x.length} if isinstance(x, TooLong) else x for x in lines]})
 
     def _facts(self, session: Session, facts: dict[str, Any]) -> None:
         writer = session.writer
@@ -220,6 +243,9 @@ class GameLink:
             else:
                 await app.on_connect(session, again=not new)
             while (lines := await inbox.get()) is not None:
+                if self._handing_back():
+                    self._give_back(cid, lines)
+                    continue
                 await app.on_input(session, lines, loop.time())
         except Exception:
             log.exception("event=link_session_error id=%d", cid)
@@ -255,9 +281,13 @@ async def serve_game(app: Casino, link_fd: int,
     link.send({"t": "bye", "restart": app.restarting, "why": app.stop_reason})
     try:
         await writer.drain()
-        writer.close()
-    except ConnectionError:
+        # The portal ends its side once it has read `bye`: what it sent before that is
+        # still read (and, restarting, handed back) before this process exits.
+        await asyncio.wait_for(asyncio.shield(reading), BYE_WAIT)
+    except (ConnectionError, asyncio.TimeoutError):
         pass
+    link.closed = True
+    writer.close()
     reading.cancel()
     return 0
 

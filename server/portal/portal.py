@@ -61,10 +61,18 @@ class GameProcess:
         self.ready = False
         self.ready_at = 0.0                           # when it said ready (monotonic)
         self.bye: protocol.Message | None = None      # what it said before exiting
+        self.returned: dict[int, list[str | TooLong]] = {}   # lines it handed back (`again`)
+        self.ended = False                 # we sent our last message
 
     def send(self, message: protocol.Message) -> None:
-        if not self.writer.is_closing():
+        if not self.ended and not self.writer.is_closing():
             self.writer.write(protocol.encode(message))
+
+    def end(self) -> None:
+        """Send nothing more: the game process reads to the end of what it was sent, then exits."""
+        self.ended = True
+        if self.writer.can_write_eof() and not self.writer.is_closing():
+            self.writer.write_eof()
 
 
 class Portal:
@@ -249,6 +257,11 @@ class Portal:
                     ready.set_result(True)
                 elif message["t"] == "bye":
                     game.bye = message
+                    game.ready = False         # what is typed from now on waits for the next one
+                    game.end()
+                elif message["t"] == "again":
+                    game.returned.setdefault(message["id"], []).extend(
+                        TooLong(int(x["long"])) if isinstance(x, dict) else str(x) for x in message["l"])
                 elif message["t"] == "reloaded":
                     self.reloaded()
                 else:
@@ -260,8 +273,9 @@ class Portal:
         code = await game.proc.wait()
         if self.game is game:
             self.game = None
-        if not game.ready:                         # never started: start_game's caller decides
-            ready.set_result(False)
+        if not game.ready_at:                      # never started: start_game's caller decides
+            if not ready.done():
+                ready.set_result(False)
             return
         await self._game_ended(game, code)
 
@@ -309,6 +323,9 @@ class Portal:
             self.exit_code = code
             self.request_stop(str(bye.get("why") or self.stop_reason))
             return
+        for cid, lines in game.returned.items():     # typed before what waits here: first
+            if cid in self.sessions:
+                self.waiting[cid] = (lines + self.waiting.get(cid, []))[:BUFFERED_LINES]
         crashed = not bye
         logs.event(log, "game_restarting", code=code, crashed=crashed)
         if crashed:

@@ -34,7 +34,10 @@ Game to portal:
                               process: {"name": account, "room": room}, or null
   reloaded {}                 a reload was applied: the portal reads the configuration again
                               for its own caps and limits
-  bye      {restart, why}     the game process is about to exit: for good, or to be replaced
+  again    {id, l}            input lines not handled because the game process is stopping to
+                              be replaced: the portal hands them to the next one
+  bye      {restart, why}     the game process is about to exit: for good, or to be replaced;
+                              the portal sends nothing more and ends its side of the socket
 
 Client facts (`x`) are what the game reads as `get_extra_info`: ttype1-4,
 TERM, LANG, cols, rows, agreed_charset, scrolls (the browser page), naws (the
