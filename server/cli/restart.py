@@ -78,7 +78,8 @@ def _is_casino(pid: int) -> bool:
         return not Path("/proc/self").exists() and _alive(pid)
     except OSError:
         return _alive(pid)
-    return b"serve" in words
+    # `casino serve`, `python -m server [serve]` or `python -m server.cli serve`
+    return any(w == b"serve" or w == b"server" or w.endswith(b"/casino") for w in words)
 
 
 def _alive(pid: int) -> bool:
