@@ -316,6 +316,7 @@ class Portal:
             raise
         self.host = host
         asyncio.create_task(self.manager.run())
+        logs.event(log, "listening", host=host, port=self.port, web_port=self.web_port or "off")
 
     def request_stop(self, reason: str) -> None:
         self.stop_reason = reason
