@@ -31,6 +31,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("casino.portal")
 
+BYE_WAIT = 5.0           # seconds the portal has to read the bye and close its end
+
 
 class RemoteWriter:
     """A Session's Writer in the game process: every call is a message to the portal."""
@@ -253,12 +255,17 @@ async def serve_game(app: Casino, link_fd: int,
     await app.stop_requested.wait()
     await app.stop(app.stop_reason)
     link.send({"t": "bye", "restart": app.restarting, "why": app.stop_reason})
+    # Half-close, and read on until the portal has the bye and closes its end: until
+    # it reads the bye it may still write (a `gone`), and a write to a socket closed
+    # here would fail in the portal and lose the bye unread (a stop taken for a crash).
     try:
+        writer.write_eof()
         await writer.drain()
-        writer.close()
-    except ConnectionError:
+        await asyncio.wait_for(asyncio.shield(reading), BYE_WAIT)
+    except (ConnectionError, asyncio.TimeoutError):
         pass
     reading.cancel()
+    writer.close()
     return 0
 
 

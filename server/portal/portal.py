@@ -234,6 +234,7 @@ class Portal:
                     self.deliver(message)
         except (ConnectionError, ValueError):      # ValueError: a line past the reader's limit
             log.exception("event=game_link_error")
+        game.writer.close()                        # the game process waits for this after its bye
         code = await game.proc.wait()
         if not ready.done():
             ready.set_result(False)
