@@ -127,6 +127,7 @@ async def _serve_portal(config: CasinoConfig, args: argparse.Namespace, database
         print(e, file=sys.stderr, flush=True)
         return 1
     pid_file = Path(args.pid_file) if args.pid_file else pid_default(database)
+    made_dir = not pid_file.parent.exists()      # removed again at exit: nothing left behind
     try:
         pid_file.parent.mkdir(parents=True, exist_ok=True)
         pid_file.write_text(f"{os.getpid()}\n")
@@ -143,6 +144,8 @@ async def _serve_portal(config: CasinoConfig, args: argparse.Namespace, database
     try:
         if pid_file.read_text().strip() == str(os.getpid()):
             pid_file.unlink()
+        if made_dir:
+            pid_file.parent.rmdir()              # only if empty (a database there stays)
     except OSError:
         pass
     return portal.exit_code

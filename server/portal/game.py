@@ -279,10 +279,12 @@ async def serve_game(app: Casino, link_fd: int,
     await app.stop_requested.wait()
     await app.stop(app.stop_reason)
     link.send({"t": "bye", "restart": app.restarting, "why": app.stop_reason})
+    # Read on until the portal has read the bye and ends its side: what it sent before
+    # is still read (and, restarting, handed back with `again`), and no write of the
+    # portal's (a `gone`) meets a socket already closed here, which would lose the
+    # bye unread and make a stop look like a crash.
     try:
         await writer.drain()
-        # The portal ends its side once it has read `bye`: what it sent before that is
-        # still read (and, restarting, handed back) before this process exits.
         await asyncio.wait_for(asyncio.shield(reading), BYE_WAIT)
     except (ConnectionError, asyncio.TimeoutError):
         pass

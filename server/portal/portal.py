@@ -270,6 +270,7 @@ class Portal:
             log.warning("event=game_link_lost error=%r", e)
         except ValueError:                         # a line past the reader's limit: a bug
             log.exception("event=game_link_error")
+        game.writer.close()                        # the game process waits for this after its bye
         code = await game.proc.wait()
         if self.game is game:
             self.game = None
