@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -34,6 +35,11 @@ def run(args: argparse.Namespace) -> int:
     except (KeyError, ValueError):
         print("casino game: run by `casino serve` (no portal link: CASINO_LINK_FD)", file=sys.stderr)
         return 2
+    # A terminal's Ctrl-C and hang-up go to the whole process group: the portal, which
+    # stops this process cleanly with its `stop`. Taken here too, they would kill it
+    # mid-stop (a traceback, the stakes left to recovery).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)
     config = load_or_report(Path(args.config), Path(args.rooms), sys.stderr)
     if config is None:
         return 1

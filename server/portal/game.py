@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import signal
 import socket
 import sys
 from collections.abc import Callable
@@ -275,6 +276,9 @@ async def serve_game(app: Casino, link_fd: int,
         await writer.drain()
         return 1
     reading = asyncio.create_task(link.run())
+    # SIGTERM (a service manager stops the whole group): stop cleanly, as the portal's `stop` would
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, app.request_stop,
+                                                  "The casino is closing for the night.")
     link.send({"t": "ready"})
     await app.stop_requested.wait()
     await app.stop(app.stop_reason)

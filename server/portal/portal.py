@@ -215,11 +215,10 @@ class Portal:
         """Start a game process and hand it every connection; False if it could not start."""
         here, there = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         env = dict(os.environ, CASINO_LINK_FD=str(there.fileno()), **self.game_env)
-        # its own session: a terminal's Ctrl-C (SIGINT to the whole foreground group, `make
-        # run`) or hang-up reaches the portal only, which stops it cleanly (`stop`), rather
-        # than killing it mid-stop with the stakes left to recovery and a traceback
-        proc = await asyncio.create_subprocess_exec(*self.game_argv, pass_fds=(there.fileno(),), env=env,
-                                                    start_new_session=True)
+        # the portal's process group (a kill of the group is a crash of the whole casino);
+        # a terminal's Ctrl-C or hang-up reaches both, and the game process ignores them
+        # (server/cli/game.py): the portal's `stop` stops it cleanly instead
+        proc = await asyncio.create_subprocess_exec(*self.game_argv, pass_fds=(there.fileno(),), env=env)
         there.close()
         reader, writer = await asyncio.open_unix_connection(sock=here, limit=1 << 22)
         game = GameProcess(proc, reader, writer)
