@@ -19,4 +19,6 @@ EXPOSE 4000 4080
 HEALTHCHECK --interval=30s --timeout=5s --start-period=10s --retries=3 \
   CMD python -c "import socket; socket.create_connection(('127.0.0.1', 4000), 3).close()"
 STOPSIGNAL SIGTERM
-CMD ["casino", "serve", "--host", "0.0.0.0", "--port", "4000", "--config", "/app/config", "--rooms", "/app/rooms", "--data", "/data/casino.db"]
+# The pid file on /data (the user cannot write under /app): `docker exec <container>
+# casino restart --pid-file /data/casino.pid` restarts the game process, nobody disconnected.
+CMD ["casino", "serve", "--host", "0.0.0.0", "--port", "4000", "--config", "/app/config", "--rooms", "/app/rooms", "--data", "/data/casino.db", "--pid-file", "/data/casino.pid"]

@@ -80,6 +80,7 @@ from typing import Any
 import yaml
 
 from bench.bench_server import wait_listening
+from bench.procs import casino_pids
 
 ROOT = Path(__file__).resolve().parents[1]
 TIMEOUT = 10.0                 # a reply later than this is a timeout
@@ -172,17 +173,25 @@ def free_port() -> int:
 
 
 def rss_kib(pid: int) -> int:
-    """VmRSS of a process, in KiB (Linux /proc)."""
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    raise RuntimeError(f"no VmRSS for {pid}")
+    """VmRSS of a server, in KiB (Linux /proc): a portal's and its game process's added up."""
+    total = 0
+    for one in casino_pids(pid):
+        for line in Path(f"/proc/{one}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                total += int(line.split()[1])
+                break
+        else:
+            raise RuntimeError(f"no VmRSS for {one}")
+    return total
 
 
 def cpu_seconds(pid: int) -> float:
-    """User plus system CPU time of a process so far."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    """User plus system CPU time of a server so far (a portal's and its game process's)."""
+    total = 0
+    for one in casino_pids(pid):
+        fields = Path(f"/proc/{one}/stat").read_text().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 def settle(pid: int, busy: float = 0.2, window: float = 0.5, most: float = 120.0) -> float:
@@ -243,7 +252,8 @@ def bare_server(tmp: Path, cpus: set[int] | None = None) -> Server:
 
 def casino_server(tmp: Path, db: Path, config: Path, cpus: set[int] | None = None) -> Server:
     return Server("casino", ["-m", "server", "--data", str(db), "--config", str(config),
-                             "--rooms", str(ROOT / "rooms"), "--web-port", "0"], tmp, cpus)
+                             "--rooms", str(ROOT / "rooms"), "--web-port", "0",
+                             "--pid-file", str(tmp / "casino.pid")], tmp, cpus)
 
 
 def casino_config(tmp: Path, clients: int, extra: dict[str, int] | None = None) -> Path:

@@ -32,6 +32,7 @@ import time
 from pathlib import Path
 
 from bench.bench_server import Conn, free_port, wait_listening
+from bench.procs import casino_pids
 
 ROOT = Path(__file__).resolve().parents[1]
 FLOODERS = 20
@@ -59,31 +60,39 @@ def start(tmp: Path, **limits: int) -> tuple[subprocess.Popen, int]:
     config = config_dir(tmp, **limits)
     proc = subprocess.Popen([sys.executable, "-m", "server", "--data", str(tmp / "bench.db"),
                              "--config", str(config), "--port", str(port),
-                             "--web-port", "0"],
+                             "--web-port", "0", "--pid-file", str(tmp / "casino.pid")],
                             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     wait_listening(port, proc)
     return proc, port
 
 
+# The server's CPU, memory and sockets: the portal's and the game process's added up
+# (bench/procs.py; the connections are the portal's).
 def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    total = 0
+    for one in casino_pids(pid):
+        fields = Path(f"/proc/{one}/stat").read_text().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 def rss_mib(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
+    total = 0.0
+    for one in casino_pids(pid):
+        for line in Path(f"/proc/{one}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                total += int(line.split()[1]) / 1024
+    return total
 
 
 def sockets(pid: int) -> int:
     n = 0
-    for fd in Path(f"/proc/{pid}/fd").iterdir():
-        try:
-            n += os.readlink(fd).startswith("socket:")
-        except OSError:
-            pass
+    for one in casino_pids(pid):
+        for fd in Path(f"/proc/{one}/fd").iterdir():
+            try:
+                n += os.readlink(fd).startswith("socket:")
+            except OSError:
+                pass
     return n
 
 

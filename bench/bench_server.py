@@ -181,7 +181,7 @@ def main() -> None:
             "login_connections_per_ip: 5", f"login_connections_per_ip: {CLIENTS + 10}"))
         base, base_port = run_server(["-c", BASELINE])
         casino, casino_port = run_server(["-m", "server", "--data", str(db), "--config", str(config),
-                                          "--web-port", "0"])
+                                          "--web-port", "0", "--pid-file", str(Path(tmp) / "casino.pid")])
         try:
             base_s = asyncio.run(measure(base_port, [], "look"))
             ours = asyncio.run(measure(casino_port, ["connect bench{i} benchpass1"], "look"))

@@ -31,7 +31,8 @@ login_connections_per_ip and hashes_per_ip stay shipped too).
    honest wallet in the ledger against what its player read and against
    the sum of its own statement.
 
-The server's RSS and open file descriptors are sampled all along.
+The server's RSS and open file descriptors are sampled all along: the portal's and the
+game process's added up (the connections are the portal's, the ledger the game's).
 """
 from __future__ import annotations
 
@@ -51,6 +52,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench.bench_server import wait_listening
+from bench.procs import casino_pids
 from bench.soak import GameTable, free_port, game_tables, soak_config, wallets_and_statements
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -522,16 +524,24 @@ class Run:
 
 
 def sample(pid: int) -> tuple[float, int]:
-    rss = 0.0
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            rss = int(line.split()[1]) / 1024
-    return rss, len(os.listdir(f"/proc/{pid}/fd"))
+    """The casino's memory (MiB) and open files: the portal's (every connection) and the
+    game process's (sessions, tables, the ledger) added up (bench/procs.py)."""
+    rss, fds = 0.0, 0
+    for one in casino_pids(pid):
+        for line in Path(f"/proc/{one}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                rss += int(line.split()[1]) / 1024
+        fds += len(os.listdir(f"/proc/{one}/fd"))
+    return rss, fds
 
 
 def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    """CPU seconds of the casino's processes (the portal and the game process)."""
+    total = 0
+    for one in casino_pids(pid):
+        fields = Path(f"/proc/{one}/stat").read_text().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 def run_hostile_soak(work: Path, *, players: int = 20, web_players: int | None = None, baseline: float = 15.0,
@@ -567,7 +577,7 @@ def run_hostile_soak(work: Path, *, players: int = 20, web_players: int | None =
     log = work / "server.log"
     proc = subprocess.Popen(
         [sys.executable, "-m", "server", "--port", str(port), "--web-port", str(web_port), "--data", str(db),
-         "--config", str(config), "--seed", str(seed)],
+         "--config", str(config), "--seed", str(seed), "--pid-file", str(work / "casino.pid")],
         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=log.open("w"))
     attackers: subprocess.Popen | None = None
     try:
@@ -669,7 +679,7 @@ def describe(report: HostileReport, latency: bool = True) -> list[str]:
         if len(got) > 1:
             lines.append(f"server CPU {phase}: {100 * (got[-1][4] - got[0][4]) / (got[-1][0] - got[0][0]):.0f}% "
                          f"of a core; machine load average {got[-1][5]:.2f} (2 cores shared)")
-    lines.append(f"server RSS MiB: baseline max {report.phase_max('baseline', 2):.1f}, attack max "
+    lines.append(f"server RSS MiB (portal + game process): baseline max {report.phase_max('baseline', 2):.1f}, attack max "
                  f"{report.phase_max('attack', 2):.1f} (bound {report.rss_bound:.1f}), end "
                  f"{report.samples[-1][2] if report.samples else 0:.1f}")
     attack = [x for x in report.samples if x[1] == "attack"]
@@ -678,7 +688,7 @@ def describe(report: HostileReport, latency: bool = True) -> list[str]:
         lines.append("server RSS MiB max by quarter of the attack: "
                      + ", ".join(f"{max(x[2] for x in q):.1f}" for q in quarters)
                      + "; open fds: " + ", ".join(f"{max(x[3] for x in q)}" for q in quarters))
-    lines.append(f"server open fds: baseline max {report.baseline_fds()}, attack max "
+    lines.append(f"server open fds (portal + game process): baseline max {report.baseline_fds()}, attack max "
                  f"{int(report.phase_max('attack', 3))} (bound {report.fd_bound}: baseline + "
                  f"max_login_connections 200 + 20), {report.after_wait:.0f} s after the attack {report.fds_after_attack} "
                  f"({report.fds_after_attack - report.baseline_fds():+d}: sockets whose client hung up "

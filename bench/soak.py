@@ -13,7 +13,7 @@ again from a second connection while the first is still open (a takeover),
 or quits. Bots do not wait for replies; a reader drains each connection and
 counts what matters ("Something went wrong").
 
-Midway the server is killed with SIGKILL and started again on the same file
+Midway the server (the portal and the game process both) is killed with SIGKILL and started again on the same file
 (start-up recovery closes what was open); at the end it is stopped with
 SIGTERM. Then: `casino ledger check` must be ok with no open holds, and each
 player's wallet must equal the sum of their own statement (every movement
@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bench.bench_server import wait_listening
+from bench.procs import crash, kill_all
 
 ROOT = Path(__file__).resolve().parents[1]
 PASSWORD = "soakpass1"
@@ -159,13 +160,15 @@ class Server:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "server", "--port", str(self.port), "--data", str(self.work / "soak.db"),
              "--config", str(self.config), "--seed", str(self.seed),
-             "--web-port", "0"],                      # never the config's fixed browser port
-            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=log.open("w"))
+             "--web-port", "0",                       # never the config's fixed browser port
+             "--pid-file", str(self.work / "casino.pid")],
+            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=log.open("w"),
+            start_new_session=True)                   # its own group: kill() kills both processes
         wait_listening(self.port, self.proc, 30, lambda: log.read_text()[-2000:])
 
     def kill(self) -> None:
-        self.proc.send_signal(signal.SIGKILL)
-        self.proc.wait()
+        """kill -9 of the casino: the portal and the game process (bench/procs.py)."""
+        crash(self.proc)
 
     def stop(self) -> int:
         self.proc.send_signal(signal.SIGTERM)
@@ -349,8 +352,7 @@ def run_soak(work: Path, *, bots: int, before_kill: float, after_kill: float, se
         report.stop_exit = server.stop()
     finally:
         if server.proc and server.proc.poll() is None:
-            server.proc.kill()
-            server.proc.wait()
+            kill_all(server.proc)
     report.kill_recovered = sum(p.read_text().count("event=recovery") for p in server.logs)
     db = work / "soak.db"
     done = subprocess.run([sys.executable, "-m", "server.cli", "ledger", "check", "--data", str(db), "--json"],

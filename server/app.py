@@ -232,12 +232,16 @@ class Casino:
         self.closed_rooms: set[str] = set()  # closed by an operator until the next reload
         self.session_clock = SessionClock(self)
         self.manager.subscribe(self.session_clock)
+        self.portal: Any = None              # server.portal.game.GameLink when a portal holds the connections
+        self.restarting = False              # stopping to be replaced: the portal keeps every connection
 
     # --- lifecycle ------------------------------------------------------
-    async def start(self, host: str, port: int, *, web_port: int | None = None,
-                    run_clock: bool = True) -> None:
+    async def start(self, host: str = "127.0.0.1", port: int = 0, *, web_port: int | None = None,
+                    run_clock: bool = True, listen: bool = True) -> None:
         """Listen for telnet on host:port and, when `web_port` is given, serve
-        the browser page on host:web_port (0 for either: any free port)."""
+        the browser page on host:web_port (0 for either: any free port).
+        `listen=False`: no listener at all, the connections come from a portal
+        (server/portal/game.py sets `portal` first)."""
         from server.ledger import Ledger
         from server.net.telnet import start_telnet
         if self.database.path is not None:
@@ -248,11 +252,12 @@ class Casino:
         self._accounts = AccountStore(self.database, self.operators)
         await self.refuse_squatted_operators(self.operators)
         self.open_tables()
-        if web_port is not None:             # first: once telnet answers, so does the page
-            from server.net.web import start_web
-            await self._listen(start_web, host, web_port, "--web-port")
-        await self._listen(start_telnet, host, port, "--port")
-        self.host = host
+        if listen:
+            if web_port is not None:         # first: once telnet answers, so does the page
+                from server.net.web import start_web
+                await self._listen(start_web, host, web_port, "--web-port")
+            await self._listen(start_telnet, host, port, "--port")
+            self.host = host
         if run_clock:
             # The real server (tests drive the clock themselves and keep their
             # heap as it is): full collections kept off the replies (server.heap).
@@ -260,8 +265,11 @@ class Casino:
             heap.refreeze()
             self.manager.subscribe(heap)
             self._clock_task = asyncio.create_task(self.manager.run())
-        logs.event(log, "listening", host=host, port=self.port, web_port=self.web_port or "off",
-                   seed=self.seed if self.seed is not None else "none")
+        if listen:
+            logs.event(log, "listening", host=host, port=self.port, web_port=self.web_port or "off",
+                       seed=self.seed if self.seed is not None else "none")
+        else:
+            logs.event(log, "game_ready", seed=self.seed if self.seed is not None else "none")
 
     async def _listen(self, opener: Any, host: str, port: int, option: str) -> None:
         """Open one listener (telnet or the browser page); a port that cannot
@@ -387,7 +395,10 @@ class Casino:
 
     async def reload(self) -> tuple[bool, list[str]]:
         from server.reload import reload
-        return await reload(self)
+        applied, lines = await reload(self)
+        if applied and self.portal is not None:     # its caps and limits are the portal's to apply
+            self.portal.send({"t": "reloaded"})
+        return applied, lines
 
     async def close_room(self, room_id: str, reason: str) -> list[str]:
         """Refund every stake at the room's tables, send everyone out, keep it
@@ -411,6 +422,17 @@ class Casino:
         """Ask the serving loop to stop (signals, an operator's shutdown)."""
         self.stop_reason = sentence(reason)
         self.stop_requested.set()
+
+    def request_restart(self, reason: str) -> str | None:
+        """Stop to be replaced by a new game process with the code now on disk; every
+        connection stays open in the portal. Returns why not, when there is no portal."""
+        if self.portal is None:
+            return ("This casino runs in one process (casino serve --one-process): a restart "
+                    "would disconnect everyone. Use shutdown, or serve it with a portal.")
+        if not self.closing:
+            self.restarting = True
+            self.request_stop(reason)
+        return None
 
     def schedule_shutdown(self, seconds: int, reason: str) -> None:
         if seconds <= 0:
@@ -450,7 +472,10 @@ class Casino:
             await asyncio.sleep(0.01)
         sessions = list(self.sessions)
         for session in sessions:
-            session.close(f"*** {reason} Goodbye. ***")
+            if self.restarting:              # the portal keeps the connection for the next process
+                session.hear(f"*** {reason} One moment. ***")
+            else:
+                session.close(f"*** {reason} Goodbye. ***")
         # Give the goodbyes up to two seconds to reach the clients.
         deadline = loop.time() + 2.0
         while any(s.unsent() for s in sessions) and loop.time() < deadline:
@@ -486,7 +511,9 @@ class Casino:
                              "operator accounts are made with `casino account create`.")
         return lines
 
-    async def on_connect(self, session: Session) -> None:
+    async def on_connect(self, session: Session, *, again: bool = False) -> None:
+        """A new connection: greeted with the banner. `again`: one the portal kept
+        through a restart while it was logging in (its half-done login is gone)."""
         if self.closing:
             session.close(f"*** {self.stop_reason} ***")
             return
@@ -495,7 +522,30 @@ class Casino:
         session.bucket = TokenBucket(self.config.settings.limits.commands_per_second,
                                      asyncio.get_running_loop().time())
         logs.event(log, "connect", ip=session.ip)
-        login.greet(self, session)
+        if again:
+            session.prompt_text = "Name: "
+            session.tell("Please log in again.")
+        else:
+            login.greet(self, session)
+
+    async def resume(self, session: Session, name: str, room: str | None, why: str | None) -> None:
+        """A connection the portal kept through a restart of this process: logged in
+        again, in the room it was in, with what recovery has to tell (its refunds)."""
+        if self.closing:
+            session.close(f"*** {self.stop_reason} ***")
+            return
+        self.sessions.add(session)
+        self.session_clock.start(session)
+        session.bucket = TokenBucket(self.config.settings.limits.commands_per_second,
+                                     asyncio.get_running_loop().time())
+        account = await self.accounts.get(name)
+        if account is None:                   # gone from the database meanwhile: log in anew
+            login.greet(self, session)
+            return
+        logs.event(log, "resume", name=account.key, ip=session.ip)
+        with session.reply():
+            await login.enter(self, session, account, room=room,
+                              again=f"{why + ' ' if why else ''}You are logged in again.")
 
     async def on_input(self, session: Session, lines: list[str | TooLong], now: float) -> None:
         """Lines read from one client: those within its command rate are

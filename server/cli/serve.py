@@ -1,8 +1,15 @@
-"""`casino serve`: run the casino until SIGINT or SIGTERM."""
+"""`casino serve`: run the casino until SIGINT or SIGTERM.
+
+Two processes by default: the portal (this one) holds every connection and
+starts the game process (`casino game`), which can then restart without
+dropping anyone (server/portal). `--one-process` runs everything in this
+process, as before the portal: a restart then disconnects everyone.
+"""
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import signal
 import sys
 from pathlib import Path
@@ -10,6 +17,15 @@ from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from server.config.model import CasinoConfig
+    from server.db.url import Database
+
+PID_NAME = "casino.pid"
+
+
+def pid_default(database: Database) -> Path:
+    """Where the portal's pid is kept unless told: beside the SQLite file (data/ of
+    `make run`), else in the current directory; `casino restart` looks there too."""
+    return database.path.parent / PID_NAME if database.path is not None else Path(PID_NAME)
 
 
 class ReloadApp(Protocol):
@@ -30,6 +46,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_database_options(p)
     p.add_argument("--seed", type=int, default=None, help="make every table's dice deterministic")
     p.add_argument("--log-json", action="store_true", help="log one JSON object per line")
+    p.add_argument("--one-process", action="store_true",
+                   help="no portal: connections, games and the ledger in this one process"
+                        " (a restart then disconnects everyone)")
+    p.add_argument("--pid-file", default=None,
+                   help=f"where the portal writes its pid, for `casino restart` (default: {PID_NAME} beside"
+                        f" the SQLite file, or in the current directory on PostgreSQL)")
     p.set_defaults(func=run)
 
 
@@ -53,6 +75,8 @@ async def _serve(config: CasinoConfig, args: argparse.Namespace) -> int:
     except DatabaseError as e:
         print(refuse("casino serve", None, e), file=sys.stderr, flush=True)
         return 1
+    if not args.one_process:
+        return await _serve_portal(config, args, database)
     app = Casino(config, database, seed=args.seed, config_dir=args.config, rooms_dir=args.rooms)
     web_port = args.web_port if args.web_port is not None else settings.web_port
     try:
@@ -83,3 +107,45 @@ async def _reload(app: ReloadApp) -> None:
     applied, lines = await app.reload()
     for line in lines:
         print(("reload: " if applied else "reload refused: ") + line, file=sys.stderr)
+
+
+async def _serve_portal(config: CasinoConfig, args: argparse.Namespace, database: Database) -> int:
+    """The portal: the game process first (it opens the database: its refusal is its
+    one line), then the listeners; until a signal or the game process stops for good."""
+    from server.app import CannotListen
+    from server.portal.portal import DATABASE_ENV, Portal, game_argv, install_signals
+    settings = config.settings
+    portal = Portal(config, game_argv(args), (Path(args.config), Path(args.rooms)), {DATABASE_ENV: database.url})
+    if not await portal.start_game():
+        return 1
+    web_port = args.web_port if args.web_port is not None else settings.web_port
+    try:
+        await portal.listen(args.host or settings.host, args.port if args.port is not None else settings.port,
+                            web_port or None)
+    except CannotListen as e:
+        await portal.stop()
+        print(e, file=sys.stderr, flush=True)
+        return 1
+    pid_file = Path(args.pid_file) if args.pid_file else pid_default(database)
+    made_dir = not pid_file.parent.exists()      # removed again at exit: nothing left behind
+    try:
+        pid_file.parent.mkdir(parents=True, exist_ok=True)
+        pid_file.write_text(f"{os.getpid()}\n")
+    except OSError as e:
+        print(f"casino serve: cannot write the pid file {pid_file} ({e.strerror}); "
+              "`casino restart` will not find this casino", file=sys.stderr)
+    if not args.log_json:
+        print(f"Listening: {portal.addresses}", file=sys.stderr, flush=True)
+    if args.seed is not None:
+        print(f"Deterministic dice: every table's dice derive from --seed {args.seed}.", file=sys.stderr)
+    install_signals(portal)
+    await portal.stop_requested.wait()
+    await portal.stop()
+    try:
+        if pid_file.read_text().strip() == str(os.getpid()):
+            pid_file.unlink()
+        if made_dir:
+            pid_file.parent.rmdir()              # only if empty (a database there stays)
+    except OSError:
+        pass
+    return portal.exit_code

@@ -65,6 +65,8 @@ class LoginApp(RoomApp, Protocol):
     @property
     def leaving(self) -> Mapping[str, Departing]: ...
     @property
+    def closed_rooms(self) -> set[str]: ...          # a kept connection's room may have closed
+    @property
     def session_clock(self) -> SessionDeadlines: ...
 
     def announce(self, room: str, text: str, exclude: Session | None = None) -> None: ...
@@ -277,12 +279,15 @@ async def _connect(app: LoginApp, session: Session, name: str, password: str, no
 LEAVE_WAIT = 30.0     # seconds a login waits for the account's previous session to finish leaving
 
 
-async def enter(app: LoginApp, session: Session, account: Account) -> None:
+async def enter(app: LoginApp, session: Session, account: Account, *,
+                room: str | None = None, again: str | None = None) -> None:
     """Put a logged-in person into the world, taking over an older session.
 
     If the account's previous session is still leaving (its tables applying
     the disconnect), wait for that first; from then on nothing awaits until
-    this session is the account's one live session."""
+    this session is the account's one live session. `room` and `again`: a
+    connection the portal kept through a restart comes back to the room it
+    was in (if that is still open), told `again` instead of arriving."""
     while (departure := app.leaving.get(account.key)) is not None:
         departure.waiting += 1
         try:
@@ -295,7 +300,8 @@ async def enter(app: LoginApp, session: Session, account: Account) -> None:
     if session.gone:
         return                  # hung up while checking the password: never enters
     old = app.online.get(account.key)
-    room = app.config.settings.start_room
+    if room is None or room not in app.world.rooms or room in app.closed_rooms:
+        room = app.config.settings.start_room
     if old is not None and old is not session:
         room = old.room or room
         app.online.pop(account.key, None)
@@ -310,7 +316,9 @@ async def enter(app: LoginApp, session: Session, account: Account) -> None:
     app.online[account.key] = session
     app.world.place(session, room)
     logs.event(log, "login", name=account.key, ip=session.ip, takeover=old is not None)
-    if old is not None:
+    if again is not None:
+        session.tell(again)
+    elif old is not None:
         session.tell("You took over your earlier connection.")
     else:
         app.announce(room, f"{account.name} arrives.", exclude=session)

@@ -82,6 +82,19 @@ async def shutdown(ctx: Context) -> None:
     ctx.tell(f"Shutdown in {seconds} seconds." if seconds else "Shutting down now.")
 
 
+@command("restart", operator=True, topic="operator",
+         help="""restart [reason] - restart the casino with the code now on disk; nobody is disconnected.
+Every live stake is refunded (table state is not kept); each player is logged in again where they were.""")
+async def restart(ctx: Context) -> None:
+    reason = " ".join(ctx.argv) or "The casino is restarting."
+    refused = ctx.app.request_restart(reason)
+    if refused is not None:
+        ctx.tell(refused)
+        return
+    logs.event(log, "operator_restart", operator=ctx.session.key, reason=reason)
+    ctx.tell("Restarting now: everyone stays connected.")
+
+
 @command("reload", operator=True, topic="operator",
          help="""reload - re-read config/ and rooms/; apply what is safe now and the rest when each table is idle.
 Any error changes nothing; each is shown as file:line: key: problem.""")

@@ -145,6 +145,7 @@ class Session:
         self._turn = False            # Enter at the more prompt: the reply shows the next page
         self.gmcp: Any = None     # server.net.mud.Gmcp: data for client scripts, when agreed
         self._prefs: Prefs | None = None  # made once logged in (see `prefs`)
+        self.resized: Callable[[], None] | None = None   # told of a resize (the portal tells the game)
 
     # --- identity and preferences -------------------------------------
     @property
@@ -189,6 +190,8 @@ class Session:
     def on_resize(self, cols: int) -> None:
         self.naws_cols = clamp_width(cols)
         self._prefs = None
+        if self.resized is not None:
+            self.resized()
 
     @property
     def rows(self) -> int | None:
@@ -237,6 +240,11 @@ class Session:
         to `answer` first (it returns False for a line that is a command)."""
         self.question = answer
         self.prompt_text = prompt
+
+    def kept(self) -> None:
+        """The client's cursor already sits after a prompt: a connection the portal
+        kept through a restart, whose next text must start on a line of its own."""
+        self._at_prompt = True
 
     def heard(self) -> None:
         """The player pressed Enter: their client has moved to a fresh line."""
@@ -326,6 +334,12 @@ class Session:
                 self.writer.write(text)
         except Exception as exc:
             self._write_failed(exc)
+
+    def relay(self, text: str, prompt: bool = False) -> None:
+        """Write text rendered elsewhere (by the game process, for the portal):
+        as it is, within this connection's output limit."""
+        if not self.closed:
+            self._write(text, prompt)
 
     def _write_failed(self, exc: Exception) -> None:
         """A write to this connection raised (whatever the client did to make

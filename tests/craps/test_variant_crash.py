@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from support.process import crash, reap
 from support.telnet import Client, login, plain
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -46,8 +47,10 @@ def start(db: Path, tmp: Path, seed: int) -> tuple[subprocess.Popen[bytes], int]
     port = free_port()
     proc = subprocess.Popen([sys.executable, "-m", "server", "--port", str(port), "--data", str(db),
                              "--config", str(tmp / "config"), "--rooms", str(tmp / "rooms"),
-                             "--seed", str(seed), "--web-port", "0"],   # never the config's fixed ports
-                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                             "--seed", str(seed), "--web-port", "0",   # never the config's fixed ports
+                             "--pid-file", str(db.parent / "casino.pid")],
+                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)     # its own group: `crash` kills both processes
     deadline = time.monotonic() + 20
     while True:
         try:
@@ -103,13 +106,10 @@ def test_kill_9_mid_hand_at_a_variant_loses_nothing(tmp_path, table, word, bets)
     proc, port = start(db, tmp_path, seed=7)
     try:
         wallet, held, player = asyncio.run(live_mid_hand(port, word, bets))
-        proc.send_signal(signal.SIGKILL)                       # the player still connected
-        proc.wait(timeout=10)
+        crash(proc)            # the portal and the game process, the player still connected
         del player
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+        reap(proc)
     report = ledger_check(db)                                   # sound after the crash, holds open
     assert report["ok"] and report["open_holds"] and report["balances"] == report["minted"]
 
@@ -126,9 +126,7 @@ def test_kill_9_mid_hand_at_a_variant_loses_nothing(tmp_path, table, word, bets)
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=10) == 0
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+        reap(proc)
     report = ledger_check(db)
     assert report["ok"] and report["open_holds"] == 0 and report["pending_outcomes"] == 0
     assert report["balances"] == report["minted"] == 1000

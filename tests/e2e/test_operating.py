@@ -72,7 +72,8 @@ async def test_operator_names_cannot_be_claimed_over_telnet(live):
 
 async def test_players_have_no_operator_commands(live):
     c = await player(live, "pat")
-    for word in ("reload", "tables", "grant pat 100 gift", "kick pat", "shutdown", "ledger check", "close lobby"):
+    for word in ("reload", "tables", "grant pat 100 gift", "kick pat", "shutdown", "restart",
+                 "ledger check", "close lobby"):
         out = await c.cmd(word)
         assert "No such command" in out, word
     assert "Wallet: 1000 chips." in await c.cmd("balance")

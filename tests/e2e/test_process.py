@@ -8,11 +8,13 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 import pexpect
 import pytest
+from support.process import crash, reap
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -29,12 +31,15 @@ def url_of(db: Path | str) -> str:
 def start_server(db: Path | str, *extra: str) -> tuple[subprocess.Popen, int]:
     """`python -m server` on a free port (its browser page off unless `extra`
     names a --web-port) on `db`, an SQLite file or a database URL; returns once
-    it accepts connections."""
+    it accepts connections. Its processes (the portal and the game process) are a
+    process group of their own, for `crash`; its pid file is not the repository's."""
     port = free_port()
     web = () if "--web-port" in extra else ("--web-port", "0")
+    pid_file = Path(tempfile.gettempdir()) / f"casino-test-{port}.pid"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "server", "--port", str(port), "--database", url_of(db), *web, *extra],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+        [sys.executable, "-m", "server", "--port", str(port), "--database", url_of(db), *web,
+         "--pid-file", str(pid_file), *extra],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
     )
     deadline = time.monotonic() + 20
     while True:
@@ -43,21 +48,19 @@ def start_server(db: Path | str, *extra: str) -> tuple[subprocess.Popen, int]:
             return proc, port
         except OSError:
             if proc.poll() is not None or time.monotonic() > deadline:
-                proc.kill()
+                reap(proc)
                 raise RuntimeError(proc.stdout.read())
             time.sleep(0.05)     # polling for a real process to listen, not game time
 
 
 @contextlib.contextmanager
 def running(db: Path | str, *extra: str):
-    """A server process for the block; killed afterwards if still alive."""
+    """A server process for the block; killed afterwards (both processes) if still alive."""
     proc, port = start_server(db, *extra)
     try:
         yield proc, port
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+        reap(proc)
 
 
 def stop_cleanly(proc: subprocess.Popen) -> None:
@@ -204,8 +207,8 @@ def test_operator_shutdown_refunds_and_exits_zero_and_seed_is_announced(tmp_path
 
 @pytest.mark.both_stores
 def test_kill_9_with_live_bets_is_refunded_at_restart_and_the_players_told(database):
-    """SIGKILL of `casino serve` with three stakes held by two players: the holds
-    outlive the process (the ledger check in between counts them), and the next
+    """SIGKILL of `casino serve` (the machine's crash: the portal and the game process
+    both) with three stakes held by two players: the holds outlive the process (the ledger check in between counts them), and the next
     start refunds every one, tells each player at login and leaves none open."""
     import json
     db = database
@@ -218,8 +221,7 @@ def test_kill_9_with_live_bets_is_refunded_at_restart_and_the_players_told(datab
         sam = telnet_at_craps(port, "create sam secret123")
         sam.sendline("bet dontpass 40")
         sam.expect("Bet accepted: dontpass 40.")
-        proc.send_signal(signal.SIGKILL)
-        proc.wait(timeout=10)
+        crash(proc)
     between = json.loads(ledger_check_json(db))
     assert between["open_holds"] == 3, between
     with running(db) as (proc, port):

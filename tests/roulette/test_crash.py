@@ -21,6 +21,7 @@ import sys
 import time
 from pathlib import Path
 
+from support.process import crash, reap
 from support.telnet import Client, login, plain
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -46,8 +47,10 @@ def start(db: Path, config: Path, rooms: Path, seed: int) -> tuple[subprocess.Po
     port = free_port()
     proc = subprocess.Popen([sys.executable, "-m", "server", "--port", str(port), "--data", str(db),
                              "--config", str(config), "--rooms", str(rooms), "--seed", str(seed),
-                             "--web-port", "0"],        # never the config's fixed browser port
-                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                             "--web-port", "0",         # never the config's fixed browser port
+                             "--pid-file", str(db.parent / "casino.pid")],
+                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            start_new_session=True)     # its own group: `crash` kills both processes
     deadline = time.monotonic() + 20
     while True:
         try:
@@ -123,12 +126,9 @@ def test_kill_9_with_live_roulette_bets_loses_nothing(tmp_path):
                 break
             live = asyncio.run(play(port, run, rng, nets))
             assert live["ann"] > 0
-            proc.send_signal(signal.SIGKILL)
-            proc.wait(timeout=10)
+            crash(proc)                        # the portal and the game process, as a machine crash
         finally:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
+            reap(proc)
         report = ledger_check(db)                                 # sound after the crash, holds open
         assert report["ok"] and report["open_holds"] == 2
     report = ledger_check(db)

@@ -63,6 +63,8 @@ class WebClient:
         """Blocks up to and including the one that shows `text`."""
         seen = ""
         while text not in seen:
+            if self.closed:
+                raise ConnectionError(f"the server closed the WebSocket before {text!r}: {seen!r}")
             seen += await self.read_until_prompt(timeout)
         return seen
 

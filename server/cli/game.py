@@ -1,0 +1,66 @@
+"""`casino game`: the game process behind a portal (started by `casino serve`, not by hand).
+
+It serves the connections the portal hands it on the socket whose descriptor
+is in CASINO_LINK_FD (server/portal/game.py), and exits when told to stop or
+restart, or when the portal goes away.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import signal
+import sys
+from pathlib import Path
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    from server.cli._database import add_options as add_database_options
+    p = sub.add_parser("game", help="the game process behind the portal (casino serve starts it)")
+    p.add_argument("--config", default="config", help="config directory (default ./config)")
+    p.add_argument("--rooms", default="rooms", help="rooms directory (default ./rooms)")
+    add_database_options(p)
+    p.add_argument("--seed", type=int, default=None, help="make every table's dice deterministic")
+    p.add_argument("--log-json", action="store_true", help="log one JSON object per line")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from server import logs
+    from server.cli._config import load_or_report
+    from server.portal.game import link_fd_from_env
+    logs.configure(as_json=args.log_json)
+    try:
+        fd = link_fd_from_env()
+    except (KeyError, ValueError):
+        print("casino game: run by `casino serve` (no portal link: CASINO_LINK_FD)", file=sys.stderr)
+        return 2
+    # A terminal's Ctrl-C and hang-up go to the whole process group: the portal, which
+    # stops this process cleanly with its `stop`. Taken here too, they would kill it
+    # mid-stop (a traceback, the stakes left to recovery).
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGHUP, signal.SIG_IGN)
+    config = load_or_report(Path(args.config), Path(args.rooms), sys.stderr)
+    if config is None:
+        return 1
+    return asyncio.run(_game(config, args, fd))
+
+
+async def _game(config: object, args: argparse.Namespace, fd: int) -> int:
+    from server.app import Casino
+    from server.cli._database import chosen, open_errors, refuse
+    from server.config.model import CasinoConfig
+    from server.db.url import DatabaseError
+    from server.portal.game import serve_game
+    assert isinstance(config, CasinoConfig)
+    from server.portal.portal import DATABASE_ENV
+    if args.database is None and DATABASE_ENV in os.environ:
+        args.database = os.environ[DATABASE_ENV]      # what the portal chose (kept out of `ps`)
+    try:
+        database = chosen(args, config.settings.database)
+    except DatabaseError as e:
+        print(refuse("casino serve", None, e), file=sys.stderr, flush=True)
+        return 1
+    app = Casino(config, database, seed=args.seed, config_dir=args.config, rooms_dir=args.rooms)
+    return await serve_game(app, fd, lambda e: refuse("casino serve", database, e)
+                            if isinstance(e, open_errors()) else None)

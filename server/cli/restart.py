@@ -1,0 +1,92 @@
+"""`casino restart`: restart the game process with the code now on disk; nobody is disconnected.
+
+It signals the portal of a running `casino serve` (SIGUSR1, found by its pid
+file: `--pid-file`, else where `casino serve` puts it for the same database);
+the portal asks the game process to restart, as an operator's `restart` does.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+from pathlib import Path
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    from server.cli._database import add_options as add_database_options
+    p = sub.add_parser("restart", help="restart a running casino's game process; everyone stays connected")
+    p.add_argument("--pid-file", default=None,
+                   help="the pid file `casino serve` wrote (default: where it writes it for the database)")
+    p.add_argument("--config", default="config", help="config directory, for its server.database (default ./config)")
+    add_database_options(p)
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    path = Path(args.pid_file) if args.pid_file else _default(args)
+    if path is None:
+        return 1
+    try:
+        pid = int(path.read_text().strip())
+    except FileNotFoundError:
+        print(f"casino restart: no casino is running here ({path} is missing)", file=sys.stderr)
+        return 1
+    except (ValueError, OSError):
+        print(f"casino restart: {path} holds no pid", file=sys.stderr)
+        return 1
+    if not _is_casino(pid):
+        print(f"casino restart: the casino of {path} (pid {pid}) is not running", file=sys.stderr)
+        return 1
+    try:
+        os.kill(pid, signal.SIGUSR1)
+    except ProcessLookupError:
+        print(f"casino restart: the casino of {path} (pid {pid}) is not running", file=sys.stderr)
+        return 1
+    except PermissionError:
+        print(f"casino restart: not allowed to signal the casino (pid {pid})", file=sys.stderr)
+        return 1
+    print(f"Restart requested (casino pid {pid}): every player stays connected.")
+    return 0
+
+
+def _default(args: argparse.Namespace) -> Path | None:
+    from server.cli._database import chosen, refuse
+    from server.cli.serve import pid_default
+    from server.config.load import load_settings
+    from server.db.url import DatabaseError
+    try:
+        configured = load_settings(Path(args.config)).database if Path(args.config).is_dir() else None
+        database = chosen(args, configured or "sqlite:///data/casino.db")
+    except DatabaseError as e:
+        print(refuse("casino restart", None, e), file=sys.stderr)
+        return None
+    except Exception as e:  # noqa: BLE001 - a config that does not load: say which, one line
+        print(f"casino restart: cannot read {args.config}: {str(e).splitlines()[0] if str(e) else e!r};"
+              " name the pid file with --pid-file", file=sys.stderr)
+        return None
+    return pid_default(database)
+
+
+def _is_casino(pid: int) -> bool:
+    """Is `pid` a running `casino serve`? A pid file left by a killed casino may name a
+    process that reused the number; where /proc tells, it must be ours."""
+    cmdline = Path(f"/proc/{pid}/cmdline")
+    try:
+        words = cmdline.read_bytes().split(b"\0")
+    except FileNotFoundError:
+        return not Path("/proc/self").exists() and _alive(pid)
+    except OSError:
+        return _alive(pid)
+    # `casino serve`, `python -m server [serve]` or `python -m server.cli serve`
+    return any(w == b"serve" or w == b"server" or w.endswith(b"/casino") for w in words)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True

@@ -1,0 +1,302 @@
+"""The game process's end of the portal: sessions whose connections live in the portal.
+
+The casino here is the same `Casino` as in one process, without listeners:
+each connection the portal reports becomes a `Session` whose writer
+(`RemoteWriter`) turns what the session writes into messages, and whose
+client facts (`get_extra_info`) are what the portal last told. Commands,
+rooms, tables and the ledger never know the difference.
+
+A portal that hands over connections already logged in (`hello` after a
+restart) gets them logged in again, in the room they were in: the portal
+is on this machine, started us and holds their sockets, so its word is
+trusted for who they are (it learnt it from the game process before this one).
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import signal
+import socket
+import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from server import logs
+from server.net.lines import TooLong
+from server.net.session import Session
+from server.portal import protocol
+
+if TYPE_CHECKING:
+    from server.app import Casino
+
+log = logging.getLogger("casino.portal")
+
+BYE_WAIT = 5.0       # seconds, after `bye`, for the portal to end its side of the link
+
+
+class RemoteWriter:
+    """A Session's Writer in the game process: every call is a message to the portal."""
+
+    def __init__(self, link: GameLink, cid: int, facts: dict[str, Any]) -> None:
+        self.link = link
+        self.id = cid
+        self.facts = facts
+        self.session: Session | None = None
+        self.told: dict[str, Any] | None = None      # the state the portal keeps for a restart
+
+    def write(self, text: str) -> None:
+        self.link.send({"t": "w", "id": self.id, "d": text})
+
+    def write_prompt(self, text: str) -> None:
+        self.link.send({"t": "p", "id": self.id, "d": text})
+        self.tell_state()                 # every reply ends here: a login or a move just happened
+
+    def echo(self, on: bool) -> None:
+        self.link.send({"t": "echo", "id": self.id, "on": on})
+
+    def get_extra_info(self, key: str) -> Any:
+        return self.facts.get(key)
+
+    def unsent(self) -> int:
+        return 0                          # the portal holds the output and its limit
+
+    def abort(self) -> None:
+        self.link.send({"t": "abort", "id": self.id})
+
+    def close(self) -> None:
+        self.link.send({"t": "close", "id": self.id})
+
+    def send_gmcp(self, package: str, data: Any) -> None:
+        self.link.send({"t": "g", "id": self.id, "p": package, "d": data})
+
+    def tell_state(self) -> None:
+        """Who is logged in here and where, for the portal to hand to the next game process."""
+        session = self.session
+        if session is None:
+            return
+        state = {"name": session.account.name, "room": session.room} if session.account else None
+        if state != self.told:
+            self.told = state
+            self.link.send({"t": "s", "id": self.id, "s": state})
+
+
+class RemoteGmcp:
+    """A session's GMCP channel in the game process: on when the portal says the client
+    agreed; the portal sends only the modules the client asked for (its own Gmcp)."""
+
+    def __init__(self, writer: RemoteWriter) -> None:
+        self.writer = writer
+        self.client: dict[str, Any] = {}
+        self.modules: set[str] | None = None
+        self.last_table: dict[str, Any] | None = None
+
+    @property
+    def enabled(self) -> bool:
+        return bool(self.writer.facts.get("gmcp"))
+
+    def wants(self, package: str) -> bool:
+        return self.enabled
+
+    def send(self, package: str, data: Any) -> None:
+        if self.enabled:
+            self.writer.send_gmcp(package, data)
+
+    def receive(self, package: str, data: Any) -> None:
+        """The portal's Gmcp keeps what the client asked for; nothing arrives here."""
+
+
+class GameLink:
+    """The game process's connection to its portal."""
+
+    def __init__(self, app: Casino, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.app = app
+        self.reader = reader
+        self.writer = writer
+        self.sessions: dict[int, Session] = {}
+        # each connection's lines, handled in order by its own task (as a telnet shell
+        # does): one player's slow command (a password hash) never holds up another's
+        self.inboxes: dict[int, asyncio.Queue[list[str | TooLong] | None]] = {}
+        self.tasks: set[asyncio.Task[None]] = set()
+        self.closed = False
+
+    def send(self, message: protocol.Message) -> None:
+        if not self.closed:
+            self.writer.write(protocol.encode(message))
+
+    async def run(self) -> None:
+        """Read the portal's messages until it goes away; then the casino stops."""
+        try:
+            while True:
+                line = await self.reader.readline()
+                if not line:
+                    break
+                message = protocol.decode(line)
+                if message is not None:
+                    await self.handle(message)
+        except (ConnectionError, asyncio.IncompleteReadError):
+            pass
+        if not self.app.closing:
+            logs.event(log, "portal_gone")
+            self.app.request_stop("The casino is closing.")
+        self.closed = True
+
+    async def handle(self, m: protocol.Message) -> None:
+        kind = m["t"]
+        app = self.app
+        if kind == "in":
+            session = self.sessions.get(m["id"])
+            if session is None:
+                return
+            if "x" in m:
+                self._facts(session, m["x"])
+            lines: list[str | TooLong] = [TooLong(int(x["long"])) if isinstance(x, dict) else str(x)
+                                          for x in m["l"]]
+            self.inboxes[m["id"]].put_nowait(lines)
+            if self._handing_back():
+                self._give_back(m["id"])
+        elif kind == "x":
+            session = self.sessions.get(m["id"])
+            if session is not None:
+                self._facts(session, m["x"])
+        elif kind == "open":
+            self._open(m["id"], m["ip"], m["x"], None, new=True)
+        elif kind == "gone":
+            inbox = self.inboxes.pop(m["id"], None)
+            if inbox is not None:
+                inbox.put_nowait(None)
+        elif kind == "hello":
+            if m.get("v") != protocol.VERSION:
+                log.error("event=portal_version_mismatch portal=%s game=%s", m.get("v"), protocol.VERSION)
+                app.request_stop("The casino is closing.")
+                return
+            for conn in m["conns"]:
+                self._open(conn["id"], conn["ip"], conn["x"], conn.get("s"), m.get("why"),
+                           new=bool(conn.get("new")))
+        elif kind == "stop":
+            app.request_stop(str(m.get("why") or "The casino is closing."))
+        elif kind == "restart":
+            app.request_restart(str(m.get("why") or "The casino is restarting."))
+        elif kind == "reload":
+            applied, said = await app.reload()
+            for text in said:
+                print(("reload: " if applied else "reload refused: ") + text, file=sys.stderr)
+
+    def _handing_back(self) -> bool:
+        """Stopping to be replaced: lines not handled yet go back to the portal, which
+        hands them to the next game process, instead of being dropped."""
+        return self.app.closing and self.app.restarting
+
+    def _give_back(self, cid: int, taken: list[str | TooLong] | None = None) -> None:
+        """`taken` and every line still waiting in the connection's inbox, in order, back to the portal."""
+        inbox = self.inboxes.get(cid)
+        lines = list(taken or [])
+        while inbox is not None and not inbox.empty():
+            more = inbox.get_nowait()
+            if more is None:             # the connection is gone: nothing to hand back
+                inbox.put_nowait(None)
+                return
+            lines += more
+        if lines:
+            self.send({"t": "again", "id": cid,
+                       "l": [{"long": x.length} if isinstance(x, TooLong) else x for x in lines]})
+
+    def _facts(self, session: Session, facts: dict[str, Any]) -> None:
+        writer = session.writer
+        assert isinstance(writer, RemoteWriter)
+        writer.facts.update(facts)
+        if facts.get("naws"):
+            session.on_resize(int(facts["naws"]))
+        else:
+            session.prefs_changed()
+
+    def _open(self, cid: int, ip: str, facts: dict[str, Any], state: dict[str, Any] | None,
+              why: str | None = None, *, new: bool) -> None:
+        writer = RemoteWriter(self, cid, dict(facts))
+        limits = self.app.config.settings.limits
+        session = Session(writer, ip, max_output=limits.max_output)
+        session.anonymous = False          # the portal counts who is logging in
+        writer.session = session
+        if "gmcp" in facts:
+            session.gmcp = RemoteGmcp(writer)
+        if facts.get("naws"):
+            session.naws_cols = int(facts["naws"])
+        self.sessions[cid] = session
+        inbox: asyncio.Queue[list[str | TooLong] | None] = asyncio.Queue()
+        self.inboxes[cid] = inbox
+        if not new:
+            session.kept()
+        task = asyncio.create_task(self._serve(cid, session, inbox, state, why, new))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def _serve(self, cid: int, session: Session, inbox: asyncio.Queue[list[str | TooLong] | None],
+                     state: dict[str, Any] | None, why: str | None, new: bool) -> None:
+        """One connection's life in this process: greeted (or logged in again), its lines
+        in order, then its departure."""
+        app = self.app
+        loop = asyncio.get_running_loop()
+        try:
+            if state is not None:
+                assert isinstance(session.writer, RemoteWriter)
+                session.writer.told = state
+                await app.resume(session, str(state.get("name")), state.get("room"), why)
+            else:
+                await app.on_connect(session, again=not new)
+            while (lines := await inbox.get()) is not None:
+                if self._handing_back():
+                    self._give_back(cid, lines)
+                    continue
+                await app.on_input(session, lines, loop.time())
+        except Exception:
+            log.exception("event=link_session_error id=%d", cid)
+        finally:
+            self.sessions.pop(cid, None)
+            session.hung_up = True
+            await app.on_disconnect(session)
+
+
+async def serve_game(app: Casino, link_fd: int,
+                     refusal: Callable[[BaseException], str | None] = lambda e: None) -> int:
+    """Run the casino behind the portal on the socket `link_fd` until told to stop.
+    A start that fails on the database prints `refusal(error)`, one line."""
+    sock = socket.socket(fileno=link_fd)
+    reader, writer = await asyncio.open_unix_connection(sock=sock, limit=1 << 22)
+    link = GameLink(app, reader, writer)
+    app.portal = link
+    try:
+        await app.start(listen=False)
+    except Exception as e:
+        line = refusal(e)
+        if line is None:
+            raise
+        await app.stop("The casino could not start.")
+        print(line, file=sys.stderr, flush=True)
+        link.send({"t": "bye", "restart": False, "why": line})
+        await writer.drain()
+        return 1
+    reading = asyncio.create_task(link.run())
+    # SIGTERM (a service manager stops the whole group): stop cleanly, as the portal's `stop` would
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, app.request_stop,
+                                                  "The casino is closing for the night.")
+    link.send({"t": "ready"})
+    await app.stop_requested.wait()
+    await app.stop(app.stop_reason)
+    link.send({"t": "bye", "restart": app.restarting, "why": app.stop_reason})
+    # Read on until the portal has read the bye and ends its side: what it sent before
+    # is still read (and, restarting, handed back with `again`), and no write of the
+    # portal's (a `gone`) meets a socket already closed here, which would lose the
+    # bye unread and make a stop look like a crash.
+    try:
+        await writer.drain()
+        await asyncio.wait_for(asyncio.shield(reading), BYE_WAIT)
+    except (ConnectionError, asyncio.TimeoutError):
+        pass
+    link.closed = True
+    writer.close()
+    reading.cancel()
+    return 0
+
+
+def link_fd_from_env() -> int:
+    return int(os.environ["CASINO_LINK_FD"])
