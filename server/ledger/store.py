@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from server.db.url import POSTGRES, Database
+from server.ledger.boards import Board
 from server.ledger.mirror import RECENT_KEYS
 from server.ledger.ops import Balance, Item, Movement, Op, Recovered
 
@@ -44,6 +45,9 @@ class Store(Protocol):
         """Each player's balance, from one snapshot."""
 
     def statement(self, player: str, n: int) -> list[Movement]: ...
+
+    def board(self, board: str, page: int, asker: str, excluded: list[str]) -> Board:
+        """A page of one of `top`'s boards and the asker's place (server/ledger/boards.py)."""
 
     def fail_next_commits(self, n: int) -> None:
         """Test hook: the next `n` commits fail as a failing disk would."""
