@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -183,13 +184,13 @@ def _check(c: Conn, version: int) -> CheckReport:
                        pending_outcomes=n_pending, invariants=INVARIANTS)
 
 
-def _count(totals: dict[str, list[int]], staked: Counter, paid: dict[str, int]) -> None:
+def _count(totals: dict[str, list[int]], staked: Mapping[str, int], paid: Mapping[str, int]) -> None:
     """One settlement's part in each player's [wagered, won, net, wins] (the rule of
     schema.TOTALS_TABLE, written again here so the writer's version is checked)."""
     for player in staked.keys() | paid.keys():
         t = totals.setdefault(player, [0, 0, 0, 0])
-        gain = paid.get(player, 0) - staked[player]
-        t[0] += staked[player]
+        gain = paid.get(player, 0) - staked.get(player, 0)
+        t[0] += staked.get(player, 0)
         t[2] += gain
         if gain > 0:
             t[1] += gain
