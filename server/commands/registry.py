@@ -88,6 +88,9 @@ class CommandApp(Protocol):
     def ledger(self) -> Ledger: ...
 
     @property
+    def operators(self) -> set[str]: ...        # name keys never listed on `top`'s boards
+
+    @property
     def accounts(self) -> AccountStore: ...
 
     def is_operator(self, session: Session) -> bool: ...
