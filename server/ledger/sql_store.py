@@ -257,3 +257,6 @@ class SQLStore:
 
     def statement(self, player: str, n: int) -> list[Movement]:
         return reads.statement(self._r, self.dialect, player, n)
+
+    def last_minted(self, prefix: str) -> float | None:
+        return reads.last_minted(self._r, self.dialect, prefix)

@@ -45,6 +45,9 @@ class Store(Protocol):
 
     def statement(self, player: str, n: int) -> list[Movement]: ...
 
+    def last_minted(self, prefix: str) -> float | None:
+        """When the newest mint with a key starting `prefix` was written, or None."""
+
     def fail_next_commits(self, n: int) -> None:
         """Test hook: the next `n` commits fail as a failing disk would."""
 
