@@ -13,9 +13,10 @@ import functools
 import logging
 import secrets
 import time
+import weakref
 from collections import Counter
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from server import logs
 from server.accounts import passwords
@@ -223,6 +224,12 @@ class Casino:
         self.stop_requested = asyncio.Event()
         self.stop_reason = "The casino is closing."
         self.grants = 0                      # operator grants this run (their ledger keys)
+        # A `relief` claim in progress per player (server.commands.relief): held
+        # only while a claim runs, so the map holds nobody who is not claiming.
+        self.relief_claims: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+        # Wall time in epoch seconds, for waits counted in hours (relief) that
+        # outlive a run; tests replace it to move a day on without sleeping.
+        self.wall_clock: Callable[[], float] = time.time
         # Prefixes every table's ledger keys: keys never repeat across restarts.
         self.run_id = f"{int(time.time()):x}{secrets.token_hex(3)}"
         self.started_at = time.time()        # MSSP's UPTIME

@@ -12,8 +12,10 @@ words at once. A registered command wins over a lent word of the same name.
 from __future__ import annotations
 
 import difflib
+import asyncio
+from collections.abc import MutableMapping
 from dataclasses import dataclass, field
-from typing import Awaitable, Callable, Protocol
+from typing import Any, Awaitable, Callable, Protocol
 
 from server.accounts.store import AccountStore
 from server.config.model import CasinoConfig
@@ -89,6 +91,12 @@ class CommandApp(Protocol):
 
     @property
     def operators(self) -> set[str]: ...        # name keys never listed on `top`'s boards
+
+    @property
+    def relief_claims(self) -> MutableMapping[str, asyncio.Lock]: ...   # player key -> their claim's lock
+
+    def wall_clock(self) -> float: ...          # epoch seconds: relief's waits (tests move it)
+    async def status(self, session: LoggedIn) -> dict[str, Any]: ...   # GMCP Char.Status
 
     @property
     def accounts(self) -> AccountStore: ...

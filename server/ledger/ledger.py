@@ -162,6 +162,11 @@ class Ledger:
         (the operators) are never listed."""
         return await self._read(self.store.board, board, page, asker, excluded)
 
+    async def last_minted(self, prefix: str) -> float | None:
+        """When the newest mint whose key starts with `prefix` was committed
+        (epoch seconds), or None: a player's last relief, for its waiting time."""
+        return await self._read(self.store.last_minted, prefix)
+
     def fail_next_commits(self, n: int) -> None:
         """Test hook: the next `n` commits fail with sqlite3.OperationalError."""
         self.store.fail_next_commits(n)

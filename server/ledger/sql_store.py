@@ -274,3 +274,6 @@ class SQLStore:
 
     def board(self, board: str, page: int, asker: str, excluded: list[str]) -> boards.Board:
         return boards.read(self._r, self.dialect, board, page, asker, excluded)
+
+    def last_minted(self, prefix: str) -> float | None:
+        return reads.last_minted(self._r, self.dialect, prefix)

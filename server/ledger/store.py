@@ -49,6 +49,9 @@ class Store(Protocol):
     def board(self, board: str, page: int, asker: str, excluded: list[str]) -> Board:
         """A page of one of `top`'s boards and the asker's place (server/ledger/boards.py)."""
 
+    def last_minted(self, prefix: str) -> float | None:
+        """When the newest mint with a key starting `prefix` was written, or None."""
+
     def fail_next_commits(self, n: int) -> None:
         """Test hook: the next `n` commits fail as a failing disk would."""
 
