@@ -24,6 +24,7 @@ from server.ledger.errors import LedgerClosed
 from server.ledger.mirror import RECENT_KEYS
 from server.ledger.ops import Balance, LeaveNotice, Movement, Op, Recovered, TakeNotices
 from server.db.url import Database
+from server.ledger.stats import PlayerStats
 from server.ledger.store import Store, open_store
 from server.ledger.writer import GroupCommitWriter
 
@@ -151,6 +152,13 @@ class Ledger:
 
     async def statement(self, player: str, n: int = 10) -> list[Movement]:
         return await self._read(self.store.statement, player, n)
+
+    async def stats(self, player: str, groups: Mapping[str, str] | None = None) -> PlayerStats:
+        """The player's rounds and money figures, derived from committed rows
+        (server.ledger.stats), per table id or per `groups[table id]`: on the
+        reader thread, like `statement`."""
+        result: PlayerStats = await self._read(self.store.stats, player, groups)
+        return result
 
     def fail_next_commits(self, n: int) -> None:
         """Test hook: the next `n` commits fail with sqlite3.OperationalError."""
