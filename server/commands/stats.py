@@ -119,7 +119,7 @@ def render(lines: list[Line], total: Line, width: int) -> list[str]:
     out = []
     for x in (*lines, total):
         r = x.results
-        out += [f"{x.title}: {r.rounds} rounds, {duration(x.millis)} at the tables",
+        out += [f"{x.title}: {r.rounds} round{'' if r.rounds == 1 else 's'}, {duration(x.millis)} at the tables",
                 f"  wagered {r.wagered}, net {r.net:+d}",
                 f"  won {r.won}, lost {r.lost}",
                 f"  biggest win {r.biggest_win}, longest streak {r.longest_streak}"]
