@@ -159,8 +159,13 @@ def stats_data(name: str, lines: list[Line], total: Line) -> dict[str, Any]:
 
 
 def send_gmcp(session: Any, name: str, lines: list[Line], total: Line) -> None:
+    """Char.Stats to a GMCP client, and to the browser page (its stats view)."""
     from server.net import mud
-    mud.send(session, "Char.Stats", stats_data(name, lines, total))
+    data = stats_data(name, lines, total)
+    mud.send(session, "Char.Stats", data)
+    page = getattr(getattr(session, "writer", None), "data", None)
+    if callable(page):
+        page("Char.Stats", data)
 
 
 async def login_gmcp(app: StatsApp, session: Any) -> None:
