@@ -33,6 +33,7 @@ from server.net.throttle import ConnectionCounter, CreationLimit, LoginThrottle,
 from server.render.text import clean, sentence
 from server.tables.delivery import Viewing
 from server.tables.manager import Manager
+from server.tables.table_time import TableTimeStore
 from server.world.crier import Crier
 from server.world.rooms import World
 from server.world.roster import Memo, Online
@@ -215,6 +216,7 @@ class Casino:
         self.operators = {name.lower() for name in config.settings.operators}
         self._ledger: Ledger | None = None          # opened by start()
         self._accounts: AccountStore | None = None  # opened by start()
+        self._table_time: TableTimeStore | None = None   # opened by start()
         self._telnet: Any = None
         self._web: Any = None                # server.net.web.WebServer when serving the page
         self.host = config.settings.host     # where start() listens
@@ -253,6 +255,7 @@ class Casino:
         for item in getattr(self._ledger, "recovered", []) or []:
             logs.event(log, "recovery", detail=item)
         self._accounts = AccountStore(self.database, self.operators)
+        self._table_time = TableTimeStore(self.database)
         await self.refuse_squatted_operators(self.operators)
         self.open_tables()
         if web_port is not None:             # first: once telnet answers, so does the page
@@ -294,6 +297,13 @@ class Casino:
         if self._ledger is None:
             raise RuntimeError("the casino has not started: no ledger is open")
         return self._ledger
+
+    @property
+    def table_time(self) -> TableTimeStore:
+        """Time at the tables, beside the ledger (open from start() on)."""
+        if self._table_time is None:
+            raise RuntimeError("the casino has not started: no table-time store is open")
+        return self._table_time
 
     @property
     def accounts(self) -> AccountStore:
@@ -470,6 +480,8 @@ class Casino:
             await self._ledger.close()
         if self._accounts:
             self._accounts.close()
+        if self._table_time:
+            self._table_time.close()
         self.stopped.set()
 
     # --- sessions -------------------------------------------------------

@@ -24,6 +24,7 @@ from server.ledger import Ledger
 from server.net.session import LoggedIn, Session
 from server.tables.host import TableHost
 from server.tables.manager import Manager
+from server.tables.table_time import TableTimeStore
 from server.world.rooms import World
 from server.world.roster import Memo, Online
 
@@ -100,6 +101,9 @@ class CommandApp(Protocol):
 
     @property
     def accounts(self) -> AccountStore: ...
+
+    @property
+    def table_time(self) -> TableTimeStore: ...   # time at the tables (`stats`)
 
     def is_operator(self, session: Session) -> bool: ...
     def seat_of(self, key: str) -> TableHost | None: ...

@@ -25,6 +25,7 @@ from server.ledger.mirror import RECENT_KEYS
 from server.ledger.boards import Board
 from server.ledger.ops import Balance, LeaveNotice, Movement, Op, Recovered, ShowOnBoards, TakeNotices
 from server.db.url import Database
+from server.ledger.stats import PlayerStats
 from server.ledger.store import Store, open_store
 from server.ledger.writer import GroupCommitWriter
 
@@ -166,6 +167,13 @@ class Ledger:
         """When the newest mint whose key starts with `prefix` was committed
         (epoch seconds), or None: a player's last relief, for its waiting time."""
         return await self._read(self.store.last_minted, prefix)
+
+    async def stats(self, player: str, groups: Mapping[str, str] | None = None) -> PlayerStats:
+        """The player's rounds and money figures, derived from committed rows
+        (server.ledger.stats), per table id or per `groups[table id]`: on the
+        reader thread, like `statement`."""
+        result: PlayerStats = await self._read(self.store.stats, player, groups)
+        return result
 
     def fail_next_commits(self, n: int) -> None:
         """Test hook: the next `n` commits fail with sqlite3.OperationalError."""

@@ -31,7 +31,7 @@ Python, one Bind/Execute each; that was 86% of the writer's time here.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from server.db.connection import PgConn, dialect_of
@@ -41,6 +41,7 @@ from server.ledger.errors import LedgerError
 from server.ledger.mirror import RECENT_KEYS, Batch
 from server.ledger.ops import RECOVERY_SCOPE, Balance, Item, Kind, Movement, Op, Recovered
 from server.ledger.schema import POSTGRES_LOCK, migrate
+from server.ledger.stats import PlayerStats
 from server.ledger.sql_store import _INSERT_NOTICE, MirrorMismatch, SQLStore
 
 log = logging.getLogger("casino.ledger")
@@ -249,6 +250,12 @@ class PostgresStore(SQLStore):
 
     def board(self, board: str, page: int, asker: str, excluded: list[str]) -> Board:
         return self._reading(lambda: SQLStore.board(self, board, page, asker, excluded))
+
+    def stats(self, player: str, groups: Mapping[str, str] | None = None) -> PlayerStats:
+        return self._reading(lambda: SQLStore.stats(self, player, groups))
+
+    def last_minted(self, prefix: str) -> float | None:
+        return self._reading(lambda: SQLStore.last_minted(self, prefix))
 
     def close(self) -> None:
         """Release the lock before closing: the server drops a closed session's locks only

@@ -25,11 +25,13 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TypeVar
 
 from server.db.connection import Conn, Cursor, Dialect
 from server.ledger import boards, reads, recovery
+
+from server.ledger import reads, recovery, stats
 from server.ledger.errors import KeyConflict, LedgerError, Refused
 from server.ledger.mirror import RECENT_KEYS, Batch, Closed, Key, Mirror, Sig
 from server.ledger.ops import (
@@ -277,3 +279,6 @@ class SQLStore:
 
     def last_minted(self, prefix: str) -> float | None:
         return reads.last_minted(self._r, self.dialect, prefix)
+
+    def stats(self, player: str, groups: Mapping[str, str] | None = None) -> stats.PlayerStats:
+        return stats.player_stats(self._r, self.dialect, player, groups)
