@@ -13,9 +13,10 @@ import functools
 import logging
 import secrets
 import time
+import weakref
 from collections import Counter
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from server import logs
 from server.accounts import passwords
@@ -32,6 +33,7 @@ from server.net.throttle import ConnectionCounter, CreationLimit, LoginThrottle,
 from server.render.text import clean, sentence
 from server.tables.delivery import Viewing
 from server.tables.manager import Manager
+from server.tables.table_time import TableTimeStore
 from server.world.crier import Crier
 from server.world.rooms import World
 from server.world.roster import Memo, Online
@@ -214,6 +216,7 @@ class Casino:
         self.operators = {name.lower() for name in config.settings.operators}
         self._ledger: Ledger | None = None          # opened by start()
         self._accounts: AccountStore | None = None  # opened by start()
+        self._table_time: TableTimeStore | None = None   # opened by start()
         self._telnet: Any = None
         self._web: Any = None                # server.net.web.WebServer when serving the page
         self.host = config.settings.host     # where start() listens
@@ -223,6 +226,12 @@ class Casino:
         self.stop_requested = asyncio.Event()
         self.stop_reason = "The casino is closing."
         self.grants = 0                      # operator grants this run (their ledger keys)
+        # A `relief` claim in progress per player (server.commands.relief): held
+        # only while a claim runs, so the map holds nobody who is not claiming.
+        self.relief_claims: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+        # Wall time in epoch seconds, for waits counted in hours (relief) that
+        # outlive a run; tests replace it to move a day on without sleeping.
+        self.wall_clock: Callable[[], float] = time.time
         # Prefixes every table's ledger keys: keys never repeat across restarts.
         self.run_id = f"{int(time.time()):x}{secrets.token_hex(3)}"
         self.started_at = time.time()        # MSSP's UPTIME
@@ -250,6 +259,7 @@ class Casino:
         for item in getattr(self._ledger, "recovered", []) or []:
             logs.event(log, "recovery", detail=item)
         self._accounts = AccountStore(self.database, self.operators)
+        self._table_time = TableTimeStore(self.database)
         await self.refuse_squatted_operators(self.operators)
         self.open_tables()
         if listen:
@@ -295,6 +305,13 @@ class Casino:
         if self._ledger is None:
             raise RuntimeError("the casino has not started: no ledger is open")
         return self._ledger
+
+    @property
+    def table_time(self) -> TableTimeStore:
+        """Time at the tables, beside the ledger (open from start() on)."""
+        if self._table_time is None:
+            raise RuntimeError("the casino has not started: no table-time store is open")
+        return self._table_time
 
     @property
     def accounts(self) -> AccountStore:
@@ -488,6 +505,8 @@ class Casino:
             await self._ledger.close()
         if self._accounts:
             self._accounts.close()
+        if self._table_time:
+            self._table_time.close()
         self.stopped.set()
 
     # --- sessions -------------------------------------------------------

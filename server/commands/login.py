@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Mapping, Protocol
 
 from server import logs
+from server.commands import stats
 from server.commands.general import RoomApp, describe_room
 from server.net import mud
 from server.net.session import LoggedIn, Session, logged_in
@@ -45,7 +46,7 @@ class SessionDeadlines(Protocol):
     def place(self, session: Session) -> None: ...
 
 
-class LoginApp(RoomApp, Protocol):
+class LoginApp(RoomApp, stats.StatsApp, Protocol):
     """What logging in uses of the casino (server.app.Casino): the accounts
     and the ledger, the throttles, who is online or still leaving, and the
     world a player enters (what describing a room uses too)."""
@@ -327,4 +328,5 @@ async def enter(app: LoginApp, session: Session, account: Account, *,
     bal = await app.ledger.balance(account.key)
     session.tell(f"You have {bal.wallet} chips. Type 'help' for commands.", "")
     mud.send(session, "Char.Status", await app.status(session))
+    await stats.login_gmcp(app, session)
     session.tell(*describe_room(app, session))

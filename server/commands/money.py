@@ -6,6 +6,7 @@ import re
 from server.commands.registry import REGISTRY
 from server.commands.registry import Context
 from server.ledger import Movement
+from server.ledger.boards import BOARDS, MAX_RANK, PAGE
 from server.render.width import NBSP, glue
 
 STATEMENT_DEFAULT, STATEMENT_MAX = 10, 100
@@ -36,6 +37,55 @@ async def statement(ctx: Context) -> None:
     ctx.tell(f"Your last {count}, newest first:")
     for row in reversed(rows):
         ctx.tell(statement_line(row))
+
+
+TOP_PAGES = MAX_RANK // PAGE
+# board -> what its figure is, said in the heading
+_FIGURES = {
+    "wealth": "wallet chips",
+    "wins": "winning settlements",
+    "wagered": "chips wagered",
+    "net": "net chips won",
+}
+assert _FIGURES.keys() == BOARDS.keys()
+TOP_USAGE = f"Use: top [wealth|wins|wagered|net] [page 1-{TOP_PAGES}]"
+
+
+@REGISTRY.command("top", aliases=("leaderboard",), help=f"""top [wealth|wins|wagered|net] [page] - the casino's leaderboards, {PAGE} players a page.
+wealth: chips in the wallet (chips on a table right now are not counted).
+wins: settlements you won (paid more than you staked), counted once each.
+wagered: chips staked on settled bets (a refunded bet does not count).
+net: chips won minus chips lost, over all your settled bets.
+Without a board word: wealth. Boards list the first {MAX_RANK} players ({TOP_PAGES} pages); your own
+rank is shown below the page when you are not on it. Operators and the house are never
+listed. 'set leaderboard off' takes you off every board; 'set leaderboard on' brings you back.""")
+async def top(ctx: Context) -> None:
+    board, page = "wealth", 1
+    words = [w.lower() for w in ctx.argv]
+    if words and words[0] in BOARDS:
+        board = words.pop(0)
+    if words and words[0].isascii() and words[0].isdigit() and 1 <= int(words[0]) <= TOP_PAGES:
+        page = int(words.pop(0))
+    if words:
+        ctx.tell(f"'{words[0][:20]}' is not a board or page. {TOP_USAGE}.")
+        return
+    me = ctx.session.key
+    found = await ctx.app.ledger.board(board, page, me, sorted(ctx.app.operators))
+    ctx.tell(f"Top {board} ({_FIGURES[board]}), page {page}:")
+    if not found.rows:
+        ctx.tell("  Nobody here yet." if page == 1 else f"  Nobody this far down: try top {board}.")
+    for rank, player, figure in found.rows:
+        ctx.tell(_top_line(rank, player, figure, player == me))
+    if found.mine is not None and all(player != me for _, player, _ in found.rows):
+        rank, figure = found.mine
+        ctx.tell(_top_line(rank, me, figure, True))
+    elif found.listed and found.mine is None:
+        ctx.tell(f"  You: beyond rank {MAX_RANK}.")
+
+
+def _top_line(rank: int, player: str, figure: int, mine: bool) -> str:
+    """Rank, name, figure in 39 columns (names are at most 20 characters); yours marked."""
+    return f"{'>' if mine else ' '}{rank:>4}. {player:<20} {figure:>11}"
 
 
 def statement_line(row: Movement) -> str:

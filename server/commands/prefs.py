@@ -12,16 +12,19 @@ _SETTINGS = {
     "dice": ("dark|light", lambda v: v if v in ("dark", "light") else None),
     "width": (f"{MIN_WIDTH}-{MAX_WIDTH}", lambda v: int(v) if v.isascii() and v.isdigit() and MIN_WIDTH <= int(v) <= MAX_WIDTH else None),
 }
-_ALIASES = {"colour": "color", "utf8": "unicode", "cols": "width"}
+_ALIASES = {"colour": "color", "utf8": "unicode", "cols": "width", "board": "leaderboard", "top": "leaderboard"}
+LEADERBOARD = "leaderboard"     # not a display setting: whether `top` lists you
 
 
-USAGE = "set color on|off, set unicode on|off, set dice dark|light, set width N (or any of them auto)"
+USAGE = ("set color on|off, set unicode on|off, set dice dark|light, set width N (or any of them auto),"
+         " set leaderboard on|off")
 
 
 @REGISTRY.command("set", help=f"""set [color on|off | unicode on|off | dice dark|light | width N] - show or change your display.
 Without arguments, shows your settings; values not set by you are guessed from your client.
 Your choices are kept with your account. Width is {MIN_WIDTH} to {MAX_WIDTH} columns.
-'set width auto' (or color, unicode, dice auto) forgets your choice: your client's is used again.""")
+'set width auto' (or color, unicode, dice auto) forgets your choice: your client's is used again.
+'set leaderboard off' takes you off the leaderboards (`top`); 'set leaderboard on' lists you again.""")
 async def set_(ctx: Context) -> None:
     session = ctx.session
     if not ctx.argv:
@@ -31,11 +34,16 @@ async def set_(ctx: Context) -> None:
             shown = ("on" if value else "off") if isinstance(value, bool) else str(value)
             how = "set by you" if key in chosen else "guessed"
             ctx.tell(f"  {key:<8} {shown:<6} {how}")
+        listed = chosen.get(LEADERBOARD, True)
+        ctx.tell(f"  {'board':<8} {'on' if listed else 'off':<6} {'set by you' if LEADERBOARD in chosen else 'default'}")
         ctx.tell("Guessed values come from your client until you set them.")
         # short enough to stay one line at 72 columns, so the table above stays a table
         ctx.tell("Change: set <name> <value>, e.g. set width 60; set width auto undoes it.")
         return
     key = _ALIASES.get(ctx.argv[0].lower(), ctx.argv[0].lower())
+    if key == LEADERBOARD:
+        await _set_leaderboard(ctx)
+        return
     if key not in _SETTINGS or len(ctx.argv) != 2:
         ctx.tell(f"Usage: {USAGE}")
         return
@@ -57,3 +65,20 @@ async def set_(ctx: Context) -> None:
     await ctx.app.accounts.save_prefs(session.account.name, session.account.prefs)
     shown = ("on" if value else "off") if isinstance(value, bool) else str(value)
     ctx.tell(f"{key} is now {shown}.")
+
+
+async def _set_leaderboard(ctx: Context) -> None:
+    """`set leaderboard on|off`. The ledger keeps it (the boards' indexes hold only listed
+    players), written first: the account's prefs only remember it for `set`'s listing."""
+    session = ctx.session
+    shown = _SWITCH.get(ctx.argv[1].lower()) if len(ctx.argv) == 2 else None
+    if shown is None:
+        ctx.tell("Use: set leaderboard on|off (off: top never lists you).")
+        return
+    await ctx.app.ledger.show_on_boards(session.key, shown)
+    if shown:
+        session.account.prefs.pop(LEADERBOARD, None)     # on is the default
+    else:
+        session.account.prefs[LEADERBOARD] = False
+    await ctx.app.accounts.save_prefs(session.account.name, session.account.prefs)
+    ctx.tell("You are on the leaderboards again." if shown else "You are off the leaderboards (top).")

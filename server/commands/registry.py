@@ -12,8 +12,10 @@ words at once. A registered command wins over a lent word of the same name.
 from __future__ import annotations
 
 import difflib
+import asyncio
+from collections.abc import MutableMapping
 from dataclasses import dataclass, field
-from typing import Awaitable, Callable, Protocol
+from typing import Any, Awaitable, Callable, Protocol
 
 from server.accounts.store import AccountStore
 from server.config.model import CasinoConfig
@@ -22,6 +24,7 @@ from server.ledger import Ledger
 from server.net.session import LoggedIn, Session
 from server.tables.host import TableHost
 from server.tables.manager import Manager
+from server.tables.table_time import TableTimeStore
 from server.world.rooms import World
 from server.world.roster import Memo, Online
 
@@ -88,7 +91,19 @@ class CommandApp(Protocol):
     def ledger(self) -> Ledger: ...
 
     @property
+    def operators(self) -> set[str]: ...        # name keys never listed on `top`'s boards
+
+    @property
+    def relief_claims(self) -> MutableMapping[str, asyncio.Lock]: ...   # player key -> their claim's lock
+
+    def wall_clock(self) -> float: ...          # epoch seconds: relief's waits (tests move it)
+    async def status(self, session: LoggedIn) -> dict[str, Any]: ...   # GMCP Char.Status
+
+    @property
     def accounts(self) -> AccountStore: ...
+
+    @property
+    def table_time(self) -> TableTimeStore: ...   # time at the tables (`stats`)
 
     def is_operator(self, session: Session) -> bool: ...
     def seat_of(self, key: str) -> TableHost | None: ...

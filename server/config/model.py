@@ -67,6 +67,15 @@ class PasswordHash:
 
 
 @dataclass(frozen=True)
+class Relief:
+    """A way back from zero (`relief`): chips for a player who cannot make the
+    smallest bet anywhere, at most once per `every_hours` (docs/config.md)."""
+
+    amount: int = 100          # chips minted to the player's wallet
+    every_hours: int = 24      # hours from one relief to the next, at the soonest
+
+
+@dataclass(frozen=True)
 class Settings:
     host: str = "127.0.0.1"
     port: int = 4000
@@ -81,6 +90,7 @@ class Settings:
     limits: Limits = field(default_factory=Limits)
     mssp: Mssp = field(default_factory=Mssp)
     password_hash: PasswordHash = field(default_factory=PasswordHash)
+    relief: Relief = field(default_factory=Relief)
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from typing import Any
 from server.config.errors import Report
 from server.config.fields import (Field, Problem, as_float, as_id, as_int, as_text,
                                   describe, expect_map, read_fields)
-from server.config.model import Limits, Mssp, PasswordHash, Settings
+from server.config.model import Limits, Mssp, PasswordHash, Relief, Settings
 from server.config.yamlsrc import YList
 
 NAME_RE = re.compile(r"^[A-Za-z0-9_]{3,20}$")   # account names, as COMMANDS.md fixes them
@@ -123,12 +123,19 @@ HASH_FIELDS = (
 )
 
 
+DEFAULT_RELIEF = Relief()
+RELIEF_FIELDS = (
+    Field("amount", as_int, DEFAULT_RELIEF.amount, 1, 1_000_000_000),
+    Field("every_hours", as_int, DEFAULT_RELIEF.every_hours, 1, 8784),    # a leap year at most
+)
+
+
 def read_settings(report: Report, value: Any, line: int) -> tuple[Settings, int]:
     """Settings from the `server:` value, and the line to blame for start_room."""
     section = expect_map(report, value, line, "server")
     if section is None:
         return DEFAULT, line
-    values = read_fields(report, section, SERVER_FIELDS, "server", skip=("limits", "mssp", "password_hash"))
+    values = read_fields(report, section, SERVER_FIELDS, "server", skip=("limits", "mssp", "password_hash", "relief"))
     limits = DEFAULT_LIMITS
     if "limits" in section:
         sub = expect_map(report, section["limits"], section.key_line["limits"], "server.limits")
@@ -145,5 +152,10 @@ def read_settings(report: Report, value: Any, line: int) -> tuple[Settings, int]
                          "server.password_hash")
         if sub is not None:
             cost = PasswordHash(**read_fields(report, sub, HASH_FIELDS, "server.password_hash"))
+    relief = DEFAULT_RELIEF
+    if "relief" in section:
+        sub = expect_map(report, section["relief"], section.key_line["relief"], "server.relief")
+        if sub is not None:
+            relief = Relief(**read_fields(report, sub, RELIEF_FIELDS, "server.relief"))
     start_line = section.key_line.get("start_room", line)
-    return Settings(**values, limits=limits, mssp=mssp, password_hash=cost), start_line
+    return Settings(**values, limits=limits, mssp=mssp, password_hash=cost, relief=relief), start_line

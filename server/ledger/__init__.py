@@ -19,9 +19,10 @@ from server.ledger.errors import (
 )
 from server.ledger.ledger import Ledger
 from server.ledger.ops import Balance, Movement, Recovered
+from server.ledger.stats import PlayerStats, Results
 
 __all__ = [
     "Balance", "CheckReport", "InsufficientFunds", "InvalidOperation", "KeyConflict", "Ledger",
-    "LedgerClosed", "LedgerError", "LedgerUnavailable", "Movement", "Recovered", "Refused",
+    "LedgerClosed", "LedgerError", "LedgerUnavailable", "Movement", "PlayerStats", "Recovered", "Refused", "Results",
     "UnknownPlayer", "UnknownStake", "check",
 ]

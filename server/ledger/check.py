@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -47,7 +48,9 @@ INVARIANTS = (
     "wallet_non_negative",
     "hold_closed_once",        # each hold is closed by at most one operation, the one it names
     "pending_equals_open_holds",
+    "totals_equal_settlements",  # `top`'s player_totals, recomputed from the settlements' own arguments
 )
+TOTALS_SINCE = 4         # the schema version that added player_totals
 MAX_DETAILS = 20
 
 
@@ -124,14 +127,22 @@ def _check(c: Conn, version: int) -> CheckReport:
 
     holds = {(t, h): (hid, closed, amt) for hid, t, h, closed, amt in
              c.execute("SELECT id, table_id, handle, closed_by, amount FROM holds")}
+    players = dict(c.execute("SELECT id, player FROM holds"))
     claims: Counter = Counter()
     claimed_by: dict[tuple[str, str], int] = {}
-    for op_id, table, args in c.execute("SELECT id, table_id, args FROM operations"
-                                        " WHERE kind IN ('settle', 'refund', 'forfeit')"):
+    expected: dict[str, list[int]] = {}      # player -> [wagered, won, net, wins]
+    for op_id, kind, table, args in c.execute("SELECT id, kind, table_id, args FROM operations"
+                                              " WHERE kind IN ('settle', 'refund', 'forfeit')"):
         a = json.loads(args)
+        staked: Counter = Counter()
         for handle in a.get("stakes") or [a.get("stake")]:
             claims[(table, handle)] += 1
             claimed_by[(table, handle)] = op_id
+            if (table, handle) in holds:
+                hid, _, amount = holds[(table, handle)]
+                staked[players[hid]] += amount
+        if kind != "refund":
+            _count(expected, staked, dict(a.get("pays", ())))
     for stake, n in claims.items():
         if n > 1:
             fail("hold_closed_once", f"stake {stake[1]} at {stake[0]} closed {n} times")
@@ -157,8 +168,30 @@ def _check(c: Conn, version: int) -> CheckReport:
     for table in open_by_table.keys() - pending_tables:
         fail("pending_equals_open_holds", f"table {table} has open holds but no pending account")
 
+    if version >= TOTALS_SINCE:
+        kept = {p: [int(w), int(won), int(n), int(wins)] for p, w, won, n, wins in
+                c.execute("SELECT player, wagered, won, net, wins FROM player_totals")}
+        for player in sorted(kept.keys() | expected.keys()):
+            has, should = kept.get(player, [0, 0, 0, 0]), expected.get(player, [0, 0, 0, 0])
+            if has != should:
+                fail("totals_equal_settlements", f"{player} totals (wagered, won, net, wins) are"
+                                                 f" {tuple(has)}, settlements say {tuple(should)}")
+
     n_ops = c.execute("SELECT COUNT(*) FROM operations").fetchone()[0]
     n_pending = c.execute("SELECT COUNT(*) FROM pending_outcomes").fetchone()[0]
     return CheckReport(ok=not broken, broken=tuple(broken), open_holds=open_holds, minted=minted,
                        balances=others, house=house, accounts=len(accounts), operations=n_ops,
                        pending_outcomes=n_pending, invariants=INVARIANTS)
+
+
+def _count(totals: dict[str, list[int]], staked: Mapping[str, int], paid: Mapping[str, int]) -> None:
+    """One settlement's part in each player's [wagered, won, net, wins] (the rule of
+    schema.TOTALS_TABLE, written again here so the writer's version is checked)."""
+    for player in staked.keys() | paid.keys():
+        t = totals.setdefault(player, [0, 0, 0, 0])
+        gain = paid.get(player, 0) - staked.get(player, 0)
+        t[0] += staked.get(player, 0)
+        t[2] += gain
+        if gain > 0:
+            t[1] += gain
+            t[3] += 1

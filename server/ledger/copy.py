@@ -45,6 +45,7 @@ LEDGER_TABLES: tuple[Table, ...] = (
     ("holds", ("id", "table_id", "handle", "player", "amount", "closed_by"), False),
     ("pending_outcomes", ("id", "scope", "key", "kind", "table_id", "args", "time"), True),
     ("notices", ("id", "player", "text", "time"), True),
+    ("player_totals", ("player", "wagered", "won", "net", "wins", "hidden"), False),
 )
 PLAYERS: Table = ("players", ("name_key", "name", "pwhash", "prefs", "created", "origin"), False)
 
@@ -107,6 +108,9 @@ def _judge_source(source: Database, src: Conn, dialect: Dialect) -> tuple[list[T
     if not before.ok:
         raise CopyRefused(f"the source's ledger is broken ({before.broken[0]}):"
                           f" see `casino ledger check --database {source.shown}`")
+    if not _has_table(src, dialect, "player_totals"):
+        raise CopyRefused(f"the ledger at {source.shown} predates this version (schema {found}):"
+                          " start the casino on it once (casino serve), stop it, then copy")
     tables = list(LEDGER_TABLES)
     if _has_table(src, dialect, "players"):
         if dialect.name == SQLITE and "origin" not in {

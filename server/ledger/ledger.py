@@ -22,8 +22,10 @@ from pathlib import Path
 
 from server.ledger.errors import LedgerClosed
 from server.ledger.mirror import RECENT_KEYS
-from server.ledger.ops import Balance, LeaveNotice, Movement, Op, Recovered, TakeNotices
+from server.ledger.boards import Board
+from server.ledger.ops import Balance, LeaveNotice, Movement, Op, Recovered, ShowOnBoards, TakeNotices
 from server.db.url import Database
+from server.ledger.stats import PlayerStats
 from server.ledger.store import Store, open_store
 from server.ledger.writer import GroupCommitWriter
 
@@ -91,6 +93,10 @@ class Ledger:
         """Keep `text` for the player's next login (`take_notices`); returns once durable."""
         await self._submit(LeaveNotice(player, text))
 
+    async def show_on_boards(self, player: str, shown: bool) -> None:
+        """`set leaderboard on|off`: list the player on `top`'s boards or not; durable on return."""
+        await self._submit(ShowOnBoards(player, shown))
+
     async def take_notices(self, player: str) -> list[str]:
         """Fetch and clear what the ledger has to tell a player (recovery results)."""
         return await self._submit(TakeNotices(player))  # type: ignore[return-value]
@@ -151,6 +157,23 @@ class Ledger:
 
     async def statement(self, player: str, n: int = 10) -> list[Movement]:
         return await self._read(self.store.statement, player, n)
+
+    async def board(self, board: str, page: int, asker: str, excluded: list[str]) -> Board:
+        """A page of `top`'s `board` (1-based), and where `asker` stands; `excluded`
+        (the operators) are never listed."""
+        return await self._read(self.store.board, board, page, asker, excluded)
+
+    async def last_minted(self, prefix: str) -> float | None:
+        """When the newest mint whose key starts with `prefix` was committed
+        (epoch seconds), or None: a player's last relief, for its waiting time."""
+        return await self._read(self.store.last_minted, prefix)
+
+    async def stats(self, player: str, groups: Mapping[str, str] | None = None) -> PlayerStats:
+        """The player's rounds and money figures, derived from committed rows
+        (server.ledger.stats), per table id or per `groups[table id]`: on the
+        reader thread, like `statement`."""
+        result: PlayerStats = await self._read(self.store.stats, player, groups)
+        return result
 
     def fail_next_commits(self, n: int) -> None:
         """Test hook: the next `n` commits fail with sqlite3.OperationalError."""

@@ -158,6 +158,9 @@ class Batch:
         self.hold_rows: list[tuple[int, str, str, str, int]] = []
         self.close_rows: list[tuple[int, int]] = []
         self.legs: list[tuple[int, int, int, int]] = []
+        # player -> [wagered, won, net, wins] this batch's settlements add to `player_totals`
+        # (written with the batch's rows: the totals always agree with the settlements)
+        self.totals: dict[str, list[int]] = {}
 
     # -- judging ------------------------------------------------------------------------
 
@@ -254,11 +257,15 @@ class Batch:
         assert pending is not None
         closed: Closed = []
         total = 0
+        staked: dict[str, int] = {}
         for hk, (hold_id, player, amount) in found:
             closed_here.add(hk)
             self.close_rows.append((op_id, hold_id))
             closed.append((hk[1], player, amount))
             total += amount
+            staked[player] = staked.get(player, 0) + amount
+        if op.kind is not _REFUND:            # a refunded bet was never played: no totals
+            self._count(staked, op.pays)
         if op.kind is _SETTLE:
             for wallet, pay in payees:
                 from_stakes = min(total, pay)
@@ -276,6 +283,22 @@ class Batch:
         return closed
 
     # -- effects (only after an operation is judged) --------------------------------------
+
+    def _count(self, staked: dict[str, int], pays: tuple[tuple[str, int], ...]) -> None:
+        """One settlement's part in each player's totals: what they staked in it and what
+        it paid them (a forfeit pays nothing)."""
+        totals = self.totals
+        paid = dict(pays)
+        for player in (staked.keys() | paid.keys()) if paid else staked:
+            gain = paid.get(player, 0) - staked.get(player, 0)
+            t = totals.get(player)
+            if t is None:
+                t = totals[player] = [0, 0, 0, 0]
+            t[0] += staked.get(player, 0)
+            t[2] += gain
+            if gain > 0:
+                t[1] += gain
+                t[3] += 1
 
     def _id(self, kind: str, owner: str) -> int | None:
         k = (kind, owner)

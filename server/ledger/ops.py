@@ -184,7 +184,18 @@ class LeaveNotice:
     text: str
 
 
-Item = Op | TakeNotices | LeaveNotice     # what the writer takes
+@final
+@dataclass(frozen=True)
+class ShowOnBoards:
+    """`set leaderboard on|off`: list the player on `top`'s boards, or hide them. Kept in
+    the ledger's `player_totals` (its `hidden` column), so each board's index holds only
+    listed players; written by the writer, the only writer of the ledger's tables."""
+
+    player: str
+    shown: bool
+
+
+Item = Op | TakeNotices | LeaveNotice | ShowOnBoards     # what the writer takes
 
 
 @dataclass(frozen=True)

@@ -31,15 +31,17 @@ Python, one Bind/Execute each; that was 86% of the writer's time here.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from server.db.connection import PgConn, dialect_of
 from server.db.url import Database
+from server.ledger.boards import Board
 from server.ledger.errors import LedgerError
 from server.ledger.mirror import RECENT_KEYS, Batch
 from server.ledger.ops import RECOVERY_SCOPE, Balance, Item, Kind, Movement, Op, Recovered
 from server.ledger.schema import POSTGRES_LOCK, migrate
+from server.ledger.stats import PlayerStats
 from server.ledger.sql_store import _INSERT_NOTICE, MirrorMismatch, SQLStore
 
 log = logging.getLogger("casino.ledger")
@@ -58,6 +60,11 @@ _CLOSE_HOLDS = ("UPDATE holds SET closed_by = d.op FROM unnest(%s::bigint[], %s:
                 " WHERE holds.id = d.id AND holds.closed_by IS NULL")
 _UPDATE_BALANCES = ("UPDATE accounts SET balance = balance + d.delta"
                     " FROM unnest(%s::bigint[], %s::bigint[]) AS d(id, delta) WHERE accounts.id = d.id")
+_ADD_TOTALS = ("INSERT INTO player_totals (player, wagered, won, net, wins)"
+               " SELECT * FROM unnest(%s::text[], %s::bigint[], %s::bigint[], %s::bigint[], %s::bigint[])"
+               " ON CONFLICT (player) DO UPDATE SET wagered = player_totals.wagered + excluded.wagered,"
+               " won = player_totals.won + excluded.won, net = player_totals.net + excluded.net,"
+               " wins = player_totals.wins + excluded.wins")
 _DELETE_PENDING = ("DELETE FROM pending_outcomes USING unnest(%s::text[], %s::text[]) AS d(scope, key)"
                    " WHERE pending_outcomes.scope = d.scope AND pending_outcomes.key = d.key")
 
@@ -110,7 +117,7 @@ class PostgresStore(SQLStore):
         self._raw: Any = self._w.raw.cursor()     # psycopg's own cursor, for COPY
 
     def _write(self, batch: Batch) -> None:
-        """Write a judged batch's rows in at most seven statements, whatever its size.
+        """Write a judged batch's rows in at most eight statements, whatever its size.
 
         The appended rows go by COPY (text format: as fast as binary here, and
         no types to declare), the changed ones by one statement over arrays.
@@ -140,6 +147,10 @@ class PostgresStore(SQLStore):
         if batch.pending_done:
             scopes, keys = zip(*batch.pending_done)
             c.execute(_DELETE_PENDING, (list(scopes), list(keys)))
+        if batch.totals:
+            players = list(batch.totals)
+            columns = zip(*batch.totals.values())      # wagered, won, net, wins
+            c.execute(_ADD_TOTALS, (players, *map(list, columns)))
 
     # -- a broken connection ------------------------------------------------------------
 
@@ -236,6 +247,15 @@ class PostgresStore(SQLStore):
 
     def statement(self, player: str, n: int) -> list[Movement]:
         return self._reading(lambda: SQLStore.statement(self, player, n))
+
+    def board(self, board: str, page: int, asker: str, excluded: list[str]) -> Board:
+        return self._reading(lambda: SQLStore.board(self, board, page, asker, excluded))
+
+    def stats(self, player: str, groups: Mapping[str, str] | None = None) -> PlayerStats:
+        return self._reading(lambda: SQLStore.stats(self, player, groups))
+
+    def last_minted(self, prefix: str) -> float | None:
+        return self._reading(lambda: SQLStore.last_minted(self, prefix))
 
     def close(self) -> None:
         """Release the lock before closing: the server drops a closed session's locks only

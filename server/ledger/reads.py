@@ -9,7 +9,7 @@ import json
 from datetime import UTC, datetime
 
 from server.db.connection import Conn, Dialect
-from server.ledger.ops import RECOVERY_SCOPE, Balance, Movement
+from server.ledger.ops import MINT_SCOPE, RECOVERY_SCOPE, Balance, Movement
 
 MAX_STATEMENT = 1000     # movements in one statement (and SQL parameters in one query)
 
@@ -97,3 +97,22 @@ def statement(conn: Conn, dialect: Dialect, player: str, n: int) -> list[Movemen
         return out
     finally:
         conn.execute("COMMIT")
+
+
+def last_minted(conn: Conn, dialect: Dialect, prefix: str) -> float | None:
+    """When the newest mint whose key starts with `prefix` was written (epoch
+    seconds), or None: when a player last had relief (`relief:<player>:`).
+
+    The prefix is compared with substr, not LIKE (`_` in a name is a LIKE
+    wildcard, and SQLite's LIKE ignores case) nor a key range (under a
+    PostgreSQL locale's collation punctuation sorts as if absent). Mints are
+    one per account and per grant or relief, so the scan of the mint scope
+    this costs is small next to a player's typing."""
+    conn.execute(dialect.begin_read)
+    try:
+        row = conn.execute(
+            "SELECT time FROM operations WHERE scope = ? AND substr(key, 1, ?) = ?"
+            " ORDER BY id DESC LIMIT 1", (MINT_SCOPE, len(prefix), prefix)).fetchone()
+    finally:
+        conn.execute("COMMIT")
+    return None if row is None else float(row[0])

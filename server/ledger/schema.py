@@ -12,12 +12,52 @@ idempotency key; `holds` are stakes, closed at most once (`closed_by`);
 complete them; `notices` wait for a player's next login.
 
 Versions 2 and 3 re-key the index of open holds, by table then by hold id
-(see their comments).
+(see their comments). Version 4 adds what the `top` boards read (see TOTALS).
 """
 from __future__ import annotations
 
 from server.db.connection import SQLITE_DIALECT, Conn, Dialect
 from server.db.url import POSTGRES, SQLITE
+
+# `top`'s boards, each one indexed query (server/ledger/boards.py). A player's totals are
+# those of their settled bets (settle and forfeit; a refund is a bet never played),
+# kept by the writer in the transaction of the settlements that change them:
+# wagered = stakes closed; net = paid - staked; a settlement paying a player more than
+# they staked in it is one of their `wins`, and `won` adds what it paid beyond the stake.
+# `hidden` is `set leaderboard off`. Each board's index holds only listed players, so a
+# page is a walk down one index that skips nobody hidden. Wealth is the wallet balance,
+# indexed in `accounts` (chips on a table right now are not counted: they are in play).
+TOTALS_TABLE = """CREATE TABLE player_totals (
+    player TEXT PRIMARY KEY,
+    wagered {big} NOT NULL DEFAULT 0,
+    won {big} NOT NULL DEFAULT 0,
+    net {big} NOT NULL DEFAULT 0,
+    wins {big} NOT NULL DEFAULT 0,
+    hidden INTEGER NOT NULL DEFAULT 0
+)"""
+TOTALS_INDEXES = (
+    "CREATE INDEX totals_by_wagered ON player_totals (wagered DESC, player) WHERE hidden = 0",
+    "CREATE INDEX totals_by_wins ON player_totals (wins DESC, player) WHERE hidden = 0",
+    "CREATE INDEX totals_by_net ON player_totals (net DESC, player) WHERE hidden = 0",
+    "CREATE INDEX wallets_by_balance ON accounts (balance DESC, owner) WHERE kind = 'wallet'",
+)
+# The back-fill: per (settlement, player) what was staked and paid, from the closed
+# holds and the settlements' `pays` (JSON), summed per player. {pays} and {payee} and
+# {pay} are the dialect's JSON functions.
+_BACKFILL = """INSERT INTO player_totals (player, wagered, won, net, wins)
+SELECT player, SUM(staked), SUM(CASE WHEN paid > staked THEN paid - staked ELSE 0 END),
+       SUM(paid - staked), SUM(CASE WHEN paid > staked THEN 1 ELSE 0 END)
+FROM (SELECT op, player, SUM(staked) AS staked, SUM(paid) AS paid FROM (
+        SELECT h.closed_by AS op, h.player AS player, h.amount AS staked, 0 AS paid
+        FROM holds h JOIN operations o ON o.id = h.closed_by WHERE o.kind IN ('settle', 'forfeit')
+        UNION ALL
+        SELECT o.id, {payee}, 0, {pay} FROM operations o, {pays} WHERE o.kind = 'settle'
+      ) AS legs GROUP BY op, player) AS per
+GROUP BY player"""
+SQLITE_BACKFILL = _BACKFILL.format(pays="json_each(o.args, '$.pays') AS p",
+                                   payee="p.value ->> 0", pay="p.value ->> 1")
+POSTGRES_BACKFILL = _BACKFILL.format(pays="jsonb_array_elements(o.args::jsonb -> 'pays') AS p",
+                                     payee="p ->> 0", pay="(p ->> 1)::bigint")
 
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (
@@ -94,13 +134,19 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         "DROP INDEX holds_open_by_table",
         "CREATE INDEX holds_open_by_id ON holds (id) WHERE closed_by IS NULL",
     ),
+    (
+        # `top`: per-player totals, back-filled from the settlements already made.
+        TOTALS_TABLE.format(big="INTEGER"),
+        *TOTALS_INDEXES,
+        SQLITE_BACKFILL,
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
 
-# PostgreSQL starts at today's shape: the three SQLite versions above in one,
-# recorded as SCHEMA_VERSION. A later change appends a migration to both lists
-# (POSTGRES_MIGRATIONS[i] takes version i + SCHEMA_VERSION_AT_START to the next).
+# PostgreSQL starts at today's shape: the SQLite versions above in one, recorded
+# as SCHEMA_VERSION. A later change appends a migration to both lists: a database
+# made at version v has POSTGRES_MIGRATIONS[v - POSTGRES_FIRST:] still to apply.
 # Ids are assigned by the writer (its mirror), except the rows only appended.
 POSTGRES_START: tuple[str, ...] = (
     """CREATE TABLE casino_schema (version INTEGER NOT NULL)""",
@@ -159,9 +205,15 @@ POSTGRES_START: tuple[str, ...] = (
         time DOUBLE PRECISION NOT NULL
     )""",
     "CREATE INDEX notices_by_player ON notices (player)",
+    TOTALS_TABLE.format(big="BIGINT"),
+    *TOTALS_INDEXES,
     f"INSERT INTO casino_schema (version) VALUES ({SCHEMA_VERSION})",
 )
-POSTGRES_MIGRATIONS: tuple[tuple[str, ...], ...] = ()
+POSTGRES_FIRST = 3          # the version the first PostgreSQL databases were made at
+POSTGRES_MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    (TOTALS_TABLE.format(big="BIGINT"), *TOTALS_INDEXES, POSTGRES_BACKFILL),    # 3 -> 4
+)
+assert POSTGRES_FIRST + len(POSTGRES_MIGRATIONS) == SCHEMA_VERSION
 
 # One ledger process per database (see sqlite_store._exclusive): PostgreSQL's
 # advisory locks are per database, and the writer's connection holds this one.
@@ -194,9 +246,14 @@ def migrate(conn: Conn, dialect: Dialect = SQLITE_DIALECT) -> int:
                 for sql in statements:
                     conn.execute(sql)
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
-        elif found < SCHEMA_VERSION:
+        elif found == 0:
             for sql in POSTGRES_START:
                 conn.execute(sql)
+        elif found < SCHEMA_VERSION:
+            for statements in POSTGRES_MIGRATIONS[found - POSTGRES_FIRST:]:
+                for sql in statements:
+                    conn.execute(sql)
+            conn.execute("UPDATE casino_schema SET version = ?", (SCHEMA_VERSION,))
         conn.execute("COMMIT")
     except BaseException:
         conn.execute("ROLLBACK")

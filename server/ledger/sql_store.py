@@ -25,11 +25,13 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TypeVar
 
 from server.db.connection import Conn, Cursor, Dialect
-from server.ledger import reads, recovery
+from server.ledger import boards, reads, recovery
+
+from server.ledger import reads, recovery, stats
 from server.ledger.errors import KeyConflict, LedgerError, Refused
 from server.ledger.mirror import RECENT_KEYS, Batch, Closed, Key, Mirror, Sig
 from server.ledger.ops import (
@@ -40,6 +42,7 @@ from server.ledger.ops import (
     Movement,
     Op,
     Recovered,
+    ShowOnBoards,
     TakeNotices,
 )
 
@@ -55,6 +58,13 @@ _UPDATE_BALANCES = "UPDATE accounts SET balance = balance + ? WHERE id = ?"
 _DELETE_PENDING = "DELETE FROM pending_outcomes WHERE scope = ? AND key = ?"
 _STORED_OP = "SELECT kind, args FROM operations WHERE scope = ? AND key = ?"
 _INSERT_NOTICE = "INSERT INTO notices (player, text, time) VALUES (?, ?, ?)"
+# Totals are added to, never set: the row may exist (earlier play, or `set leaderboard`)
+_ADD_TOTALS = ("INSERT INTO player_totals (player, wagered, won, net, wins) VALUES (?, ?, ?, ?, ?)"
+               " ON CONFLICT (player) DO UPDATE SET wagered = player_totals.wagered + excluded.wagered,"
+               " won = player_totals.won + excluded.won, net = player_totals.net + excluded.net,"
+               " wins = player_totals.wins + excluded.wins")
+_SET_HIDDEN = ("INSERT INTO player_totals (player, hidden) VALUES (?, ?)"
+               " ON CONFLICT (player) DO UPDATE SET hidden = excluded.hidden")
 
 R = TypeVar("R")
 
@@ -122,6 +132,8 @@ class SQLStore:
             c.executemany(_UPDATE_BALANCES, deltas)
         if batch.pending_done:
             c.executemany(_DELETE_PENDING, batch.pending_done)
+        if batch.totals:
+            c.executemany(_ADD_TOTALS, [(p, *t) for p, t in batch.totals.items()])
 
     def _stored(self, k: Key) -> Sig | None:
         """A key's (kind, args) as the database holds it, for a key the mirror may have evicted."""
@@ -177,6 +189,10 @@ class SQLStore:
                     continue
                 if type(item) is LeaveNotice:
                     self._c.execute(_INSERT_NOTICE, (item.player, item.text, batch.now))
+                    results.append(None)
+                    continue
+                if type(item) is ShowOnBoards:
+                    self._c.execute(_SET_HIDDEN, (item.player, 0 if item.shown else 1))
                     results.append(None)
                     continue
                 try:
@@ -257,3 +273,12 @@ class SQLStore:
 
     def statement(self, player: str, n: int) -> list[Movement]:
         return reads.statement(self._r, self.dialect, player, n)
+
+    def board(self, board: str, page: int, asker: str, excluded: list[str]) -> boards.Board:
+        return boards.read(self._r, self.dialect, board, page, asker, excluded)
+
+    def last_minted(self, prefix: str) -> float | None:
+        return reads.last_minted(self._r, self.dialect, prefix)
+
+    def stats(self, player: str, groups: Mapping[str, str] | None = None) -> stats.PlayerStats:
+        return stats.player_stats(self._r, self.dialect, player, groups)

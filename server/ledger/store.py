@@ -3,17 +3,19 @@
 The async `Ledger` and its group-commit writer speak only this protocol, so a
 PostgreSQL store can replace the embedded SQLite one without touching them (server/ledger/postgres_store.py).
 Threading contract: `apply_batch`, `record_outcomes` and `recover` are called
-from the single writer thread; `balance` and `statement` from one reader
+from the single writer thread; `balance`, `statement` and `stats` from one reader
 thread; neither is ever called from the event loop.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Protocol
 
 from server.db.url import POSTGRES, Database
+from server.ledger.boards import Board
 from server.ledger.mirror import RECENT_KEYS
 from server.ledger.ops import Balance, Item, Movement, Op, Recovered
+from server.ledger.stats import PlayerStats
 
 
 class Store(Protocol):
@@ -44,6 +46,15 @@ class Store(Protocol):
         """Each player's balance, from one snapshot."""
 
     def statement(self, player: str, n: int) -> list[Movement]: ...
+
+    def board(self, board: str, page: int, asker: str, excluded: list[str]) -> Board:
+        """A page of one of `top`'s boards and the asker's place (server/ledger/boards.py)."""
+
+    def last_minted(self, prefix: str) -> float | None:
+        """When the newest mint with a key starting `prefix` was written, or None."""
+
+    def stats(self, player: str, groups: Mapping[str, str] | None = None) -> PlayerStats:
+        """The player's rounds and money figures, from the ledger's rows (server.ledger.stats)."""
 
     def fail_next_commits(self, n: int) -> None:
         """Test hook: the next `n` commits fail as a failing disk would."""

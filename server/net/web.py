@@ -10,6 +10,8 @@ Frames, server to page (one JSON object each):
   colour codes, CR LF line ends, the prompt at the end of a block);
 - {"t": "prompt"}: the block is complete and the server waits (telnet's GA);
 - {"t": "echo", "on": false|true}: mask the command line (a password) or not.
+- {"t": "data", "p": "Char.Stats", "d": {...}}: after `stats`, the figures as
+  GMCP's Char.Stats has them (docs/gmcp.md), for the page's stats view.
 Page to server:
 - {"t": "line", "d": "..."}: what the player typed (one line or several);
 - {"t": "cols", "n": 96}: the pane's width in characters (telnet's NAWS).
@@ -115,6 +117,12 @@ class WebWriter:
 
     def echo(self, on: bool) -> None:
         self._send({"t": "echo", "on": on})
+
+    def data(self, package: str, payload: Any) -> None:
+        """A GMCP package the page shows beside the text (Char.Stats: its stats view).
+        Only what a command sends on purpose: the page is no GMCP client, so
+        tables never compute their data for it."""
+        self._send({"t": "data", "p": package, "d": payload})
 
     def get_extra_info(self, key: str) -> Any:
         return BROWSER_INFO.get(key)

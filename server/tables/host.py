@@ -54,6 +54,12 @@ class HostLedger(TableLedger, Protocol):
     async def notify(self, player: str, text: str) -> None: ...
 
 
+class TimeKeeper(Protocol):
+    """Where a seat's time goes when it ends (server.tables.table_time.TableTimeStore)."""
+
+    async def add(self, player: str, table: str, millis: int) -> None: ...
+
+
 class CommandFinder(Protocol):
     """Whether a line answering a table's question is a command instead
     (server.commands.registry.Registry)."""
@@ -84,6 +90,9 @@ class TableApp(Protocol):
 
     async def status(self, session: Viewing) -> dict[str, object]: ...   # GMCP Char.Status
 
+    @property
+    def table_time(self) -> TimeKeeper: ...    # time at the tables (server.tables.table_time)
+
     def is_operator(self, session: Viewing) -> bool: ...
 
     def forget_table(self, host: TableHost) -> None: ...   # a retired table has closed
@@ -107,6 +116,7 @@ class TableHost:
         self.closing = False                      # close() called: nothing more is queued
         self._closing_job: asyncio.Future[Any] | None = None
         self.closed = False
+        self._since: dict[str, int] = {}          # account key -> the manager tick its seat was taken
 
     # --- what the table is (read by tests and the operator's `tables`) ---------
     @property
@@ -382,6 +392,33 @@ class TableHost:
                 if audience is None:
                     audience = self.delivery.audience(self.core)
                 self.delivery.show(self.core, event, audience)
+        await self._clock_seats()
+
+    # --- time at the table --------------------------------------------------
+    def seated_ticks(self, key: str) -> int | None:
+        """Ticks the account `key` has sat here in its current visit, or None (`stats`)."""
+        start = self._since.get(key)
+        return None if start is None else self.app.manager.ticks - start
+
+    async def _clock_seats(self, everyone: bool = False) -> None:
+        """Start the clock of a seat just taken; add the time of each seat that
+        ended (`everyone`: the table is closing) to the table-time store. Run
+        after every input, so every way out of a seat (leave, a waited leave,
+        a drop, a closing) is counted without each path having to say so."""
+        seats = self.core.seating.seats
+        if not everyone and len(seats) == len(self._since) and all(s.key in self._since for s in seats):
+            return                                         # nobody came or went: the usual case
+        manager = self.app.manager
+        now = manager.ticks
+        here = set() if everyone else {s.key for s in seats}
+        for key in here - self._since.keys():
+            self._since[key] = now
+        for key in [k for k in self._since if k not in here]:
+            millis = (now - self._since.pop(key)) * 1000 // manager.tick_hz
+            try:
+                await self.app.table_time.add(key, self.id, millis)
+            except Exception as err:      # noqa: BLE001 - time is not money: play goes on, the loss is logged
+                logs.event(log, "table_time_lost", table=self.id, player=key, millis=millis, why=err)
 
     async def _notice(self, notice: Notice) -> None:
         """Tell a connected player now; keep it for the next login of one who is gone."""
@@ -448,6 +485,7 @@ class TableHost:
             if not self._hand_over():
                 return
             await self.apply(self.core.close("This table is now closed."))
+            await self._clock_seats(everyone=True)
             self.closed = True
             self.app.forget_table(self)
             return
@@ -476,6 +514,7 @@ class TableHost:
                 try:
                     await self.apply(self.core.close(why))
                     await self._retry_pending()
+                    await self._clock_seats(everyone=True)
                 finally:
                     self.closed = True
             self._closing_job = self._enqueue(closing)

@@ -134,3 +134,29 @@ def test_description_control_characters_are_refused(tmp_path: Path) -> None:
     assert errors_of(tmp_path, {
         "rooms/lobby.yaml": 'id: lobby\nname: Lobby\ndescription: "bell \\a here"\n'}) == [
         "rooms/lobby.yaml:3: description: must not contain control characters"]
+
+
+def test_relief_settings_are_read(tmp_path: Path) -> None:
+    cfg = load_config(*write(tmp_path, {
+        "rooms/lobby.yaml": LOBBY,
+        "config/server.yaml": "server:\n  relief:\n    amount: 250\n    every_hours: 12\n"}))
+    assert (cfg.settings.relief.amount, cfg.settings.relief.every_hours) == (250, 12)
+
+
+def test_bad_relief_values_are_one_line_errors(tmp_path: Path) -> None:
+    assert errors_of(tmp_path, {
+        "rooms/lobby.yaml": LOBBY,
+        "config/server.yaml": "server:\n  relief:\n    amount: -5\n    every_hours: 0\n"}) == [
+        "config/server.yaml:3: server.relief.amount: must be from 1 to 1,000,000,000, not -5",
+        "config/server.yaml:4: server.relief.every_hours: must be from 1 to 8,784, not 0",
+    ]
+    assert errors_of(tmp_path, {
+        "rooms/lobby.yaml": LOBBY,
+        "config/server.yaml": "server:\n  relief:\n    amount: 0\n    every_hours: 1.5\n    every_hour: 2\n"}) == [
+        "config/server.yaml:3: server.relief.amount: must be from 1 to 1,000,000,000, not 0",
+        "config/server.yaml:4: server.relief.every_hours: must be a whole number, not the decimal number 1.5",
+        "config/server.yaml:5: server.relief.every_hour: unknown key (did you mean 'every_hours'?)",
+    ]
+    assert errors_of(tmp_path, {
+        "rooms/lobby.yaml": LOBBY, "config/server.yaml": "server:\n  relief: 100\n"}) == [
+        "config/server.yaml:2: server.relief: must be a mapping of keys, not the number 100"]

@@ -164,6 +164,14 @@ async def test_a_browser_player_plays_craps_while_telnet_watches(casino_factory,
 
     shot = Path(os.environ.get("CASINO_SCREENSHOT", tmp_path / "browser.png"))
     assert await page.run(driver.save_screenshot, str(shot))
+
+    # `stats`: the same figures as text and, from Char.Stats, in the page's stats view.
+    net = re.search(r"Settlement: .*net ([+-]\d+)", rolled)[1]
+    await page.type("stats", "Total")
+    rows = await page.run(lambda: driver.execute_script(
+        "return [...document.querySelectorAll('#stats tr')].map(r => [...r.cells].map(c => c.textContent))"))
+    assert rows[0][:2] == ["game", "rounds"] and rows[-1][0] == "Total"
+    assert rows[1][:3] == ["Bank craps", "1", "10"] and rows[1][5] == (net if net != "+0" else "0")
     await spy.close()
 
 

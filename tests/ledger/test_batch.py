@@ -139,20 +139,33 @@ EARLIER_OPEN_HOLDS_INDEX = {     # what earlier versions indexed open holds with
 
 
 def downgrade(path, version: int) -> None:
-    """Make the file what an earlier release wrote."""
+    """Make the file what an earlier release wrote: no totals before 4 (`top`), and the
+    open holds indexed otherwise before 3."""
     conn = sqlite3.connect(path, isolation_level=None)
-    conn.execute("DROP INDEX holds_open_by_id")
-    conn.execute(EARLIER_OPEN_HOLDS_INDEX[version])
+    conn.execute("DROP TABLE player_totals")
+    conn.execute("DROP INDEX wallets_by_balance")
+    if version in EARLIER_OPEN_HOLDS_INDEX:
+        conn.execute("DROP INDEX holds_open_by_id")
+        conn.execute(EARLIER_OPEN_HOLDS_INDEX[version])
     conn.execute(f"PRAGMA user_version = {version}")
     conn.close()
 
 
-@pytest.mark.parametrize("version", sorted(EARLIER_OPEN_HOLDS_INDEX))
+@pytest.mark.parametrize("version", [1, 2, 3])
 async def test_an_earlier_version_file_is_checked_then_migrated_on_open(db_path, cli, version):
     led = await Ledger.open(db_path)
     await led.mint("m", "alice", 100, "start")
+    await led.mint("m2", "bob", 100, "start")
     await led.hold("h1", "alice", "t", 30)
     await led.settle("s1", "t", ["h1"], {"alice": 60})
+    await led.hold("h3", "bob", "t", 10)
+    await led.hold("h4", "bob", "t", 5)
+    await led.hold("h5", "alice", "t", 7)
+    await led.settle("s2", "t", ["h3", "h4", "h5"], {"bob": 8, "alice": 20})   # bob loses 7, alice wins 13
+    await led.hold("h6", "bob", "t", 4)
+    await led.forfeit("f1", "t", "h6")
+    await led.hold("h7", "bob", "t", 9)
+    await led.refund("r1", "t", "h7")                   # a refund was never played: no totals
     await led.close()
     downgrade(db_path, version)
     code, report = cli.check_json(db_path)
@@ -162,11 +175,16 @@ async def test_an_earlier_version_file_is_checked_then_migrated_on_open(db_path,
         conn = sqlite3.connect(db_path)
         migrated = conn.execute("PRAGMA user_version").fetchone()[0]
         indexes = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
+        totals = {r[0]: r[1:] for r in conn.execute(
+            "SELECT player, wagered, won, net, wins, hidden FROM player_totals")}
         conn.close()
-        assert migrated == SCHEMA_VERSION == 3
+        assert migrated == SCHEMA_VERSION == 4
         assert "holds_open_by_id" in indexes and not {"holds_open", "holds_open_by_table"} & indexes
+        assert {"totals_by_wins", "totals_by_net", "totals_by_wagered", "wallets_by_balance"} <= indexes
+        # back-filled from the settlements: (wagered, won, net, wins, hidden)
+        assert totals == {"alice": (37, 43, 43, 2, 0), "bob": (19, 0, -11, 0, 0)}
         await led.hold("h2", "alice", "t", 20)
-        assert await led.balance("alice") == Balance(110, {"t": 20})
+        assert await led.balance("alice") == Balance(123, {"t": 20})
     finally:
         await led.close()
     assert check(db_path).ok

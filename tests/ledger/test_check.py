@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from server.ledger import Ledger, check
+from server.ledger.schema import SCHEMA_VERSION
 
 from .conftest import dialect, raw
 
@@ -75,6 +76,10 @@ def test_cli_check_names_a_broken_invariant(busy_db, cli):
     (["UPDATE holds SET amount = 6 WHERE handle = 'b1'"], "pending_equals_open_holds"),
     ([("UPDATE operations SET args = '{\"amount\":99,\"player\":\"bob\",\"reason\":\"start\"}'"
        " WHERE key = 'm-b'")], "mint_only_mints"),
+    (["UPDATE player_totals SET net = net + 1 WHERE player = 'alice'"], "totals_equal_settlements"),
+    (["UPDATE player_totals SET wins = 0 WHERE player = 'alice'"], "totals_equal_settlements"),
+    (["INSERT INTO player_totals (player, wagered) VALUES ('mallory', 5)"], "totals_equal_settlements"),
+    (["DELETE FROM player_totals"], "totals_equal_settlements"),
 ])
 def test_check_detects_each_broken_invariant(busy_db, sql, invariant):
     assert check(busy_db).ok
@@ -88,9 +93,16 @@ def test_check_refuses_a_schema_version_it_does_not_know(busy_db, store, cli):
     """SQLite keeps the version in PRAGMA user_version, PostgreSQL in casino_schema."""
     tamper(busy_db, "PRAGMA user_version = 99" if store == "sqlite" else "UPDATE casino_schema SET version = 99")
     report = check(busy_db)
-    assert not report.ok and report.broken == ("schema_version: found 99, expected 1 to 3",)
+    assert not report.ok and report.broken == (f"schema_version: found 99, expected 1 to {SCHEMA_VERSION}",)
     code, shown = cli.check_json(busy_db)
-    assert code == 1 and shown["broken"] == ["schema_version: found 99, expected 1 to 3"]
+    assert code == 1 and shown["broken"] == [f"schema_version: found 99, expected 1 to {SCHEMA_VERSION}"]
+
+
+def test_check_names_the_tampered_total(busy_db):
+    """alice staked 10 and was paid 30 (s1): wagered 10, won 20, net 20, one win."""
+    tamper(busy_db, "UPDATE player_totals SET wagered = 11 WHERE player = 'alice'")
+    assert check(busy_db).broken == ("totals_equal_settlements: alice totals (wagered, won, net, wins)"
+                                     " are (11, 20, 20, 1), settlements say (10, 20, 20, 1)",)
 
 
 async def test_check_on_a_live_database_counts_open_holds(database, cli):

@@ -50,6 +50,7 @@ async def build_casino(where: str) -> None:
         for name in ("Alice", "Bob"):
             await create_account(accounts, led, name, PASSWORD, 1000, owner="10.0.0.9")
         await accounts.save_prefs("Alice", {"color": False})
+        await led.show_on_boards("bob", False)                  # `top`'s hidden flag is copied too
         await led.hold("a1", "alice", "craps", 10)
         await led.hold("a2", "alice", "craps", 20)
         await led.settle("s1", "craps", ["a1"], {"alice": 30})
@@ -206,6 +207,20 @@ async def test_a_broken_source_is_not_copied(tmp_path, cli):
     done = copy_cli(cli, f"sqlite:///{original}", f"sqlite:///{target}")
     assert done.returncode == 1 and "the source's ledger is broken (conservation" in done.stderr
     assert not target.exists()
+
+
+async def test_a_source_from_before_the_totals_is_refused_until_started_once(tmp_path, cli):
+    """A schema-3 file has no player_totals: the copy would have no totals to prove."""
+    original = tmp_path / "casino.db"
+    await build_casino(f"sqlite:///{original}")
+    conn = connect(Database.parse(original))
+    conn.execute("DROP TABLE player_totals")
+    conn.execute("PRAGMA user_version = 3")
+    conn.close()
+    target = tmp_path / "copy.db"
+    done = copy_cli(cli, f"sqlite:///{original}", f"sqlite:///{target}")
+    assert done.returncode == 1 and "predates this version (schema 3)" in done.stderr
+    assert "start the casino on it once" in done.stderr and not target.exists()
 
 
 def test_bad_urls_and_unreachable_servers_are_one_line_without_the_password(tmp_path, cli):

@@ -219,6 +219,17 @@ class App:
         self.ledger, self.run_id, self.seed = ledger, "test", None
         self.manager = Manager(HZ)
         self.online = {p: Session(p) for p in players}
+        self.table_time = Clocked()
+
+
+class Clocked:
+    """The table-time store: each seat's end, as (player, table, millis)."""
+
+    def __init__(self):
+        self.added = []
+
+    async def add(self, player, table, millis):
+        self.added.append((player, table, millis))
 
 
 async def staked_host(tmp_path, rolls, chips):

@@ -198,6 +198,7 @@
       if (frame.t === "text" && typeof frame.d === "string") show(frame.d);
       else if (frame.t === "prompt") pane.dataset.prompts = String(Number(pane.dataset.prompts) + 1);
       else if (frame.t === "echo") setMasked(!frame.on);
+      else if (frame.t === "data" && frame.p === "Char.Stats") showStats(frame.d);
     };
     ws.onclose = () => {
       pane.dataset.connected = "0";
@@ -209,6 +210,35 @@
       setTimeout(connect, wait * 1000);
     };
   }
+
+  // --- the stats view: Char.Stats after `stats`, as a small table -----------
+  const statsView = document.getElementById("stats");
+  function showStats(data) {
+    if (!data || !Array.isArray(data.games) || !data.total) return;
+    const cols = ["rounds", "wagered", "won", "lost", "net", "biggest_win", "longest_streak", "seconds"];
+    const heads = ["game", "rounds", "wagered", "won", "lost", "net", "best", "streak", "time"];
+    const time = (s) => s < 60 ? s + "s" : s < 3600 ? Math.floor(s / 60) + "m" + String(s % 60).padStart(2, "0") + "s"
+      : Math.floor(s / 3600) + "h" + String(Math.floor(s % 3600 / 60)).padStart(2, "0") + "m";
+    const table = document.createElement("table");
+    const caption = table.createCaption();
+    caption.textContent = "Stats: " + String(data.name);     // text, never markup
+    const row = (cells, tag) => {
+      const tr = table.insertRow();
+      for (const c of cells) {
+        const td = document.createElement(tag);
+        td.textContent = String(c);
+        tr.appendChild(td);
+      }
+    };
+    row(heads, "th");
+    for (const g of [...data.games, data.total]) {
+      row([g.title, ...cols.map((k) => k === "seconds" ? time(Number(g[k]) || 0)
+        : k === "net" && g[k] > 0 ? "+" + g[k] : g[k])], "td");
+    }
+    statsView.replaceChildren(table);
+    statsView.hidden = false;
+  }
+  statsView.addEventListener("click", () => { statsView.hidden = true; });
 
   // --- the command line: focus, history, masked passwords -----------------
   form.addEventListener("submit", (event) => {

@@ -1,0 +1,78 @@
+"""Time at the tables, kept durably beside the ledger (`stats`).
+
+Time is not money, so it is not in the ledger; it lives in the same
+database (the table is created if missing, like the accounts' `players`),
+one row per player and table, added to whenever a seat ends: a leave, a
+dropped connection, a table closing. A seat still taken is added by the
+asker from the table host's own clock (`TableHost.seated_ticks`), so `stats`
+counts the visit going on too.
+
+Measured in the casino's clock (manager ticks, turned into milliseconds by the
+host), never wall time: tests move it with `tick_elapsed`, and a server that
+was suspended does not credit anyone with the pause. Writes are rare (one per
+visit), so, as for the accounts, a plain connection used from a worker thread
+under a lock is enough.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from pathlib import Path
+
+from server.db.connection import Conn, PgConn, connect
+from server.db.url import Database
+
+log = logging.getLogger("casino.tables")
+
+# BIGINT: an INTEGER on SQLite, a 64-bit integer on PostgreSQL (INTEGER there is 32 bits).
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS table_time (
+    player   TEXT NOT NULL,
+    table_id TEXT NOT NULL,
+    millis   BIGINT NOT NULL,
+    PRIMARY KEY (player, table_id)
+)
+"""
+
+# Both databases speak this upsert (SQLite since 3.24).
+_ADD = ("INSERT INTO table_time (player, table_id, millis) VALUES (?, ?, ?)"
+        " ON CONFLICT (player, table_id) DO UPDATE SET millis = table_time.millis + excluded.millis")
+
+
+class TableTimeStore:
+    def __init__(self, where: str | Path | Database) -> None:
+        self.database = where if isinstance(where, Database) else Database.parse(where)
+        self._db = connect(self.database, check_same_thread=False)
+        self._lock = threading.Lock()
+        self._db.execute(_SCHEMA)
+
+    def _conn(self) -> Conn:
+        """The connection, opened again if the PostgreSQL server dropped it (call under the lock)."""
+        db = self._db
+        if isinstance(db, PgConn) and db.broken:
+            db.close()
+            self._db = db = connect(self.database)
+        return db
+
+    def _add(self, player: str, table: str, millis: int) -> None:
+        with self._lock:
+            self._conn().execute(_ADD, (player, table, millis))
+
+    def _read(self, player: str) -> dict[str, int]:
+        with self._lock:
+            return {table: int(millis) for table, millis in self._conn().execute(
+                "SELECT table_id, millis FROM table_time WHERE player = ? ORDER BY table_id", (player,))}
+
+    async def add(self, player: str, table: str, millis: int) -> None:
+        """Add one visit's time (`player` is the account key)."""
+        if millis > 0:
+            await asyncio.to_thread(self._add, player, table, millis)
+
+    async def read(self, player: str) -> dict[str, int]:
+        """Milliseconds seated per table id, for visits that have ended."""
+        return await asyncio.to_thread(self._read, player)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()

@@ -1,0 +1,256 @@
+"""`stats` over telnet (issue 31): random sessions at every game that moves
+chips, then every money figure `stats` prints, per game and in total, must
+equal what the player's own `statement` says happened; time at the tables
+counts the casino's ticks while seated and survives a restart; another
+player's stats, bad input, the narrow screens; GMCP Char.Stats."""
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+
+import pytest
+import telnetlib3
+from support.telnet import Client, login, plain
+
+from server.commands.stats import duration
+from server.render.width import display_width
+
+pytestmark = pytest.mark.both_stores      # the same play, on SQLite and on PostgreSQL
+
+FAST = {"commands_per_second": 1000}
+MEMO = re.compile(r"^\s+\S+ \S+\s+([+-]\d+)\s+(\w+): (.*)$")
+TITLES = {"bank_craps": "Bank craps", "roulette": "Single-zero roulette", "simple_craps": "Simplified craps",
+          "crapless_craps": "Crapless craps"}
+
+
+def expected_from_statement(text: str) -> dict[str, dict[str, int]]:
+    """Each table's figures, and the total, worked out from `statement`'s lines alone."""
+    rows = [MEMO.match(line) for line in plain(text).replace("\r", "").split("\n")]
+    rounds = []                                   # (table, staked, net), oldest first
+    for m in reversed([r for r in rows if r]):
+        table, memo = m.group(2), m.group(3)
+        decided = re.match(r"(?:won|lost|push): staked (\d+), paid back (\d+)", memo)
+        forfeited = re.match(r"(?:\d+ bets|bet) of (\d+) forfeited", memo)
+        if decided:
+            rounds.append((table, int(decided[1]), int(decided[2]) - int(decided[1])))
+        elif forfeited:
+            rounds.append((table, int(forfeited[1]), -int(forfeited[1])))
+        else:
+            assert memo == "wager placed" or "refunded" in memo, memo
+    out: dict[str, dict[str, int]] = {}
+    for key in [*sorted({t for t, _, _ in rounds}), "total"]:
+        mine = [(s, n) for t, s, n in rounds if key in ("total", t)]
+        streak = best_streak = 0
+        for _, n in mine:
+            streak = streak + 1 if n > 0 else 0
+            best_streak = max(best_streak, streak)
+        out[key] = {"rounds": len(mine), "wagered": sum(s for s, _ in mine),
+                    "won": sum(n for _, n in mine if n > 0), "lost": -sum(n for _, n in mine if n < 0),
+                    "net": sum(n for _, n in mine), "best": max([0, *(n for _, n in mine)]),
+                    "streak": best_streak}
+    return out
+
+
+ROW = re.compile(r"^(.*?)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+([+-]\d+)\s+(\d+)\s+(\d+)\s+(\S+)$")
+COLUMNS = ("rounds", "wagered", "won", "lost", "net", "best", "streak", "time")
+
+
+def stats_rows(text: str) -> dict[str, dict[str, str]]:
+    """`stats`' table at 80 columns: title -> column -> cell."""
+    lines = plain(text).replace("\r", "").split("\n")
+    assert any(line.split() == ["game", *COLUMNS] for line in lines), lines
+    return {m[1]: dict(zip(COLUMNS, m.groups()[1:])) for m in map(ROW.match, lines) if m}
+
+
+async def seated_for(app, c: Client, ticks: int) -> None:
+    """Let `ticks` of the casino's clock pass while seated."""
+    app.manager.tick_elapsed(ticks)
+    for host in app.tables.values():
+        await host.idle()
+    c.take_text()
+
+
+async def test_random_sessions_at_every_game_agree_with_the_statement(casino_factory):
+    app = await casino_factory(seed=31, limits=FAST)
+    rng = random.Random(31)
+    c = await Client.open(app.port, ttype="dumb", cols=80)
+    await login(c, "rex")
+    seated: dict[str, int] = {}
+
+    async def visit(table: str, play) -> None:
+        start = app.manager.ticks
+        await play()
+        await seated_for(app, c, rng.randint(1, 400))
+        assert "You leave the table" in plain(await c.cmd_expect("leave", "leave"))
+        seated[table] = seated.get(table, 0) + app.manager.ticks - start
+
+    async def dice_table(word: str = "craps") -> None:
+        await c.cmd_expect(f"play {word}", "joins the table")
+        for _ in range(rng.randint(2, 6)):
+            await c.cmd_expect(f"bet field {rng.randint(1, 40)}", "Your bets")
+            if rng.random() < 0.5:
+                await c.cmd_expect(f"bet any7 {rng.randint(1, 10)}", "Your bets")
+            await c.cmd_expect("roll", "Settlement")
+
+    async def roulette() -> None:
+        await c.cmd_expect("play roulette", "Welcome to roulette")
+        for _ in range(rng.randint(2, 5)):
+            await c.cmd(f"bet red {rng.randint(1, 30)}")
+            if rng.random() < 0.6:
+                await c.cmd(f"bet straight {rng.randint(0, 36)} {rng.randint(1, 5)}")
+            await c.cmd("spin")
+            app.manager.tick_elapsed(app.manager.seconds(10))        # the ball drops
+            await app.tables["roulette"].idle()
+            await c.expect("net ")
+            c.take_text()
+
+    async def simplified() -> None:
+        assert "You sit down at simple_craps" in plain(await c.cmd("play craps"))
+        for _ in range(rng.randint(1, 3)):
+            await c.cmd_expect(f"bet {rng.choice(['pass', 'dontpass'])} {rng.randint(5, 50)}", "You bet")
+            for _ in range(200):
+                if "Wallet:" in plain(await c.cmd("roll")):
+                    break
+
+    await c.cmd("north")
+    await visit("bank_craps", dice_table)
+    await c.cmd("west")
+    await visit("crapless_craps", lambda: dice_table("crapless"))
+    await c.cmd("east")
+    await c.cmd("east")
+    await visit("roulette", roulette)
+    await c.cmd("west")
+    await visit("bank_craps", dice_table)           # a second visit adds to the first
+    for step in ("south", "south"):
+        await c.cmd(step)
+    await visit("simple_craps", simplified)
+
+    expected = expected_from_statement(await c.cmd("statement 100"))
+    assert set(expected) == {*TITLES, "total"} and expected["total"]["rounds"] >= 10
+    shown = stats_rows(await c.cmd("stats"))
+    assert set(shown) == {*TITLES.values(), "Total"}
+    for table, title in [*TITLES.items(), ("total", "Total")]:
+        row = shown[title]
+        want = expected[table]
+        assert {k: int(row[k]) for k in ("rounds", "wagered", "won", "lost", "net", "best", "streak")} == want
+        ticks = sum(seated.values()) if table == "total" else seated[table]
+        assert row["time"] == duration(ticks * 1000 // app.manager.tick_hz)
+    # ... and the ledger's own read says the same as the table
+    stats = await app.ledger.stats("rex")
+    assert stats.total.net == expected["total"]["net"] and stats.total.rounds == expected["total"]["rounds"]
+    await c.close()
+
+
+async def test_time_at_the_table_counts_ticks_seated_and_survives_a_restart(casino_factory):
+    app = await casino_factory(seed=2)
+    c = await Client.open(app.port, ttype="dumb")
+    await login(c, "tess")
+    assert "You have not played yet." in plain(await c.cmd("stats"))
+    await c.cmd("north")
+    await c.cmd_expect("play craps", "joins the table")
+    await seated_for(app, c, app.manager.seconds(75))
+    out = plain(await c.cmd("stats"))         # the visit going on counts, with no round yet
+    assert re.search(r"Bank craps\s+0\s+0\s+0\s+0\s+\+0\s+0\s+0\s+1m15s", out), out
+    await c.close()                                     # a dropped connection ends the seat
+    await app.tables["bank_craps"].idle()
+    await asyncio.sleep(0)
+    await app.stop()
+
+    again = await casino_factory(seed=2)
+    c = await Client.open(again.port, ttype="dumb")
+    await login(c, "tess", create=False)
+    out = plain(await c.cmd("stats"))
+    assert re.search(r"Total\s+0\s+0\s+0\s+0\s+\+0\s+0\s+0\s+1m15s", out), out
+    await c.close()
+
+
+async def test_another_players_stats_and_bad_input(casino_factory):
+    app = await casino_factory(seed=4, limits=FAST)
+    ann = await Client.open(app.port, ttype="dumb")
+    await login(ann, "ann")
+    await ann.cmd("north")
+    await ann.cmd_expect("play craps", "joins the table")
+    await ann.cmd_expect("bet field 7", "Your bets")
+    await ann.cmd_expect("roll", "Settlement")
+    bob = await Client.open(app.port, ttype="dumb")
+    await login(bob, "bob")
+    out = plain(await bob.cmd("stats ANN"))
+    assert out.startswith("Stats for ann:")
+    assert re.search(r"Bank craps\s+1\s+7\s", out) and "Total" in out
+    assert "There is no player named nobody." in plain(await bob.cmd("stats nobody"))
+    assert "Give one player's name" in plain(await bob.cmd("stats ann bob"))
+    assert "You have not played yet." in plain(await bob.cmd("stats"))
+    assert "wagered" in plain(await bob.cmd("help stats"))
+    await ann.close()
+    await bob.close()
+
+
+@pytest.mark.parametrize("width", [80, 60, 40])
+async def test_stats_fit_the_width(casino_factory, width):
+    app = await casino_factory(seed=6, limits=FAST)
+    c = await Client.open(app.port, ttype="dumb", cols=width)
+    await login(c, "wes")
+    for step in ("north", "play craps", "bet field 25", "roll", "bet field 900", "roll", "leave", "east",
+                 "play roulette"):
+        await c.cmd(step)
+    await seated_for(app, c, app.manager.seconds(200))        # 3m20s at the wheel
+    out = plain(await c.cmd("stats")).replace("\r", "")
+    lines = out.split("\n")
+    assert all(display_width(line) <= width for line in lines), lines
+    assert "Bank craps" in out and "Single-zero roulette" in out and "Total" in out and "3m20s" in out
+    if width == 80:
+        assert any(line.startswith("game ") for line in lines)        # one row a game
+    else:
+        assert "Bank craps: 2 rounds" in out and "longest streak" in out   # a block a game
+    await c.close()
+
+
+class Scripted(telnetlib3.TelnetClient):
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("gmcp_modules", ["Char 1"])
+        super().__init__(*args, **kwargs)
+        self.messages: list[tuple[str, object]] = []
+
+    def on_gmcp(self, package, data):
+        super().on_gmcp(package, data)
+        self.messages.append((package, data))
+
+
+async def test_char_stats_at_login_and_after_stats(casino_factory):
+    app = await casino_factory(seed=8, limits=FAST)
+    reader, writer = await telnetlib3.open_connection(
+        "127.0.0.1", app.port, client_factory=Scripted, connect_minwait=0.05, connect_maxwait=1.0,
+        encoding="utf8")
+    client = writer.protocol
+
+    async def command(line: str, text: str = "> ") -> str:
+        writer.write(line + "\r\n")
+        seen = ""
+        while text not in seen:
+            seen += await asyncio.wait_for(reader.read(65536), 10)
+        await asyncio.sleep(0)
+        return seen
+
+    def stats() -> list:
+        return [d for p, d in client.messages if p == "Char.Stats"]
+    try:
+        seen = ""
+        while "Name:" not in seen:
+            seen += await asyncio.wait_for(reader.read(65536), 10)
+        await command("create gina secret123", "Exits:")
+        assert stats() == [{"name": "gina", "games": [], "total": {
+            "game": "total", "title": "Total", "rounds": 0, "wagered": 0, "won": 0, "lost": 0, "net": 0,
+            "biggest_win": 0, "longest_streak": 0, "seconds": 0}}]
+        await command("north", "Exits:")
+        await command("play craps")
+        await command("bet field 10")
+        text = await command("roll", "Settlement")
+        await command("stats", "Total")
+        data = stats()[-1]
+        [game] = data["games"]
+        net = int(re.search(r"net ([+-]\d+)", plain(text))[1])
+        assert game["game"] == "bank_craps" and game["rounds"] == 1 and game["wagered"] == 10
+        assert game["net"] == net == data["total"]["net"]
+    finally:
+        writer.close()
