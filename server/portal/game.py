@@ -70,6 +70,11 @@ class RemoteWriter:
     def send_gmcp(self, package: str, data: Any) -> None:
         self.link.send({"t": "g", "id": self.id, "p": package, "d": data})
 
+    def data(self, package: str, payload: Any) -> None:
+        """A package for the browser page's own view (server.net.web.WebWriter.data);
+        the portal passes it on to a browser and drops it for telnet."""
+        self.link.send({"t": "data", "id": self.id, "p": package, "d": payload})
+
     def tell_state(self) -> None:
         """Who is logged in here and where, for the portal to hand to the next game process."""
         session = self.session
@@ -88,8 +93,13 @@ class RemoteGmcp:
     def __init__(self, writer: RemoteWriter) -> None:
         self.writer = writer
         self.client: dict[str, Any] = {}
-        self.modules: set[str] | None = None
         self.last_table: dict[str, Any] | None = None
+
+    @property
+    def modules(self) -> set[str] | None:
+        """The modules the client named (Core.Supports), as the portal's Gmcp holds them."""
+        named = self.writer.facts.get("gmcp_modules")
+        return set(named) if isinstance(named, list) else None
 
     @property
     def enabled(self) -> bool:

@@ -192,6 +192,8 @@ class Portal:
             out["naws"] = session.naws_cols
         if session.gmcp is not None:
             out["gmcp"] = bool(session.gmcp.enabled)
+            if session.gmcp.modules is not None:
+                out["gmcp_modules"] = sorted(session.gmcp.modules)
         return out
 
     def _changed_facts(self, cid: int, session: Session) -> dict[str, Any]:
@@ -295,6 +297,10 @@ class Portal:
         elif kind == "g":
             if session.gmcp is not None:
                 session.gmcp.send(m["p"], m["d"])
+        elif kind == "data":
+            page = getattr(session.writer, "data", None)    # the browser page's own view
+            if callable(page):
+                page(m["p"], m["d"])
         elif kind == "s":
             self._state(m["id"], session, m["s"])
         elif kind == "echo":

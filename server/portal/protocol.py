@@ -28,6 +28,8 @@ Game to portal:
   p        {id, d}            text ending with the prompt: the client may now type (GA/EOR)
   echo     {id, on}           the client should (not) echo what is typed (passwords)
   g        {id, p, d}         GMCP package `p` with data `d`
+  data     {id, p, d}         package `p` for the browser page's own view (Char.Stats after
+                              `stats`); dropped for a telnet client
   close    {id}               hang up once the text before has gone
   abort    {id}               hang up now (a client that does not read)
   s        {id, s}            the connection's state, kept by the portal for the next game
@@ -41,7 +43,8 @@ Game to portal:
 
 Client facts (`x`) are what the game reads as `get_extra_info`: ttype1-4,
 TERM, LANG, cols, rows, agreed_charset, scrolls (the browser page), naws (the
-width the client last told), gmcp (whether GMCP is on).
+width the client last told), gmcp (whether GMCP is on), gmcp_modules (the modules
+the client named with Core.Supports, when it did).
 """
 from __future__ import annotations
 
