@@ -311,6 +311,8 @@ async def gmcp_after_restart(reader, writer) -> None:
     after = writer.protocol.messages[before:]
     assert [d["id"] for p, d in after if p == "Room.Info"][-1:] == ["6185"], after
     assert any(p == "Char.Status" and d["wallet"] == 1000 for p, d in after), after
+    # it named Char: Char.Stats at the login again too (its modules kept by the portal)
+    assert any(p == "Char.Stats" and d["name"] == "gmcp1" for p, d in after), after
 
 
 WIDE = re.compile(r"[^\r\n]{61,}")
