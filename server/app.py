@@ -33,7 +33,7 @@ from server.net.throttle import ConnectionCounter, CreationLimit, LoginThrottle,
 from server.render.text import clean, sentence
 from server.tables.delivery import Viewing
 from server.tables.manager import Manager
-from server.tables.table_time import TableTimeStore
+from server.accounts.table_time import TableTimeStore
 from server.world.crier import Crier
 from server.world.rooms import World
 from server.world.roster import Memo, Online

@@ -24,7 +24,7 @@ from server.ledger import Ledger
 from server.net.session import LoggedIn, Session
 from server.tables.host import TableHost
 from server.tables.manager import Manager
-from server.tables.table_time import TableTimeStore
+from server.accounts.table_time import TableTimeStore
 from server.world.rooms import World
 from server.world.roster import Memo, Online
 

@@ -3,7 +3,7 @@
 Every money figure is the ledger's own (server.ledger.stats derives them
 from the rows that closed the player's stakes), so `stats` can never
 disagree with `statement`; time at the tables is kept beside the ledger
-(server.tables.table_time) plus the visit going on now.
+(server.accounts.table_time) plus the visit going on now.
 
 Anyone's stats may be read, as a leaderboard's would be: they show results,
 never a wallet or a live stake. (A player's choice to keep off the
@@ -26,7 +26,7 @@ from server.ledger import Ledger, PlayerStats, Results
 from server.render.width import display_width
 from server.tables.host import TableHost
 from server.tables.manager import Manager
-from server.tables.table_time import TableTimeStore
+from server.accounts.table_time import TableTimeStore
 
 COLUMNS = ("game", "rounds", "wagered", "won", "lost", "net", "best", "streak", "time")
 

@@ -48,6 +48,8 @@ LEDGER_TABLES: tuple[Table, ...] = (
     ("player_totals", ("player", "wagered", "won", "net", "wins", "hidden"), False),
 )
 PLAYERS: Table = ("players", ("name_key", "name", "pwhash", "prefs", "created", "origin"), False)
+TABLE_TIME: Table = ("table_time", ("player", "table_id", "millis"), False)   # `stats`' time at the tables
+KEY_COLUMNS = {"table_time": 2}       # tables keyed by more than their first column
 
 
 class CopyRefused(LedgerError):
@@ -118,6 +120,8 @@ def _judge_source(source: Database, src: Conn, dialect: Dialect) -> tuple[list[T
             raise CopyRefused(f"the accounts at {source.shown} predate this version:"
                               " start the casino on it once (casino serve), stop it, then copy")
         tables.append(PLAYERS)
+    if _has_table(src, dialect, "table_time"):
+        tables.append(TABLE_TIME)
     return tables, before
 
 
@@ -159,16 +163,19 @@ def _copy_table(src: Conn, dst: Conn, dialect: Dialect, name: str, columns: tupl
 
 
 def _pages(src: Conn, name: str, columns: tuple[str, ...]) -> Iterator[list[tuple[Any, ...]]]:
-    """The table's rows in key order, PAGE at a time (keyset paging: each page is one index seek)."""
-    key = columns[0]
+    """The table's rows in key order, PAGE at a time (keyset paging: each page is one index
+    seek). The key is the first column, or the first KEY_COLUMNS[name] (a row value)."""
+    width = KEY_COLUMNS.get(name, 1)
+    key = ", ".join(columns[:width])
+    after = f"({key}) > ({', '.join('?' * width)})" if width > 1 else f"{key} > ?"
     listed = ", ".join(columns)
     page = [tuple(r) for r in src.execute(f"SELECT {listed} FROM {name} ORDER BY {key} LIMIT ?", (PAGE,))]
     while page:
         yield page
         if len(page) < PAGE:
             return
-        page = [tuple(r) for r in src.execute(f"SELECT {listed} FROM {name} WHERE {key} > ?"
-                                              f" ORDER BY {key} LIMIT ?", (page[-1][0], PAGE))]
+        page = [tuple(r) for r in src.execute(f"SELECT {listed} FROM {name} WHERE {after}"
+                                              f" ORDER BY {key} LIMIT ?", (*page[-1][:width], PAGE))]
 
 
 def _prove(src: Conn, before: CheckReport, dst: Conn, dst_dialect: Dialect, tables: list[str]) -> None:
@@ -197,8 +204,10 @@ def _prepare(target: Database, dst: Conn, dialect: Dialect) -> None:
     """The target's schema, made as the casino makes it: the ledger's migrations, and the
     players table by the account store itself (so its shape is never written twice)."""
     from server.accounts.store import AccountStore
+    from server.accounts.table_time import TableTimeStore
     migrate(dst, dialect)
     AccountStore(target).close()
+    TableTimeStore(target).close()
 
 
 def _occupied(conn: Conn, dialect: Dialect) -> str:
@@ -212,10 +221,11 @@ def _occupied(conn: Conn, dialect: Dialect) -> str:
         n = conn.execute("SELECT COUNT(*) FROM accounts WHERE id > 2 OR balance <> 0").fetchone()[0]
         if n:
             held.append(f"{n} accounts")
-    if _has_table(conn, dialect, "players"):
-        n = conn.execute("SELECT COUNT(*) FROM players").fetchone()[0]
-        if n:
-            held.append(f"{n} players")
+    for name in ("players", "table_time"):
+        if _has_table(conn, dialect, name):
+            n = conn.execute(f"SELECT COUNT(*) FROM {name}").fetchone()[0]
+            if n:
+                held.append(f"{n} {name}")
     return ", ".join(held)
 
 

@@ -55,7 +55,7 @@ class HostLedger(TableLedger, Protocol):
 
 
 class TimeKeeper(Protocol):
-    """Where a seat's time goes when it ends (server.tables.table_time.TableTimeStore)."""
+    """Where a seat's time goes when it ends (server.accounts.table_time.TableTimeStore)."""
 
     async def add(self, player: str, table: str, millis: int) -> None: ...
 
@@ -91,7 +91,7 @@ class TableApp(Protocol):
     async def status(self, session: Viewing) -> dict[str, object]: ...   # GMCP Char.Status
 
     @property
-    def table_time(self) -> TimeKeeper: ...    # time at the tables (server.tables.table_time)
+    def table_time(self) -> TimeKeeper: ...    # time at the tables (server.accounts.table_time)
 
     def is_operator(self, session: Viewing) -> bool: ...
 

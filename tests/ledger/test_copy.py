@@ -15,13 +15,14 @@ import pytest
 
 from server.accounts.create import create_account
 from server.accounts.passwords import verify_password
+from server.accounts.table_time import TableTimeStore
 from server.accounts.store import SERVER, AccountStore
 from server.db import Database, connect
 from server.ledger import Ledger, LedgerUnavailable, check
-from server.ledger.copy import LEDGER_TABLES, PLAYERS
+from server.ledger.copy import LEDGER_TABLES, PLAYERS, TABLE_TIME
 
 ROOT = Path(__file__).resolve().parents[2]
-TABLES = [t[0] for t in (*LEDGER_TABLES, PLAYERS)]
+TABLES = [t[0] for t in (*LEDGER_TABLES, PLAYERS, TABLE_TIME)]
 PEOPLE = ("alice", "bob", "carol")
 PASSWORD = "correct-horse-7"
 
@@ -63,6 +64,13 @@ async def build_casino(where: str) -> None:
         with pytest.raises(LedgerUnavailable):
             await led.settle("s2", "pig", ["b2"], {"bob": 24})     # recorded as a pending outcome
         await led.notify("carol", "Welcome back, Carol.")
+        times = TableTimeStore(where)            # `stats`' time at the tables goes too
+        try:
+            await times.add("alice", "craps", 61_000)
+            await times.add("bob", "pig", 5_000)
+            await times.add("bob", "craps", 7_250)
+        finally:
+            times.close()
     finally:
         accounts.close()
         await led.close()
@@ -71,7 +79,7 @@ async def build_casino(where: str) -> None:
 def dump(url: str) -> dict[str, list[tuple]]:
     conn = connect(Database.parse(url))
     try:
-        return {t: [tuple(r) for r in conn.execute(f"SELECT * FROM {t} ORDER BY 1")] for t in TABLES}
+        return {t: [tuple(r) for r in conn.execute(f"SELECT * FROM {t} ORDER BY 1, 2")] for t in TABLES}
     finally:
         conn.close()
 
