@@ -530,16 +530,23 @@ class Casino:
                              "operator accounts are made with `casino account create`.")
         return lines
 
-    async def on_connect(self, session: Session, *, again: bool = False) -> None:
-        """A new connection: greeted with the banner. `again`: one the portal kept
-        through a restart while it was logging in (its half-done login is gone)."""
+    def _admit(self, session: Session) -> bool:
+        """A session joins the casino (its deadlines, its command rate); False, and it is
+        told why and closed, while the casino is stopping."""
         if self.closing:
             session.close(f"*** {self.stop_reason} ***")
-            return
+            return False
         self.sessions.add(session)
         self.session_clock.start(session)
         session.bucket = TokenBucket(self.config.settings.limits.commands_per_second,
                                      asyncio.get_running_loop().time())
+        return True
+
+    async def on_connect(self, session: Session, *, again: bool = False) -> None:
+        """A new connection: greeted with the banner. `again`: one the portal kept
+        through a restart while it was logging in (its half-done login is gone)."""
+        if not self._admit(session):
+            return
         logs.event(log, "connect", ip=session.ip)
         if again:
             session.prompt_text = "Name: "
@@ -550,13 +557,8 @@ class Casino:
     async def resume(self, session: Session, name: str, room: str | None, why: str | None) -> None:
         """A connection the portal kept through a restart of this process: logged in
         again, in the room it was in, with what recovery has to tell (its refunds)."""
-        if self.closing:
-            session.close(f"*** {self.stop_reason} ***")
+        if not self._admit(session):
             return
-        self.sessions.add(session)
-        self.session_clock.start(session)
-        session.bucket = TokenBucket(self.config.settings.limits.commands_per_second,
-                                     asyncio.get_running_loop().time())
         account = await self.accounts.get(name)
         if account is None:                   # gone from the database meanwhile: log in anew
             login.greet(self, session)

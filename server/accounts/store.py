@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Iterable
 
 from server.accounts.names import name_key
-from server.db.connection import Conn, PgConn, connect, dialect_of
+from server.db.connection import Conn, connect, dialect_of, reopened
 from server.db.url import Database
 
 _SCHEMA = """
@@ -82,11 +82,8 @@ class AccountStore:
 
     def _conn(self) -> Conn:
         """The connection, opened again if the PostgreSQL server dropped it (call under the lock)."""
-        db = self._db
-        if isinstance(db, PgConn) and db.broken:
-            db.close()
-            self._db = db = connect(self.database)
-        return db
+        self._db = reopened(self._db, self.database)
+        return self._db
 
     def _get(self, name: str) -> Account | None:
         with self._lock:

@@ -20,7 +20,7 @@ import logging
 import threading
 from pathlib import Path
 
-from server.db.connection import Conn, PgConn, connect
+from server.db.connection import Conn, connect, reopened
 from server.db.url import Database
 
 log = logging.getLogger("casino.tables")
@@ -49,11 +49,8 @@ class TableTimeStore:
 
     def _conn(self) -> Conn:
         """The connection, opened again if the PostgreSQL server dropped it (call under the lock)."""
-        db = self._db
-        if isinstance(db, PgConn) and db.broken:
-            db.close()
-            self._db = db = connect(self.database)
-        return db
+        self._db = reopened(self._db, self.database)
+        return self._db
 
     def _add(self, player: str, table: str, millis: int) -> None:
         with self._lock:

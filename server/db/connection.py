@@ -148,3 +148,12 @@ def connect(db: Database, *, check_same_thread: bool = True) -> Conn:
         raise sqlite3.OperationalError(f"could not switch {db.path} to WAL (got {mode})")
     conn.execute("PRAGMA synchronous = FULL")
     return conn
+
+
+def reopened(conn: Conn, db: Database) -> Conn:
+    """`conn`, or a new connection if it is a PostgreSQL one the server dropped (a
+    restart, a failover): rare writers (accounts, time at the tables) call this first."""
+    if isinstance(conn, PgConn) and conn.broken:
+        conn.close()
+        return connect(db)
+    return conn

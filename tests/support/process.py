@@ -12,30 +12,10 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import time
-from pathlib import Path
 
+from bench.procs import crash, group_alive    # the soak bench kills a casino the same way
 
-def group_alive(pgid: int) -> bool:
-    """Whether any process of the group still runs (a zombie is dead: it holds no file)."""
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:          # gone meanwhile
-            continue
-        if fields[0] != "Z" and int(fields[2]) == pgid:
-            return True
-    return False
-
-
-def crash(proc: subprocess.Popen, timeout: float = 10.0) -> None:
-    """SIGKILL to every process of the casino (its own group); returns once all are dead."""
-    os.killpg(proc.pid, signal.SIGKILL)
-    proc.wait(timeout=timeout)
-    deadline = time.monotonic() + timeout
-    while group_alive(proc.pid):
-        assert time.monotonic() < deadline, "the casino's processes outlived SIGKILL"
-        time.sleep(0.02)         # a real process dying, not game time
+__all__ = ["crash", "group_alive", "reap"]
 
 
 def reap(proc: subprocess.Popen) -> None:
