@@ -22,6 +22,7 @@ from server import logs
 from server.accounts import passwords
 from server.accounts.store import SERVER, AccountStore
 from server.db.url import Database
+from server.net.host import addresses
 from server.commands import login
 from server.commands.dispatch import dispatch
 from server.commands.registry import Registry
@@ -328,10 +329,7 @@ class Casino:
     @property
     def addresses(self) -> str:
         """Where players connect, for the operator: telnet and (when served) web."""
-        text = f"telnet {self.host}:{self.port}"
-        if self.web_port:
-            text += f", web http://{self.host}:{self.web_port}/"
-        return text
+        return addresses(self.host, self.port, self.web_port)
 
     @property
     def port(self) -> int:

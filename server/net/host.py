@@ -58,3 +58,11 @@ class Host(Protocol):
     async def on_input(self, session: Session, lines: list[str | TooLong], now: float) -> None: ...
 
     async def on_disconnect(self, session: Session) -> None: ...
+
+
+def addresses(host: str, port: int, web_port: int) -> str:
+    """Where players connect, for the operator: telnet and (when served, web_port > 0) web."""
+    text = f"telnet {host}:{port}"
+    if web_port:
+        text += f", web http://{host}:{web_port}/"
+    return text

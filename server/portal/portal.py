@@ -33,6 +33,7 @@ from typing import Any
 from server import logs
 from server.config.model import CasinoConfig
 from server.net.lifecycle import logged_in as count_login
+from server.net.host import addresses
 from server.net.lines import TooLong
 from server.net.session import Session
 from server.net.throttle import ConnectionCounter
@@ -125,10 +126,7 @@ class Portal:
 
     @property
     def addresses(self) -> str:
-        text = f"telnet {self.host}:{self.port}"
-        if self.web_port:
-            text += f", web http://{self.host}:{self.web_port}/"
-        return text
+        return addresses(self.host, self.port, self.web_port)
 
     async def on_connect(self, session: Session) -> None:
         if self.closing:
