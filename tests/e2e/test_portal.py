@@ -540,3 +540,29 @@ async def test_lines_typed_during_a_restart_are_handled_once(tmp_path):
         finally:
             await close_all([p.client for p in players] + [admin])
         stopped_cleanly(server)
+
+
+async def test_the_browser_page_gets_its_stats_view_through_the_portal(tmp_path):
+    """`stats` in the browser: the text, and the Char.Stats data frame for the page's own
+    view, which the game process sends through the portal (a `data` message)."""
+    with portal_server(tmp_path) as server:
+        page = await WebClient.open(server.web_port)
+        try:
+            await page.read_until_prompt()
+            assert "You have 1000 chips" in plain(await page.cmd(f"create wanda {PASSWORD}", timeout=30))
+            await page.cmd("north")
+            assert "Welcome to" in plain(await page.cmd("play craps"))
+            await page.cmd("bet pass 10")
+            for _ in range(60):                  # the shooter rolls until the pass bet is decided
+                await page.cmd("roll")
+                if "Your bets" not in plain(await page.cmd("bets")):
+                    break
+            else:
+                raise AssertionError("the pass bet was not decided in 60 rolls")
+            assert "Total" in plain(await page.cmd("stats"))
+            assert [p for p, _ in page.data] == ["Char.Stats"], page.data
+            stats = page.data[0][1]
+            assert isinstance(stats, dict) and stats["name"] == "wanda", stats
+        finally:
+            await page.close()
+        assert server.stop() == 0

@@ -14,6 +14,7 @@ class WebClient:
     def __init__(self, http: aiohttp.ClientSession, ws: aiohttp.ClientWebSocketResponse) -> None:
         self.http, self.ws = http, ws
         self.echo_changes: list[bool] = []   # every echo frame's "on"
+        self.data: list[tuple[str, object]] = []   # every data frame's package and payload (Char.Stats)
         self.prompts = 0
         self.closed = False
 
@@ -44,6 +45,8 @@ class WebClient:
                     out.append(data["d"])
                 elif data["t"] == "echo":
                     self.echo_changes.append(data["on"])
+                elif data["t"] == "data":
+                    self.data.append((data["p"], data["d"]))
                 elif data["t"] == "prompt":
                     self.prompts += 1
                     if until_prompt:
