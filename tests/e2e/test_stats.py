@@ -6,6 +6,7 @@ player's stats, bad input, the narrow screens; GMCP Char.Stats."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import random
 import re
 
@@ -32,10 +33,13 @@ def expected_from_statement(text: str) -> dict[str, dict[str, int]]:
         table, memo = m.group(2), m.group(3)
         decided = re.match(r"(?:won|lost|push): staked (\d+), paid back (\d+)", memo)
         forfeited = re.match(r"(?:\d+ bets|bet) of (\d+) forfeited", memo)
+        pot = re.match(r"paid (\d+) from other players' stakes", memo)
         if decided:
             rounds.append((table, int(decided[1]), int(decided[2]) - int(decided[1])))
         elif forfeited:
             rounds.append((table, int(forfeited[1]), -int(forfeited[1])))
+        elif pot:                                 # a pot won with no stake of one's own in it
+            rounds.append((table, 0, int(pot[1])))
         else:
             assert memo == "wager placed" or "refunded" in memo, memo
     out: dict[str, dict[str, int]] = {}
@@ -254,3 +258,203 @@ async def test_char_stats_at_login_and_after_stats(casino_factory):
         assert game["net"] == net == data["total"]["net"]
     finally:
         writer.close()
+
+
+TITLES_ELSEWHERE = {"new_york_craps": "New York craps", "diceless_craps": "Diceless craps",
+                    "high_point_craps": "High Point craps", "die_rich": "Die Rich", "alley_craps": "Alley craps",
+                    "pig": "Pig"}
+
+
+class Seat:
+    """A player at a table with others: a transcript of everything it was
+    sent, read until the phrase its command must bring has come once more
+    (others' broadcasts arrive in between, so a bare read would be stale)."""
+
+    def __init__(self, name: str, client: Client) -> None:
+        self.name, self.client, self.seen = name, client, ""
+
+    async def do(self, line: str, phrase: str) -> str:
+        start, want = len(self.seen), self.seen.count(phrase) + 1
+        await self.client.send(line)
+        while self.seen.count(phrase) < want:
+            self.seen += plain(await self.client.read_until_prompt())
+        return self.seen[start:]
+
+
+async def agrees_with_statement(c: Client, titles: dict[str, str]) -> tuple[dict, dict]:
+    """The player's `stats` money figures equal their `statement`'s, per game
+    and in total; the statement must be whole (its first movement, the opening
+    grant, within the 100 it shows). Returns (expected, shown)."""
+    text = await c.cmd_expect("statement 100", "chip movement")
+    heading = re.search(r"Your last (\d+) chip movement", plain(text))
+    assert heading and int(heading[1]) < 100, "the session is too long for one statement: the check would miss its start"
+    expected = expected_from_statement(text)
+    assert set(expected) == {*titles, "total"}, (sorted(expected), sorted(titles))
+    shown = stats_rows(await c.cmd_expect("stats", "Total"))
+    assert set(shown) >= {*titles.values(), "Total"}
+    for table, title in [*titles.items(), ("total", "Total")]:
+        assert {k: int(shown[title][k]) for k in ("rounds", "wagered", "won", "lost", "net", "best", "streak")} \
+            == expected[table], (title, shown[title], expected[table])
+    return expected, shown
+
+
+async def test_random_sessions_at_the_other_games_agree_with_the_statement(casino_factory):
+    """The rest of the games that move chips, played at random (seeded): New
+    York, diceless, High Point and Die Rich craps alone; alley craps among three
+    players (a buy-in held, re-held after every pass, players leaving with their
+    bankrolls, the last one paid the pot); staked Pig between two (the shipped
+    table's stake is 0: this one antes, and a game ends by a win and by a
+    leave). Each player's `stats` must equal their own `statement`. Classic
+    dice is left out: its practice chips never reach the ledger, so `stats`
+    has nothing of it to show."""
+    app = await casino_factory(seed=3131, limits=FAST)
+    rng = random.Random(3131)
+    pig = app.tables["pig"]
+    cfg = pig.dealer.config
+    pig.install(dataclasses.replace(cfg, options=dataclasses.replace(
+        cfg.options, stake=rng.choice([10, 25, 40]), target=30)))
+    c = await Client.open(app.port, ttype="dumb", cols=80)
+    await login(c, "rex")
+    seated: dict[str, int] = {}
+
+    async def visit(table: str, play) -> None:
+        start = app.manager.ticks
+        await play()
+        await seated_for(app, c, rng.randint(1, 400))
+        assert "You leave the table" in plain(await c.cmd_expect("leave", "You leave the table"))
+        seated[table] = seated.get(table, 0) + app.manager.ticks - start
+
+    async def alone(table: str, word: str, bets) -> None:
+        """Rounds of `bets()` (each a list of bet commands), rolled until nothing is live."""
+        host = app.tables[table]
+        await c.cmd_expect(f"play {word}", "joins the table")
+        for _ in range(rng.randint(2, 5)):
+            for line in bets():
+                await c.cmd_expect(line, "Your bets")
+            await c.cmd_expect("roll", "You ")
+            for _ in range(100):
+                if not host.dealer.live("rex"):
+                    break
+                if table == "new_york_craps" and rng.random() < 0.3:
+                    await c.cmd("unbet all")                # a buy taken down: refunded, not a round
+                    continue
+                await c.cmd_expect("roll", "You ")
+        await host.idle()
+        c.take_text()
+
+    def n(top: int = 30) -> int:
+        return rng.randint(1, top)
+
+    await c.cmd("north")
+    await c.cmd("west")
+    await visit("new_york_craps", lambda: alone("new_york_craps", "newyork", lambda: [
+        f"bet field {n()}", *([f"bet buy 6 {rng.randint(1, 5) * 20}"] if rng.random() < 0.5 else [])]))
+    await visit("diceless_craps", lambda: alone("diceless_craps", "diceless", lambda: [
+        f"bet field {n()}", *([f"bet any7 {n(10)}"] if rng.random() < 0.5 else [])]))
+    await visit("high_point_craps", lambda: alone("high_point_craps", "highpoint", lambda: [f"bet high {n()}"]))
+    await visit("die_rich", lambda: alone("die_rich", "dierich", lambda: [
+        f"bet pass {n()}", *([f"bet face {rng.randint(1, 6)} {n(10)}"] if rng.random() < 0.5 else [])]))
+    await c.cmd("east")
+    await c.cmd("south")
+
+    # Alley craps: rex, sam and tom; sam and tom may walk off with their bankrolls between passes.
+    others = {}
+    for name in ("sam", "tom"):
+        o = await Client.open(app.port, ttype="dumb", cols=80)
+        await login(o, name)
+        others[name] = o
+    players = {"rex": Seat("rex", c), **{k: Seat(k, o) for k, o in others.items()}}
+    alley = app.tables["alley_craps"]
+
+    def at_alley(name: str) -> bool:
+        return any(s.player == name for s in alley.seats())
+
+    async def alley_games() -> None:
+        for p in players.values():
+            await p.do("down", "Back Alley")
+        for leaving in (False, True):          # played to the last player with money; then with leavers
+            for p in players.values():
+                if not at_alley(p.name):
+                    await p.do("play alley", "sits down at the alley craps table")
+            await players[rng.choice(list(players))].do("start", "total game money")
+            await alley_game(leaving)
+
+    async def alley_game(leaving: bool) -> None:
+        for step in range(400):
+            engine = alley.dealer.engine
+            if engine is None:
+                break
+            v = engine.view()
+            phase, bank = v.phase.value, engine.bankrolls
+            seated_others = [q for q in ("sam", "tom") if at_alley(q)]
+            if leaving and phase in ("betting", "choosing") and seated_others and (rng.random() < 0.1 or step > 30):
+                await players[rng.choice(seated_others)].do("leave", "You leave")
+            elif phase == "betting":         # without leavers, big bets: someone is cleaned out soon
+                top = bank[v.shooter] // 10
+                await players[v.shooter].do(f"bet {10 * (top if not leaving else rng.randint(1, top))}", "You bet ")
+            elif phase == "fading":
+                room = min(v.action - sum(a for _, a in v.fades), bank[v.waiting_for]) // 10
+                await players[v.waiting_for].do(f"fade {10 * (room if not leaving else rng.randint(1, room))}",
+                                                "You take ")
+            elif phase == "rolling":
+                await players[v.shooter].do("roll", "You roll")
+            elif phase == "choosing" and rng.random() < 0.3:
+                await players[v.shooter].do("pass", "You pass the bones to")
+            elif phase == "choosing":
+                await players[v.shooter].do("roll", f"{v.shooter}, you are the shooter!")
+            await alley.idle()
+        assert alley.dealer.engine is None, "the alley game did not end within the bound"
+        await alley.idle()
+        c.take_text()
+
+    await visit("alley_craps", alley_games)
+    for name in others:
+        if at_alley(name):
+            await players[name].do("leave", "You leave")
+    await alley.idle()
+
+    # Pig between rex and sam: one game played out, one that sam leaves part way.
+    sam = players["sam"]
+
+    async def pig_games() -> None:
+        for p in (players["rex"], sam):
+            await p.do("up", "The Lobby")
+            await p.do("west", "The Pig Parlour")
+        await players["rex"].do("play pig", "ante of")
+        await sam.do("play pig", "ante of")
+        for game in range(rng.randint(2, 4)):
+            if "sam" not in pig.dealer.seating.names():
+                await sam.do("play pig", "ante of")
+            elif game:
+                await sam.do("ready", "is ready")
+            await players["rex"].do("start", "Turn order")
+            hold_at = {"rex": rng.randint(5, 20), "sam": rng.randint(5, 20)}
+            leave_after = rng.randint(1, 6) if game == 1 or game and rng.random() < 0.5 else None
+            for turn in range(500):
+                state = pig.dealer.game
+                if pig.dealer.phase() != "playing":
+                    break
+                if leave_after is not None and turn >= leave_after:
+                    await sam.do("leave", "You leave")
+                    break
+                who = players[state.current]
+                if state.round_score < hold_at[who.name]:
+                    await who.do("roll", "You roll:")
+                else:
+                    await who.do("hold", "You hold")
+                await pig.idle()
+            await pig.idle()
+            assert pig.dealer.phase() == "waiting"
+        c.take_text()
+
+    await visit("pig", pig_games)
+
+    expected, shown = await agrees_with_statement(c, TITLES_ELSEWHERE)
+    assert all(expected[t]["rounds"] >= 2 for t in TITLES_ELSEWHERE), expected
+    for table, title in [*TITLES_ELSEWHERE.items(), ("total", "Total")]:
+        ticks = sum(seated.values()) if table == "total" else seated[table]
+        assert shown[title]["time"] == duration(ticks * 1000 // app.manager.tick_hz)
+    await agrees_with_statement(others["sam"], {"alley_craps": "Alley craps", "pig": "Pig"})
+    await agrees_with_statement(others["tom"], {"alley_craps": "Alley craps"})
+    for client in (c, *others.values()):
+        await client.close()
