@@ -7,19 +7,27 @@ from pathlib import Path
 
 from server.commands.relief import relief_key, relief_period, smallest_minimum_bet, span, takes_chips
 from server.config.load import load_config
+from server.dice.fair import FairDice
+from server.tables.core import TableCore
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def tables_and_dealers(tables):
+    """Each table's config and a dealer of its game, as the casino's hosts hold them."""
+    return [(t, TableCore(t, 10, FairDice(t.id, seed=1)).dealer) for t in tables]
+
+
 def test_the_shipped_casino_s_smallest_bet_leaves_out_tables_that_take_no_chips() -> None:
     tables = load_config(ROOT / "config", ROOT / "rooms").tables
-    assert not takes_chips(tables["pig"])                 # stake 0: plays for nothing
-    assert not takes_chips(tables["classic_craps"])       # practice chips, never in the ledger
-    assert takes_chips(tables["simple_craps"]) and takes_chips(tables["alley_craps"])
-    assert smallest_minimum_bet(tables.values()) == 1     # bank craps and roulette take 1
+    dealt = dict(zip(tables, tables_and_dealers(tables.values())))
+    assert not takes_chips(*dealt["pig"])                  # stake 0: plays for nothing
+    assert not takes_chips(*dealt["classic_craps"])        # practice chips, never in the ledger
+    assert takes_chips(*dealt["simple_craps"]) and takes_chips(*dealt["alley_craps"])
+    assert smallest_minimum_bet(dealt.values()) == 1       # bank craps and roulette take 1
     dearer = [dataclasses.replace(t, min_bet=max(t.min_bet, 25)) if t.min_bet else t for t in tables.values()]
-    assert smallest_minimum_bet(dearer) == 25
-    assert smallest_minimum_bet(t for t in tables.values() if not takes_chips(t)) == 1
+    assert smallest_minimum_bet(tables_and_dealers(dearer)) == 25
+    assert smallest_minimum_bet(pair for pair in dealt.values() if not takes_chips(*pair)) == 1
     assert smallest_minimum_bet([]) == 1
 
 

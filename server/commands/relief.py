@@ -27,6 +27,7 @@ from datetime import UTC, datetime
 from server import logs
 from server.commands.registry import REGISTRY, Context
 from server.config.model import TableConfig
+from server.games.seam import Dealer
 from server.ledger import KeyConflict
 from server.net import mud
 
@@ -34,19 +35,19 @@ log = logging.getLogger("casino.relief")
 REASON = "relief"          # the mint's reason: what `statement` shows
 
 
-def takes_chips(table: TableConfig) -> bool:
+def takes_chips(table: TableConfig, dealer: Dealer) -> bool:
     """Whether playing at the table costs ledger chips. A Pig table without a
-    stake (min_bet 0) plays for nothing, and classic dice play practice chips
-    that are never written to the ledger: being broke does not keep anyone
-    from either, so neither says what "too poor to play" is."""
-    return table.min_bet > 0 and getattr(table.options, "dice", "fair") != "classic"
+    stake (min_bet 0) plays for nothing, and a game may play chips that never
+    reach the ledger (classic dice: a practice bankroll): being broke keeps
+    nobody from either, so neither says what "too poor to play" is."""
+    return table.min_bet > 0 and dealer.plays_for_chips()
 
 
-def smallest_minimum_bet(tables: Iterable[TableConfig]) -> int:
+def smallest_minimum_bet(tables: Iterable[tuple[TableConfig, Dealer]]) -> int:
     """The smallest minimum bet over the tables that take chips: a player
     below it can play nowhere. 1 when no table takes chips (only a player
     with no chips at all is then below every table)."""
-    return min((t.min_bet for t in tables if takes_chips(t)), default=1)
+    return min((t.min_bet for t, dealer in tables if takes_chips(t, dealer)), default=1)
 
 
 def relief_prefix(player: str) -> str:
@@ -118,7 +119,7 @@ async def _claim(ctx: Context) -> None:
                  f"{span(due - now + 59)} (at {at(due, now)}).")     # the wait rounded up to a minute
         return
     bal = await app.ledger.balance(player)
-    floor = smallest_minimum_bet(host.config for host in app.tables.values()
+    floor = smallest_minimum_bet((host.config, host.core.dealer) for host in app.tables.values()
                                  if not (host.closing or host.retiring))
     if bal.total >= floor:
         held = bal.total - bal.wallet

@@ -23,6 +23,7 @@ from server.commands.registry import REGISTRY, Context
 from server.config.model import CasinoConfig
 from server.games.catalogue import entry_for
 from server.ledger import Ledger, PlayerStats, Results
+from server.net.session import LoggedIn, Session
 from server.render.width import display_width
 from server.tables.host import TableHost
 from server.tables.manager import Manager
@@ -158,17 +159,15 @@ def stats_data(name: str, lines: list[Line], total: Line) -> dict[str, Any]:
     return {"name": name, "games": [x.to_dict() for x in lines], "total": total.to_dict()}
 
 
-def send_gmcp(session: Any, name: str, lines: list[Line], total: Line) -> None:
+def send_gmcp(session: Session, name: str, lines: list[Line], total: Line) -> None:
     """Char.Stats to a GMCP client, and to the browser page (its stats view)."""
     from server.net import mud
     data = stats_data(name, lines, total)
     mud.send(session, "Char.Stats", data)
-    page = getattr(getattr(session, "writer", None), "data", None)
-    if callable(page):
-        page("Char.Stats", data)
+    session.page_data("Char.Stats", data)
 
 
-async def login_gmcp(app: StatsApp, session: Any) -> None:
+async def login_gmcp(app: StatsApp, session: LoggedIn) -> None:
     """Char.Stats at login, to a client that named the Char module (Core.Supports):
     a client that named none gets it after `stats` only, so a crowd's logins
     do not each read a whole history."""

@@ -203,6 +203,12 @@ class Dealer:
         names = self.seating.names()
         return names[0] if names else None
 
+    def plays_for_chips(self) -> bool:
+        """Whether playing here costs ledger chips (what `relief` asks: a table whose
+        chips never reach the ledger, such as a practice bankroll, says nothing of who
+        is too poor to play). A table with no minimum bet is left out by the caller."""
+        return True
+
     def own_draws(self) -> OwnDraws | None:
         """The table's own source of rolls when they are not the fair ones
         (classic C dice): it answers `seed` and `fair` in their place."""

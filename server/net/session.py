@@ -81,6 +81,10 @@ class Writer(Protocol):
     def echo(self, on: bool) -> None:
         """Ask the client to show (on) or hide (off: a password) what is typed."""
 
+    def data(self, package: str, payload: Any) -> None:
+        """A package for the client's own view beside the text (the browser page's
+        stats view); a telnet client has none, and its Writer ignores it."""
+
     def get_extra_info(self, key: str) -> Any:
         """What the connection told about the client (TTYPE, LANG, cols...)."""
 
@@ -340,6 +344,16 @@ class Session:
         as it is, within this connection's output limit."""
         if not self.closed:
             self._write(text, prompt)
+
+    def page_data(self, package: str, payload: Any) -> None:
+        """A package for the client's own view (Writer.data), sent now: the page shows
+        it beside the text whenever it comes."""
+        if self.closed:
+            return
+        try:
+            self.writer.data(package, payload)
+        except Exception as exc:
+            self._write_failed(exc)
 
     def _write_failed(self, exc: Exception) -> None:
         """A write to this connection raised (whatever the client did to make

@@ -166,6 +166,9 @@ class TelnetOut:
     def echo(self, on: bool) -> None:
         self.raw.iac(WONT if on else WILL, ECHO)
 
+    def data(self, package: str, payload: Any) -> None:
+        """Telnet has no view beside the text: GMCP carries such data (server.net.mud)."""
+
     def get_extra_info(self, key: str) -> Any:
         return self.raw.get_extra_info(key)
 

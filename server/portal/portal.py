@@ -296,9 +296,7 @@ class Portal:
             if session.gmcp is not None:
                 session.gmcp.send(m["p"], m["d"])
         elif kind == "data":
-            page = getattr(session.writer, "data", None)    # the browser page's own view
-            if callable(page):
-                page(m["p"], m["d"])
+            session.writer.data(m["p"], m["d"])     # the browser page's own view; telnet ignores it
         elif kind == "s":
             self._state(m["id"], session, m["s"])
         elif kind == "echo":

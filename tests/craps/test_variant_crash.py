@@ -12,15 +12,13 @@ import json
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
-from support.process import crash, reap
+from support.process import crash, reap, serve
 from support.telnet import Client, login, plain
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,30 +33,6 @@ VARIANTS = [
     ("high_point_craps", "highpoint", ("bet high 10",)),
     ("die_rich", "dierich", ("bet pass 10",)),
 ]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start(db: Path, tmp: Path, seed: int) -> tuple[subprocess.Popen[bytes], int]:
-    port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "server", "--port", str(port), "--data", str(db),
-                             "--config", str(tmp / "config"), "--rooms", str(tmp / "rooms"),
-                             "--seed", str(seed), "--web-port", "0",   # never the config's fixed ports
-                             "--pid-file", str(db.parent / "casino.pid")],
-                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            start_new_session=True)     # its own group: `crash` kills both processes
-    deadline = time.monotonic() + 20
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return proc, port
-        except OSError:
-            assert proc.poll() is None and time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.05)     # waiting for a real process to listen, not game time
 
 
 def ledger_check(db: Path) -> dict[str, object]:
@@ -103,7 +77,7 @@ def test_kill_9_mid_hand_at_a_variant_loses_nothing(tmp_path, table, word, bets)
     shutil.copytree(ROOT / "config", tmp_path / "config")
     shutil.copytree(ROOT / "rooms", tmp_path / "rooms")
     db = tmp_path / "casino.db"
-    proc, port = start(db, tmp_path, seed=7)
+    proc, port = serve(db, tmp_path / "config", tmp_path / "rooms", seed=7)
     try:
         wallet, held, player = asyncio.run(live_mid_hand(port, word, bets))
         crash(proc)            # the portal and the game process, the player still connected
@@ -113,7 +87,7 @@ def test_kill_9_mid_hand_at_a_variant_loses_nothing(tmp_path, table, word, bets)
     report = ledger_check(db)                                   # sound after the crash, holds open
     assert report["ok"] and report["open_holds"] and report["balances"] == report["minted"]
 
-    proc, port = start(db, tmp_path, seed=8)
+    proc, port = serve(db, tmp_path / "config", tmp_path / "rooms", seed=8)
     try:
         async def back() -> None:
             c = await Client.open(port, ttype="dumb")

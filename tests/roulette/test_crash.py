@@ -15,24 +15,16 @@ import random
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
-from support.process import crash, reap
+from support.process import crash, reap, serve
 from support.telnet import Client, login, plain
 
 ROOT = Path(__file__).resolve().parents[2]
 KILLS = 3
 NET = re.compile(r"net ([+-]\d+)")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def casino_dirs(tmp: Path) -> tuple[Path, Path]:
@@ -41,24 +33,6 @@ def casino_dirs(tmp: Path) -> tuple[Path, Path]:
     tables = tmp / "config" / "casino_tables.yaml"
     tables.write_text(tables.read_text().replace("spin_seconds: 3", "spin_seconds: 0"))
     return tmp / "config", tmp / "rooms"
-
-
-def start(db: Path, config: Path, rooms: Path, seed: int) -> tuple[subprocess.Popen, int]:
-    port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "server", "--port", str(port), "--data", str(db),
-                             "--config", str(config), "--rooms", str(rooms), "--seed", str(seed),
-                             "--web-port", "0",         # never the config's fixed browser port
-                             "--pid-file", str(db.parent / "casino.pid")],
-                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            start_new_session=True)     # its own group: `crash` kills both processes
-    deadline = time.monotonic() + 20
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1).close()
-            return proc, port
-        except OSError:
-            assert proc.poll() is None and time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.05)     # waiting for a real process to listen, not game time
 
 
 async def enter(port: int, name: str, first: bool) -> tuple[Client, str]:
@@ -111,7 +85,7 @@ def test_kill_9_with_live_roulette_bets_loses_nothing(tmp_path):
     rng = random.Random(20261213)
     nets = {"ann": 0, "bob": 0}
     for run in range(KILLS + 1):
-        proc, port = start(db, config, rooms, seed=run)
+        proc, port = serve(db, config, rooms, seed=run)
         try:
             if run == KILLS:                                      # the last start only checks the logins
                 async def last() -> None:

@@ -98,6 +98,10 @@ class SimplifiedDealer(Dealer):
         """A classic table's own dice, unseeded, taking the table's `seed` (or none)."""
         self.classic = ClassicSource(self.config.id) if self.options.dice == "classic" else None
 
+    def plays_for_chips(self) -> bool:
+        """Classic dice play a practice bankroll, never written to the ledger."""
+        return self.classic is None
+
     def own_draws(self) -> OwnDraws | None:
         """A classic table's dice answer `seed` and `fair` themselves."""
         return self.classic
