@@ -84,8 +84,9 @@ async def top(ctx: Context) -> None:
 
 
 def _top_line(rank: int, player: str, figure: int, mine: bool) -> str:
-    """Rank, name, figure in 39 columns (names are at most 20 characters); yours marked."""
-    return f"{'>' if mine else ' '}{rank:>4}. {player:<20} {figure:>11}"
+    """Rank, name, figure in 39 columns (names are at most 20 characters); yours marked
+    with a star (not '>', which a player reads as the prompt)."""
+    return f"{'*' if mine else ' '}{rank:>4}. {player:<20} {figure:>11}"
 
 
 def statement_line(row: Movement) -> str:

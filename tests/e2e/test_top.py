@@ -13,7 +13,7 @@ from server.ledger.check import check
 
 pytestmark = pytest.mark.both_stores
 
-LINE = re.compile(r"^([ >])\s*(\d+)\. (\S+)\s+(-?\d+)$")
+LINE = re.compile(r"^([ *])\s*(\d+)\. (\S+)\s+(-?\d+)$")
 
 
 async def player(app, name: str) -> Client:
@@ -34,7 +34,7 @@ def board(out: str) -> list[tuple[bool, int, str, int]]:
     for line in plain(out).splitlines():
         m = LINE.match(line)
         if m:
-            rows.append((m[1] == ">", int(m[2]), m[3], int(m[4])))
+            rows.append((m[1] == "*", int(m[2]), m[3], int(m[4])))
     return rows
 
 
