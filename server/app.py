@@ -46,6 +46,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("casino")
 
 STOP_WAIT = 10.0      # seconds a clean stop waits for commands already running
+RESTARTING = "The casino is restarting."   # what every player reads at a restart, whatever the reason
 
 
 class SessionClock:
@@ -438,7 +439,7 @@ class Casino:
         self.stop_reason = sentence(reason)
         self.stop_requested.set()
 
-    def request_restart(self, reason: str) -> str | None:
+    def request_restart(self, reason: str = "") -> str | None:
         """Stop to be replaced by a new game process with the code now on disk; every
         connection stays open in the portal. Returns why not, when there is no portal."""
         if self.portal is None:
@@ -446,7 +447,9 @@ class Casino:
                     "would disconnect everyone. Use shutdown, or serve it with a portal.")
         if not self.closing:
             self.restarting = True
-            self.request_stop(reason)
+            # every player reads that the casino is restarting, whatever reason was given
+            said = sentence(reason)
+            self.request_stop(said if said.startswith(RESTARTING) else f"{RESTARTING} {said}".strip())
         return None
 
     def schedule_shutdown(self, seconds: int, reason: str) -> None:

@@ -388,13 +388,13 @@ async def test_a_restart_drops_nobody(tmp_path):
         first_game = server.game_pid()
         started = time.monotonic()
         try:
-            said = plain(await admin.cmd_expect("restart", "Restarting now"))
+            said = plain(await admin.cmd_expect("restart new dice", "Restarting now"))
             assert "Restarting now: everyone stays connected." in said, said
             await asyncio.gather(through_a_restart(server, players, anon, after_failure=False),
                                  gmcp_after_restart(gmcp_reader, gmcp_writer))
             took = time.monotonic() - started
-            seen = plain(await admin.expect("You are logged in again.", timeout=30))
-            assert "The casino is restarting" in seen
+            seen = flat(plain(await admin.expect("You are logged in again.", timeout=30)))
+            assert "*** The casino is restarting. New dice. One moment. ***" in seen, seen   # the reason too
             assert server.game_pid() != first_game          # the code now on disk
             assert server.proc.poll() is None
             print(f"restart: {len(players) + len(anon) + 2} connections logged in again in {took:.2f} s")
