@@ -16,7 +16,7 @@ import time
 import weakref
 from collections import Counter
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Protocol
 
 from server import logs
 from server.accounts import passwords
@@ -47,6 +47,12 @@ log = logging.getLogger("casino")
 
 STOP_WAIT = 10.0      # seconds a clean stop waits for commands already running
 RESTARTING = "The casino is restarting."   # what every player reads at a restart, whatever the reason
+
+
+class PortalLink(Protocol):
+    """The game process's link to its portal (server.portal.game.GameLink), as the casino uses it."""
+
+    def send(self, message: dict[str, Any]) -> None: ...
 
 
 class SessionClock:
@@ -243,7 +249,7 @@ class Casino:
         self.closed_rooms: set[str] = set()  # closed by an operator until the next reload
         self.session_clock = SessionClock(self)
         self.manager.subscribe(self.session_clock)
-        self.portal: Any = None              # server.portal.game.GameLink when a portal holds the connections
+        self.portal: PortalLink | None = None   # set when a portal holds the connections (server/portal)
         self.restarting = False              # stopping to be replaced: the portal keeps every connection
 
     # --- lifecycle ------------------------------------------------------
