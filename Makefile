@@ -24,25 +24,10 @@ test: $(STAMP) test-packages
 	$(BIN)/mypy
 	$(BIN)/python -m pytest
 
-# The end-to-end tests drive real clients: inetutils telnet (pexpect, and in
-# tmux), TinTin++ (in tmux) and headless Chromium (selenium, the browser
-# page), and run the ledger on a real PostgreSQL server, which the tests start
-# themselves (tests/support/postgres.py). Debian packages; installed when missing.
-TEST_PACKAGES := tmux inetutils-telnet tintin++ chromium chromium-driver postgresql
-
+# The Debian packages the end-to-end tests need (real clients, Chromium,
+# PostgreSQL): one list, .ci/test-packages, installed when missing.
 test-packages:
-	@missing=""; \
-	command -v tmux >/dev/null 2>&1 || missing="$$missing tmux"; \
-	command -v telnet >/dev/null 2>&1 || missing="$$missing inetutils-telnet"; \
-	{ command -v tt++ >/dev/null 2>&1 || [ -x /usr/games/tt++ ]; } || missing="$$missing tintin++"; \
-	command -v chromium >/dev/null 2>&1 || missing="$$missing chromium"; \
-	command -v chromedriver >/dev/null 2>&1 || missing="$$missing chromium-driver"; \
-	ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || missing="$$missing postgresql"; \
-	if [ -n "$$missing" ]; then \
-	  if [ "$$(id -u)" = 0 ]; then apt-get update -q >/dev/null && \
-	    DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing >/dev/null; \
-	  else sudo apt-get install -y -q $$missing; fi; \
-	fi
+	@bash .ci/install-test-packages
 
 bench: $(STAMP)
 	$(BIN)/python -m bench

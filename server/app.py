@@ -45,7 +45,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("casino")
 
-STOP_WAIT = 10.0      # seconds a clean stop waits for commands already running
+COMMANDS_FINISH_WAIT = 10.0      # seconds a clean stop waits for commands already running
 RESTARTING = "The casino is restarting."   # what every player reads at a restart, whatever the reason
 
 
@@ -491,7 +491,7 @@ class Casino:
         # Commands already running finish (a wager among them now finds its
         # table closed) before the ledger they may still read is closed.
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + STOP_WAIT
+        deadline = loop.time() + COMMANDS_FINISH_WAIT
         while self.in_flight and loop.time() < deadline:
             await asyncio.sleep(0.01)
         sessions = list(self.sessions)

@@ -46,7 +46,7 @@ BUFFERED_LINES = 20        # lines a player may type while the game process rest
 RESTART_WINDOW = 60.0      # seconds: three failed starts within it stop the portal
 FAILED_STARTS = 3
 CRASH_SOON = 10.0          # seconds: a game process that dies this soon after ready counts as failed
-STOP_WAIT = 60.0           # seconds a stopping game process has before it is killed
+GAME_STOP_TIMEOUT = 60.0   # seconds a stopping game process has before it is killed
 RESTARTING = "The casino is restarting."
 DATABASE_ENV = "CASINO_GAME_DATABASE"     # the database URL the game process uses
 
@@ -413,7 +413,7 @@ class Portal:
         if game is not None:
             game.send({"t": "stop", "why": self.stop_reason})
             try:
-                await asyncio.wait_for(game.proc.wait(), STOP_WAIT)
+                await asyncio.wait_for(game.proc.wait(), GAME_STOP_TIMEOUT)
             except asyncio.TimeoutError:
                 game.proc.kill()
         loop = asyncio.get_running_loop()

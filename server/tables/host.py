@@ -160,9 +160,6 @@ class TableHost:
         self.core.install(config)
         self.cashier.installs += 1
 
-    def ledger_key(self, key: str) -> str:
-        return self.cashier.key(key)
-
     # --- questions commands ask ---------------------------------------------
     def seats(self) -> tuple[Seat, ...]:
         """Who sits here, in seat order (copies: commands only read them)."""

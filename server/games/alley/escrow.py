@@ -47,10 +47,6 @@ class Escrow:
         """Chips held by the open stakes."""
         return sum(amount for _, amount in self._open.values())
 
-    @property
-    def open_keys(self) -> tuple[str, ...]:
-        return tuple(self._open)
-
     def hold(self, player: str, amount: int) -> Hold:
         """A new stake of `amount` from `player`'s wallet."""
         self._holds += 1

@@ -57,12 +57,6 @@ BETS: tuple[tuple[tuple[str, ...], str], ...] = (
                                f"{ATS_PAYS['all']}:1. Before the hand's first roll."),
 )
 
-TOPICS: dict[str, str] = {word: text for words, text in BETS for word in words}
-
-PAYOUT_LINES: tuple[str, ...] = ("Bets and what they pay (amounts <n> in whole chips):",
-                                 *(f"  {text}" for _, text in BETS))
-
-
 def _crapless(table: Mapping[int, tuple[int, int]]) -> str:
     return (f"{_r(table[2])} on 2/12, {_r(table[3])} on 3/11, " + _by_point(dict(table)))
 

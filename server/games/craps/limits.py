@@ -11,11 +11,10 @@ from server.config.model import TableConfig
 from server.games.craps.options import CrapsOptions
 
 from .bets import BONUS, Kind, payout_unit
-from .variants import BANK, BANK_TAKE, Variant, variant_of
+from .variants import BANK, Variant, variant_of
 
 # `odds: 0`: 3x on 4/10, 4x on 5/9, 5x on 6/8 taken (the variant's `take`:
 # crapless adds 3x on 2, 3, 11, 12); 6x the flat bet laid.
-DEFAULT_TAKE = BANK_TAKE
 DEFAULT_LAY = 6
 
 

@@ -143,10 +143,6 @@ def advance_die(view: TableView, dice: Dice) -> TableView:
 ONE_DIE: tuple[Dice, ...] = tuple((face,) for face in DIE_FACES)
 
 
-def dice_index(dice: Dice) -> int:
-    return dice[0] * 6 + dice[1] - 7
-
-
 ALL_DICE: tuple[Dice, ...] = tuple((a, b) for a in range(1, 7) for b in range(1, 7))
 
 # A row is 36 entries: a prebuilt non-win Outcome, or a (num, den) win ratio.

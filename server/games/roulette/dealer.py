@@ -47,7 +47,7 @@ class RouletteDealer(Dealer):
         super().__init__(config, tick_hz, dice, seating)
         # The wheel numbers its intent keys from 1 under the table's id; the host
         # makes them unique across runs and across dealers of one run (a reload's
-        # new dealer) by its own prefix (TableHost.ledger_key).
+        # new dealer) by its own prefix (Cashier.key).
         self.wheel = RouletteWheel(config.options, dice.draw, tick_hz, config.id)
         self._owners: dict[str, str] = {}            # stakes on the layout -> player
 
