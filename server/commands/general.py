@@ -342,8 +342,8 @@ With live bets at a table that forfeits them on a dropped connection you are war
 async def quit_(ctx: Context) -> None:
     session = ctx.session
     host = ctx.app.seat_of(session.key)
-    live = host.live(session.name) if host else 0
-    if host is not None and live and host.entry.drop_forfeits and not session.quit_warned:
+    live = host.chips_at_stake(session.name) if host else 0
+    if host is not None and live and host.forfeits_on_drop() and not session.quit_warned:
         session.quit_warned = True
         ctx.tell(f"You have {live} chips in live bets at {host.id}; leaving now forfeits them. "
                  "'leave' first, or type 'quit' again to go anyway.")

@@ -7,7 +7,22 @@ Durations are seconds here; the table host turns them into ticks.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, Protocol, TypeVar
+
+
+class GameOptions(Protocol):
+    """A game's options as the rest of the casino carries them: opaque but for
+    `variant`, which the catalogue reads to find the entry that plays a table.
+    Only the game reads further, after its entry has narrowed the table's
+    config to its own options class (TableConfig.narrowed)."""
+
+    @property
+    def variant(self) -> str | None:
+        """Which of the game's variants (craps has several), or None."""
+
+
+O = TypeVar("O", bound=GameOptions, covariant=True)
+T = TypeVar("T", bound=GameOptions)
 
 
 @dataclass(frozen=True)
@@ -94,14 +109,26 @@ class Settings:
 
 
 @dataclass(frozen=True)
-class TableConfig:
+class TableConfig(Generic[O]):
+    """One table as configured. `options` is its game's own options dataclass
+    (server/games/<game>/options.py): the casino carries a TableConfig[GameOptions],
+    and the game's entry narrows it (`narrowed`) once, where its dealer is made."""
+
     id: str
     game: str                   # the `game:` value; the catalogue says which package plays it
     max_players: int
     min_bet: int
     max_bet: int
-    options: Any                # the game's own options dataclass (server/games/<game>/options.py)
+    options: O
     source: Source | None = None
+
+    def narrowed(self, kind: type[T]) -> "TableConfig[T]":
+        """This table with its options typed as `kind`, the game's options class."""
+        options = self.options
+        if not isinstance(options, kind):
+            raise TypeError(f"table {self.id} has {type(options).__name__}, not {kind.__name__}")
+        return TableConfig(self.id, self.game, self.max_players, self.min_bet, self.max_bet, options,
+                           self.source)
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,11 @@ class TableDraws(Protocol):
     def draw(self, n: int) -> int: ...
     def rotate(self) -> object: ...
 
+    @property
+    def commitment(self) -> str | None:
+        """What the next draws are committed to (shown by `fair`), or None
+        for a source with no commitment (scripted dice)."""
+
 
 class OwnDraws(Protocol):
     """A table's own source of rolls when they are not the fair ones (classic
@@ -40,6 +45,8 @@ class OwnDraws(Protocol):
 
 class FixedDice:
     """Dice that come out as listed: for tests and replaying the specs' examples."""
+
+    commitment: str | None = None       # scripted: nothing committed
 
     def __init__(self, rolls: Iterable[Dice]) -> None:
         self._rolls: Iterator[Dice] = iter(rolls)
@@ -57,6 +64,8 @@ class FixedDraws:
     A listed value outside [0, n) for the n asked is an error rather than
     being reduced mod n, so a test cannot silently play a pocket it never wrote.
     """
+
+    commitment: str | None = None       # scripted: nothing committed
 
     def __init__(self, values: Iterable[int]) -> None:
         self._values: Iterator[int] = iter(values)

@@ -12,7 +12,15 @@ keeps which events each state allows in one table.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Iterator, Sequence
+from typing import Callable, Generic, Iterator, TypeVar
+
+from server.games.events import Event
+from server.render.width import glue
+
+D = TypeVar("D", contravariant=True)
+"""The game's own dealer type, whose methods handle its words. A table of
+any game is an `Actions[Never]`: every part of it can be read, and only its
+own dealer (`Actions[Self]` in the base Dealer) can run it."""
 
 
 class Refusal(Exception):
@@ -22,45 +30,39 @@ class Refusal(Exception):
 @dataclass(frozen=True)
 class Move:
     """One typed game word, as the dealer's handler receives it: who typed
-    it, what followed the word (already parsed by the action's parser), and
-    their wallet when they typed it."""
+    it, the words that followed it as typed (the handler parses them, and a
+    parser's Refusal is answered as one line), and their wallet when they
+    typed it."""
 
     player: str
     word: str
-    args: object
+    args: tuple[str, ...]
     wallet: int
 
 
-def words_after(words: Sequence[str]) -> tuple[str, ...]:
-    """The default parser: the words after the verb, as they were typed."""
-    return tuple(words)
-
-
 @dataclass(frozen=True)
-class Action:
+class Action(Generic[D]):
     """One game word.
 
-    `run(dealer, move)` is the game's handler for it, a function of the
-    game's own dealer type (hence `...`: the table is plain data read by
-    code that never calls it, and the game's base Dealer calls it with
-    itself). `parse` turns the words after the verb into `move.args`, or
-    raises Refusal; with `needs` a bare word is answered with its usage.
-    `phases` are the dealer's `phase_key()` values in which the word is
-    taken (empty: any), `not_now` the answer in any other; `opens` marks a
-    word that opens a wager or a game, which the host refuses at a closing
-    table and to a player on the way out or sitting out.
+    `run(dealer, move)` is the game's handler for it, a method of the
+    game's own dealer type; it parses `move.args` (raising Refusal on bad
+    words). With `needs` a bare word is answered with its usage. `phases` are the dealer's `phase()` values in which the
+    word is taken (empty: any), `not_now` the answer in any other; `opens`
+    marks a word that opens a wager or a game, which the host refuses at a
+    closing table and to a player on the way out or sitting out. `remind`
+    puts the word in the "Commands:" line under the game's table view.
     """
 
     word: str
     usage: str
     help: str
-    run: Callable[..., list[object]]
-    parse: Callable[[Sequence[str]], object] = words_after
+    run: Callable[[D, Move], list[Event]]
     aliases: tuple[str, ...] = ()
     needs: bool = False
     phases: tuple[str, ...] = ()
     not_now: str = ""
     opens: bool = False
+    remind: bool = True
 
     @property
     def help_line(self) -> str:
@@ -69,16 +71,16 @@ class Action:
 
 
 @dataclass(frozen=True)
-class Actions:
+class Actions(Generic[D]):
     """A game's table of words, in the order its help lists them."""
 
     game: str                       # the game's name in a sentence's start: "Bank craps"
-    rows: tuple[Action, ...]
+    rows: tuple[Action[D], ...]
 
-    def __iter__(self) -> Iterator[Action]:
+    def __iter__(self) -> Iterator[Action[D]]:
         return iter(self.rows)
 
-    def find(self, word: str) -> Action | None:
+    def find(self, word: str) -> Action[D] | None:
         word = word.lower()
         for action in self.rows:
             if word == action.word or word in action.aliases:
@@ -96,3 +98,11 @@ class Actions:
     def unknown(self, word: str) -> str:
         """The answer to a word this game does not have, naming those it has."""
         return f"{self.game} has no '{word[:20]}': {', '.join(self.words)}."
+
+    def reminder(self, *table_words: str) -> str:
+        """The "Commands:" line under a table view, made from this table (the
+        words marked `remind`, by their usage) and the table's own words after
+        them ("leave", "help craps"): each command glued to its arguments and
+        its bar, so a narrow screen never breaks one in two."""
+        words = [a.usage for a in self.rows if a.remind] + list(table_words)
+        return "Commands: " + " ".join(glue(*w.split(), "|") for w in words[:-1]) + " " + glue(*words[-1].split())

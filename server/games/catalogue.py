@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from server.config.model import TableConfig
+from server.config.model import GameOptions, TableConfig
 from server.dice.kinds import SHARED, DrawKind
 from server.games.alley.entry import ALLEY
 from server.games.craps.entry import (BANK_CRAPS, CRAPLESS_CRAPS, DICELESS_CRAPS, DIE_RICH_CRAPS,
@@ -79,16 +79,15 @@ def find_game(name: str) -> GameEntry | None:
 
 def table_keys() -> dict[str, TableKeys]:
     """Each `game:` value and the keys its tables read (entries may share one)."""
-    return {entry.keys.game: entry.keys for entry in GAMES}
+    return {entry.game: entry.keys for entry in GAMES}
 
 
-def entry_for(config: TableConfig) -> GameEntry:
+def entry_for(config: TableConfig[GameOptions]) -> GameEntry:
     """The entry that plays a configured table (its game and, if any, variant)."""
-    variant = getattr(config.options, "variant", None)
     for entry in GAMES:
-        if entry.game == config.game and entry.variant in (None, variant):
+        if entry.game == config.game and entry.variant in (None, config.options.variant):
             return entry
-    raise LookupError(f"no game plays {config.game!r} (variant {variant!r})")
+    raise LookupError(f"no game plays {config.game!r} (variant {config.options.variant!r})")
 
 
 def draw_kinds() -> tuple[DrawKind, ...]:

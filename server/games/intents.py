@@ -56,3 +56,18 @@ class Forfeit:
 
 
 MoneyIntent = Hold | Settle | Refund | Forfeit
+
+
+class IntentKeys:
+    """The idempotency keys of one table's intents, numbered from 1 under its
+    id: `<table>:<n>`, or `<table>:<what><n>`. The host makes them unique
+    across runs and across dealers of one run (a reload's new dealer) by its
+    own prefix (Cashier.key), so a game only counts."""
+
+    def __init__(self, table_id: str) -> None:
+        self.table_id = table_id
+        self.count = 0
+
+    def __call__(self, what: str = "") -> str:
+        self.count += 1
+        return f"{self.table_id}:{what}{self.count}"

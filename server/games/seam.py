@@ -10,7 +10,7 @@ owns), and answers every input with events (facts and money intents); it
 never awaits. The host calls it one input at a time.
 
 Seating is the host's: it seats, unseats and defers a leave until the
-player's last live bet is decided (asking `live`), then tells the dealer with
+player's last live bet is decided (asking `has_live_bets`), then tells the dealer with
 `seated` and `unseated`. A game word that means "get up" (craps' `stop` and
 `sitout`) answers with a SeatRequest, which the host carries out.
 """
@@ -18,13 +18,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, is_dataclass
 from fractions import Fraction
-from typing import Any, Callable, ClassVar, Mapping, Protocol
+from typing import Any, Callable, ClassVar, Generic, Mapping, Never, Protocol, Self, TypeVar
 
 from server.config.keys import Field
-from server.config.model import TableConfig
+from server.config.model import GameOptions, TableConfig
 from server.dice.kinds import DICE, DrawKind
 from server.dice.source import OwnDraws, TableDraws
-from server.games.actions import Actions, Move, Refusal
+from server.games.actions import Action, Actions, Move, Refusal
+from server.games.events import Ask as Ask
+from server.games.events import Event as Event
+from server.games.events import HandResult as HandResult
+from server.games.events import Note as Note
+from server.games.events import Notice as Notice
+from server.games.events import SeatRequest as SeatRequest
+from server.games.events import WalletReport as WalletReport
 from server.games.seating import Seating
 from server.render.prefs import Prefs
 
@@ -38,69 +45,26 @@ class Viewer:
     seated: bool
 
 
-@dataclass(frozen=True)
-class Note:
-    """A plain line for some players (`to`), or everyone at the table (None)."""
-
-    to: tuple[str, ...] | None
-    text: str
+S = TypeVar("S")
+"""A game's snapshot: the frozen copy of its table that its view reads."""
+S_co = TypeVar("S_co", covariant=True)
+D = TypeVar("D", bound="Dealer[object]")      # a game's own dealer type, in its handlers' tables
 
 
 @dataclass(frozen=True)
-class HandResult:
-    """The end of a hand or game, for the operator's log (not shown to players)."""
+class Views(Generic[S]):
+    """How a game's table reads to people, each a function of its snapshot:
+    the five things every dealer shows, written once here instead of five
+    one-line delegations in each dealer (a game's view module supplies them)."""
 
-    fields: tuple[tuple[str, object], ...]
-
-
-@dataclass(frozen=True)
-class WalletReport:
-    """Tell `player` their wallet balance, once the money before it is durable."""
-
-    player: str
-
-
-@dataclass(frozen=True)
-class Notice:
-    """Tell `player` `text` now if they are connected, else at their next login.
-
-    For news that finds a player gone: bets that rode on after they left or
-    dropped, settled to the wallet. The host keeps it durably (the ledger's
-    notices, which login reads) when nobody is there to hear it; it follows
-    the money intents it speaks of, so it never tells of chips not yet written.
-    """
-
-    player: str
-    text: str
+    event_lines: Callable[[S, "Event", Viewer], list[str]]      # a fact, as one viewer reads it
+    table_view: Callable[[S, Viewer], list[str]]                # `look` / `table`
+    rules_text: Callable[[S], list[str]]                        # `table rules`
+    table_data: Callable[[S], dict[str, object]]                # GMCP Casino.Table, the game's part
+    event_data: Callable[[S, "Event"], list[tuple[str, dict[str, object], tuple[str, ...] | None]]]
 
 
-@dataclass(frozen=True)
-class SeatRequest:
-    """A game word asks the host to unseat its player: "leave" or "sitout"."""
-
-    player: str
-    how: str
-
-
-@dataclass(frozen=True)
-class Ask:
-    """Ask `player` something at their prompt (simplified craps offers a dice
-    seed): their prompt becomes `prompt`, and their next line, unless it is a
-    command, goes to the table as `word` followed by its words (a bare Enter
-    sends `word` alone)."""
-
-    player: str
-    prompt: str
-    word: str
-
-
-Event = object
-"""A fact for people (a frozen dataclass of the game's events.py, or a Note),
-a money intent (server.games.intents) or a request to the host (SeatRequest,
-Ask, Notice, WalletReport, HandResult)."""
-
-
-class Dealer:
+class Dealer(Generic[S_co]):
     """One game at one table: the base every game's dealer extends.
 
     It gives every hook its default, so a game writes only what its rules
@@ -108,6 +72,10 @@ class Dealer:
     Board does the same for its variants). A dealer is pure: it reads the
     host's Seating, draws from the fair source it is handed, and answers
     each input with events; it never awaits.
+
+    A game hands the base its words (its actions table, whose handlers are
+    its own methods: hence `Actions[Self]`) and its Views; the base
+    dispatches the words and shows the table through `snapshot()`.
 
     `render` may tell one watcher (a viewer not seated) from another only by
     their prefs and by comparing viewer.key with a name the fact carries
@@ -118,14 +86,19 @@ class Dealer:
     Seated viewers are always rendered one by one (their bets, their turn).
     """
 
-    actions: ClassVar[Actions] = Actions("This table", ())   # the game's words (server.games.actions)
-    word: ClassVar[str] = ""                    # play <word>, as "Sit down first" names it
+    forfeits_on_drop: ClassVar[bool] = True
+    """What a dropped connection does to live bets: forfeit them (craps), or
+    False: they ride on and are paid to the wallet (roulette). `quit` warns
+    a player with live bets only where they would be lost."""
 
-    def __init__(self, config: TableConfig, tick_hz: int, dice: TableDraws, seating: Seating) -> None:
+    def __init__(self, config: TableConfig[GameOptions], tick_hz: int, dice: TableDraws, seating: Seating,
+                 actions: Actions[Self], views: Views[S_co]) -> None:
         self.config = config
         self.tick_hz = tick_hz
         self.dice = dice
         self.seating = seating
+        self.actions = actions
+        self.views = views
 
     # --- seating: the host decides, the dealer is told ----------------------
     def sit_problem(self, player: str, wallet: int) -> str | None:
@@ -135,7 +108,7 @@ class Dealer:
     def seated(self, player: str, back: bool) -> list[Event]:
         return []
 
-    def live(self, player: str) -> bool:
+    def has_live_bets(self, player: str) -> bool:
         """Whether `player` has bets that a leave must wait for."""
         return False
 
@@ -144,23 +117,26 @@ class Dealer:
         return []
 
     # --- play -------------------------------------------------------------------
-    def act(self, player: str, words: list[str], wallet: int) -> list[Event]:
-        """A game word typed by `player`: dispatched through the game's actions table."""
-        actions = self.actions
-        action = actions.find(words[0])
+    def act(self: D, player: str, words: list[str], wallet: int) -> list[Event]:
+        """A game word typed by a seated `player` (the table checks the seat,
+        since it knows the word players sit down with here): dispatched
+        through the game's actions table."""
+        action = self.actions.find(words[0])
         if action is None:
-            return [Note((player,), actions.unknown(words[0]))]
-        if player not in self.seating:
-            return [Note((player,), f"Sit down first: play {self.word}.")]
-        if action.phases and self.phase_key() not in action.phases:
+            return [Note((player,), self.actions.unknown(words[0]))]
+        if action.phases and self.phase() not in action.phases:
             return [Note((player,), action.not_now)]
         if action.needs and len(words) < 2:
             return [Note((player,), f"Usage: {action.usage}")]
         try:
-            args = action.parse(words[1:])
-            return action.run(self, Move(player, action.word, args, wallet))
+            return self.perform(action, Move(player, action.word, tuple(words[1:]), wallet))
         except Refusal as why:
             return [Note((player,), str(why))]
+
+    def perform(self: D, action: Action[D], move: Move) -> list[Event]:
+        """Run one parsed word: a dealer with book-keeping around every word
+        (craps' cached snapshot) says so here."""
+        return action.run(self, move)
 
     def advance(self, ticks: int) -> list[Event]:
         return []
@@ -179,7 +155,7 @@ class Dealer:
         open. A game with hands that outlast its stakes says more."""
         return at_rest
 
-    def reconfigure(self, config: TableConfig) -> bool:
+    def reconfigure(self, config: TableConfig[GameOptions]) -> bool:
         """Take changed settings live (True), or leave them for the host to
         apply by a new dealer once no stake is open (False)."""
         return False
@@ -188,10 +164,6 @@ class Dealer:
     def phase(self) -> str:
         """The round as players read it: "betting, 5 s left"."""
         return ""
-
-    def phase_key(self) -> str:
-        """The phase as the actions table names it."""
-        return self.phase()
 
     def roles(self) -> dict[str, str]:
         """Each seated player's role in words, where they have one: "has the
@@ -214,23 +186,34 @@ class Dealer:
         (classic C dice): it answers `seed` and `fair` in their place."""
         return None
 
-    # --- what people see -----------------------------------------------------
+    # --- what people see (through the game's Views) ------------------------------
+    def snapshot(self) -> S_co:
+        """The table as the game's view reads it, now."""
+        raise NotImplementedError
+
     def render(self, event: Event, viewer: Viewer) -> list[str]:
-        return render_note(event, viewer) or []
+        note = render_note(event, viewer)
+        return note if note is not None else self.views.event_lines(self.snapshot(), event, viewer)
 
     def view(self, viewer: Viewer) -> list[str]:
-        return []
+        return self.views.table_view(self.snapshot(), viewer)
 
     def rules(self) -> list[str]:
-        return []
+        return self.views.rules_text(self.snapshot())
 
     def table_data(self) -> dict[str, object]:
         """The game's part of GMCP Casino.Table."""
-        return {}
+        return self.views.table_data(self.snapshot())
 
     def event_data(self, event: Event) -> list[tuple[str, dict[str, object], tuple[str, ...] | None]]:
         """A fact as GMCP data: (package, payload, players or None for everyone)."""
-        return []
+        return self.views.event_data(self.snapshot(), event)
+
+
+AnyDealer = Dealer[object]
+"""A dealer of any game, as the table host holds it: the host calls only the
+hooks above, none of which hands it the game's snapshot type (a dealer is
+covariant in it, so every game's dealer is one)."""
 
 
 class OptionsReader(Protocol):
@@ -246,14 +229,17 @@ class OptionsReader(Protocol):
     def error(self, key: str, message: str) -> None: ...
 
 
+O_co = TypeVar("O_co", bound=GameOptions, covariant=True)
+
+
 @dataclass(frozen=True)
-class Built:
+class Built(Generic[O_co]):
     """A table's reading: seats, wager limits and the game's options dataclass."""
 
     max_players: int
     min_bet: int
     max_bet: int
-    options: Any
+    options: O_co
 
 
 @dataclass(frozen=True)
@@ -262,14 +248,15 @@ class TableKeys:
     validate` and docs/config.md. Several entries may share one (bank and
     simplified craps are both `game: craps`)."""
 
-    game: str                                   # the `game:` value
-    read: Callable[[OptionsReader], Built]
+    read: Callable[[OptionsReader], Built[GameOptions]]
     top: tuple[str, ...]                        # keys at the top of the entry (besides id, game)
     rows: tuple[Field, ...]                     # every key it reads, wherever, for the docs
     hints: Mapping[str, str] = field(default_factory=dict)   # another game's key here -> what to use
 
 
-MakeDealer = Callable[[TableConfig, int, TableDraws, Seating], Dealer]   # config, tick_hz, dice, seating
+MakeDealer = Callable[[TableConfig[GameOptions], int, TableDraws, Seating], AnyDealer]
+"""config, tick_hz, dice, seating -> the table's dealer: the game narrows the
+config to its own options (TableConfig.narrowed) here."""
 
 
 @dataclass(frozen=True)
@@ -299,12 +286,11 @@ class GameEntry:
     summary: str                    # one line for the banner and `help`
     make: MakeDealer
     keys: TableKeys                 # what its tables read from casino_tables
-    actions: Actions                # its words (server.games.actions)
+    actions: Actions[Never]         # its words (server.games.actions): read here, run by its dealer
     help_lines: tuple[str, ...] = ()          # more lines for `help <word>`
     aliases: tuple[str, ...] = field(default=())
-    odds: Callable[[TableConfig], OddsSheet] | None = None   # `casino odds`; None: no house edge to show
+    odds: Callable[[TableConfig[GameOptions]], OddsSheet] | None = None   # `casino odds`; None: no house edge
     draws: DrawKind = DICE                    # what the table draws: `fair`, verify, art, GMCP
-    drop_forfeits: bool = True                # a dropped connection loses live bets (`quit` warns first)
     topics: Mapping[str, str] = field(default_factory=dict)   # help <topic> beyond the words: bet kinds
 
     @property

@@ -14,28 +14,28 @@ host runs.
 """
 from __future__ import annotations
 
-from server.config.model import TableConfig
+from server.config.model import GameOptions, TableConfig
 from server.dice.source import TableDraws
 from server.games.catalogue import entry_for
-from server.games.seam import Dealer, Event, GameEntry, Note, SeatRequest
+from server.games.seam import AnyDealer, Event, GameEntry, Note, SeatRequest
 from server.games.seating import Seating
 from server.tables.usher import Usher
 
 
 class TableCore:
-    def __init__(self, config: TableConfig, tick_hz: int, dice: TableDraws) -> None:
+    def __init__(self, config: TableConfig[GameOptions], tick_hz: int, dice: TableDraws) -> None:
         self.tick_hz = tick_hz
         self.dice = dice
         self.seating = Seating()
         self.word: str | None = None          # `play <word>` here, when not the game's own word
         self.install(config)
 
-    def install(self, config: TableConfig) -> None:
+    def install(self, config: TableConfig[GameOptions]) -> None:
         """A dealer for `config` at the same seats with the same draws (the
         commitment players were shown stays): at opening, and when a changed
         config is applied to a table at rest."""
         self.entry: GameEntry = entry_for(config)
-        self.dealer: Dealer = self.entry.make(config, self.tick_hz, self.dice, self.seating)
+        self.dealer: AnyDealer = self.entry.make(config, self.tick_hz, self.dice, self.seating)
         self.usher = Usher(self.seating, self.dealer, self.word or self.entry.word)
 
     def call(self, word: str) -> None:
@@ -86,6 +86,8 @@ class TableCore:
         problem = self.refusal(player, words[0], retiring)
         if problem:
             return [Note((player,), problem)]
+        if player not in self.seating and self.entry.has_word(words[0]):
+            return [Note((player,), f"Sit down first: play {self.usher.word}.")]
         return self._then(self.dealer.act(player, words, wallet))
 
     def advance(self, ticks: int) -> list[Event]:

@@ -11,7 +11,7 @@ tells each person one block per input.
 
 Commands talk to a table through its verbs (play, leave, watch, unwatch,
 act, set_seed, fair, view, rules) and read it through a few questions
-(seats, watching, roles, live); they never reach into its dealer or seating.
+(seats, watching, roles, chips at stake); they never reach into its dealer or seating.
 """
 from __future__ import annotations
 
@@ -21,11 +21,11 @@ from typing import Any, Awaitable, Callable, Mapping, Protocol
 
 from server import logs
 from server.accounts.names import name_key
-from server.config.model import TableConfig
+from server.config.model import GameOptions, TableConfig
 from server.dice.fair import FairDice
 from server.dice.view import fair_lines
 from server.games.intents import Forfeit, Hold, Refund, Settle
-from server.games.seam import Ask, Dealer, Event, GameEntry, HandResult, Note, Notice, Viewer, WalletReport
+from server.games.seam import Ask, AnyDealer, Event, GameEntry, HandResult, Note, Notice, Viewer, WalletReport
 from server.games.seating import Seat, Seating
 from server.ledger import Balance, LedgerError
 from server.tables.core import TableCore
@@ -99,7 +99,7 @@ class TableApp(Protocol):
 
 
 class TableHost:
-    def __init__(self, app: TableApp, config: TableConfig, generation: int = 0) -> None:
+    def __init__(self, app: TableApp, config: TableConfig[GameOptions], generation: int = 0) -> None:
         """`generation`: hosts this run opened before for the same table id (a
         table removed by `reload` and added back); its dealers count their keys
         from 1 again, so the generation keeps their keys from the old host's."""
@@ -109,7 +109,7 @@ class TableHost:
         self.cashier = Cashier(app.ledger, config.id, f"{app.run_id}.g{generation}" if generation else app.run_id)
         self.delivery = Delivery(config.id, app.online, lambda session: app.status(session))
         self.retiring = False                     # removed from the config: closes when idle
-        self.next_config: TableConfig | None = None   # a changed config waiting for the table to idle
+        self.next_config: TableConfig[GameOptions] | None = None   # a changed config waiting for the table to idle
         self._retry_ticks = 0
         self._queue: asyncio.Queue[tuple[Callable[[], Awaitable[Any]], asyncio.Future[Any] | None]] = asyncio.Queue()
         self._worker = asyncio.get_running_loop().create_task(self._work())
@@ -124,7 +124,7 @@ class TableHost:
         return self.core.entry
 
     @property
-    def dealer(self) -> Dealer:
+    def dealer(self) -> AnyDealer:
         return self.core.dealer
 
     @property
@@ -153,7 +153,7 @@ class TableHost:
         """What players type to sit here: `play <word>`, `watch <word>`."""
         return self.core.usher.word
 
-    def install(self, config: TableConfig) -> None:
+    def install(self, config: TableConfig[GameOptions]) -> None:
         """A new dealer for a changed config, at the same seats with the same
         dice. A new dealer counts its keys from 1 again: the cashier's new
         install number keeps them from meeting the old dealer's in the ledger."""
@@ -166,7 +166,7 @@ class TableHost:
         return tuple(Seat(s.player, s.key, s.sitting_out, s.leaving, s.ready) for s in self.core.seating.seats)
 
     @property
-    def config(self) -> TableConfig:
+    def config(self) -> TableConfig[GameOptions]:
         """The settings the table plays by now."""
         return self.core.dealer.config
 
@@ -190,9 +190,14 @@ class TableHost:
     def phase(self) -> str:
         return self.core.dealer.phase()
 
-    def live(self, player: str) -> int:
+    def chips_at_stake(self, player: str) -> int:
         """Chips `player` has in live bets here."""
-        return self.cashier.live(player)
+        return self.cashier.chips_at_stake(player)
+
+    def forfeits_on_drop(self) -> bool:
+        """Whether a dropped connection loses live bets here (the game's dealer
+        says: roulette's ride on), so `quit` warns only where it would."""
+        return self.core.dealer.forfeits_on_drop
 
     # --- ordered inputs ---------------------------------------------------
     async def _work(self) -> None:
@@ -442,7 +447,7 @@ class TableHost:
     def tell_table(self, text: str) -> None:
         self.delivery.tell_table(self.core, text)
 
-    async def reconfigure(self, config: TableConfig) -> str:
+    async def reconfigure(self, config: TableConfig[GameOptions]) -> str:
         """A changed table config from `reload`: live where the game can take it
         (new limits for new wagers), otherwise once the table is idle."""
         async def change() -> str:

@@ -58,7 +58,7 @@ class Cashier:
         """No stake is live and no settlement is waiting: safe to change or close."""
         return not self.stakes and not self.pending
 
-    def live(self, player: str) -> int:
+    def chips_at_stake(self, player: str) -> int:
         """Chips `player` has in open stakes here."""
         return sum(chips for owner, chips in self.stakes.values() if owner == player)
 

@@ -14,12 +14,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from server.games.seam import Dealer, Note
+from server.games.seam import AnyDealer, Note
 from server.games.seating import Seating
 
 
 class Usher:
-    def __init__(self, seating: Seating, dealer: Dealer, word: str) -> None:
+    def __init__(self, seating: Seating, dealer: AnyDealer, word: str) -> None:
         self.seating = seating
         self.dealer = dealer        # the host swaps it when the table is reconfigured
         self.word = word            # play <word>, watch <word>
@@ -64,7 +64,7 @@ class Usher:
             return [Note(me, "You are not seated here.")]
         if how == "sitout" and seat.sitting_out:
             return [Note(me, f"You are sitting out already: 'play {self.word}' to come back in.")]
-        if self.dealer.live(player):
+        if self.dealer.has_live_bets(player):
             seat.leaving = how
             return [Note(me, f"You will {'leave' if how == 'leave' else 'sit out'} once your live bets "
                              f"are decided; no new bets meanwhile ('play {self.word}' to stay).")]
@@ -96,7 +96,7 @@ class Usher:
         """Unseat those whose leave waited on bets that are now decided."""
         events: list[Any] = []
         for seat in list(self.seating.seats):
-            if seat.leaving and not self.dealer.live(seat.player):
+            if seat.leaving and not self.dealer.has_live_bets(seat.player):
                 events += self._depart(seat.player, seat.leaving)
         return events
 

@@ -22,7 +22,7 @@ VARIANTS = [
 async def sit_out_leave_and_return(host, o, other: str, word: str) -> None:
     """`sitout`, `play` back, `leave`, `play` again: each at once when the
     player has no live bets (with live bets they wait, as other tests show)."""
-    if host.dealer.live(other):
+    if host.dealer.has_live_bets(other):
         return
     await o.cmd_expect("sitout", "You sit out")
     await host.idle()
@@ -133,7 +133,7 @@ async def test_high_point_and_die_rich_alone_and_with_two_players(casino_factory
     # Alone: no window, every roll at once, until the bet is decided.
     await ann.cmd_expect(bet.format(5), "Your bets")
     out = plain(await ann.cmd_expect("roll", called))
-    while host.dealer.live("ann"):                        # High Point: the roll after the point decides
+    while host.dealer.has_live_bets("ann"):                        # High Point: the roll after the point decides
         out += plain(await ann.cmd_expect("roll", called))
     assert "You roll:" in out and "Settlement:" in out
     assert table_id in plain(await ann.cmd("table"))
@@ -164,7 +164,7 @@ async def test_high_point_and_die_rich_alone_and_with_two_players(casino_factory
     await come_out(ann)
     shooter = host.dealer.shooter()
     c = clients[shooter]
-    if not host.dealer.live(shooter):
+    if not host.dealer.has_live_bets(shooter):
         await c.cmd_expect(bet.format(5), "Your bets")
     assert "Autoroll on" in plain(await c.cmd_expect("autoroll", "Autoroll"))
     assert "Autoroll off" in plain(await c.cmd_expect("stop", "Autoroll off"))

@@ -333,7 +333,7 @@ async def test_random_sessions_at_the_other_games_agree_with_the_statement(casin
                 await c.cmd_expect(line, "Your bets")
             await c.cmd_expect("roll", "You ")
             for _ in range(100):
-                if not host.dealer.live("rex"):
+                if not host.dealer.has_live_bets("rex"):
                     break
                 if table == "new_york_craps" and rng.random() < 0.3:
                     await c.cmd("unbet all")                # a buy taken down: refunded, not a round

@@ -83,7 +83,7 @@ def test_the_dealer_renders_through_its_snapshot():
     assert t.rules() == view.rules_text(snap)
     assert t.table_data() == view.table_data(snap)
     fact = ev.TurnStarted("cat", 0, 1, False)
-    assert t.render(fact, viewer) == view.event_lines(fact, snap, viewer)
+    assert t.render(fact, viewer) == view.event_lines(snap, fact, viewer)
 
 
 def test_the_view_reads_only_the_snapshot():
@@ -106,5 +106,5 @@ def test_the_view_reads_only_the_snapshot():
     over = dataclasses.replace(snap, game=dataclasses.replace(game, playing=False))
     assert view.table_data(over)["turn"] is None
     assert "No game is running" in " ".join(view.table_view(over, Viewer("ann", Prefs(), seated=True)))
-    closed = view.event_lines(ev.GameClosed("shutdown"), snap, Viewer("ann", Prefs(), seated=True))
+    closed = view.event_lines(snap, ev.GameClosed("shutdown"), Viewer("ann", Prefs(), seated=True))
     assert closed == ["The game of Pig is stopped; every ante is refunded."]

@@ -23,11 +23,11 @@ PACKAGE = Path(view.__file__).parent
 def test_the_table_as_a_frozen_snapshot():
     seating = Seating()
     d = SimplifiedDealer(table(), 10, FairDice("s1", seed=1), seating)
-    assert d.state() == view.TableState("s1", 5, 1000, None, None)
+    assert d.snapshot() == view.TableState("s1", 5, 1000, None, None, options=d.options)
     seating.add("alice", "alice")
     d.seated("alice", False)
     d.act("alice", ["bet", "dp", "10"], 100)
-    state = d.state()
+    state = d.snapshot()
     assert state.player == "alice" and state.game is not None
     assert (state.game.side, state.game.flat, state.game.point) == (Side.DONT, 10, None)
     with pytest.raises(dataclasses.FrozenInstanceError):

@@ -1,13 +1,12 @@
 """Messages of the other games that issue 15 found wrong, rendered as a viewer reads them."""
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 from server.games.alley import events as aev
 from server.games.alley.view import event_lines as alley_lines
 from server.games.seam import Viewer
 from server.games.simplified import events as sev
-from server.games.simplified.dealer import SimplifiedDealer
+from server.games.simplified.view import Seat
+from server.games.simplified.view import event_lines as simplified_lines
 from server.games.simplified.rules import Side
 from server.render.prefs import Prefs
 
@@ -17,10 +16,8 @@ def viewer(name="ann"):
 
 
 def test_laid_odds_are_laid_and_taken_odds_taken():
-    dealer = SimplifiedDealer.__new__(SimplifiedDealer)
-    dealer.seating = SimpleNamespace(names=lambda: ["ann"])
-    laid = dealer.render(sev.OddsPlaced(Side.DONT, 4, 20, 10), viewer())
-    taken = dealer.render(sev.OddsPlaced(Side.PASS, 4, 10, 20), viewer())
+    laid = simplified_lines(sev.OddsPlaced(Side.DONT, 4, 20, 10), Seat("ann"), viewer())
+    taken = simplified_lines(sev.OddsPlaced(Side.PASS, 4, 10, 20), Seat("ann"), viewer())
     assert laid == ["You laid 20 in odds on the 4 (wins 10)."]
     assert taken == ["You took 10 in odds on the 4 (wins 20)."]
 

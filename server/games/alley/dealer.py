@@ -26,17 +26,16 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from server.config.model import TableConfig
+from server.config.model import GameOptions, TableConfig
 from server.dice.source import TableDraws
 from server.games.alley.options import AlleyOptions
 from server.games.alley import events as ev
 from server.games.alley.game import AlleyGame
 from server.games.alley.snapshot import AlleySnapshot
 from server.games.alley.state import Phase, start_problem
-from server.games.alley.text import table_rules
 from server.games.alley import view as render
 from server.games.actions import Action, Actions, Move
-from server.games.seam import Dealer, Event, Note, Viewer, WalletReport
+from server.games.seam import AnyDealer, Dealer, Event, Note, WalletReport
 from server.games.seating import Seating
 
 
@@ -69,22 +68,13 @@ def parse_fade(rest: Sequence[str]) -> ev.Fade | str:
     return amount if isinstance(amount, str) else ev.Fade(amount)
 
 
-def parse_roll(rest: Sequence[str]) -> ev.Roll:
-    return ev.Roll()
+class AlleyDealer(Dealer[AlleySnapshot]):
+    config: TableConfig[AlleyOptions]
 
-
-def parse_pass(rest: Sequence[str]) -> ev.PassDice:
-    return ev.PassDice()
-
-
-class AlleyDealer(Dealer):
-    word = "alley"
-
-    def __init__(self, config: TableConfig, tick_hz: int, dice: TableDraws, seating: Seating) -> None:
-        if not isinstance(config.options, AlleyOptions):
-            raise TypeError(f"table {config.id} is not an alley craps table")
-        super().__init__(config, tick_hz, dice, seating)      # seat order is the order of play
-        self.options: AlleyOptions = config.options
+    def __init__(self, config: TableConfig[AlleyOptions], tick_hz: int, dice: TableDraws,
+                 seating: Seating) -> None:
+        super().__init__(config, tick_hz, dice, seating, ACTIONS, render.VIEWS)   # seat order: order of play
+        self.options = config.options
         self.engine: AlleyGame | None = None    # the game running, if any
         self.in_game: tuple[str, ...] = ()      # who the current (or last) game started with
         self.games = 0                          # game counter: keeps money keys unique
@@ -106,8 +96,8 @@ class AlleyDealer(Dealer):
         playing = set(self.playing())
         return [p for p in self.seats if p not in playing]
 
-    def live(self, player: str) -> bool:
-        return False            # a leaver is out at once; the engine plays their fade out
+    # has_live_bets: never (the base's False): a leaver is out at once, and
+    # the engine plays their fade out.
 
     def shooter(self) -> str | None:
         return self.engine.shooter if self.engine is not None else None
@@ -176,18 +166,28 @@ class AlleyDealer(Dealer):
         return [told, *self._after(events)]
 
     # --- commands ---------------------------------------------------------------
-    def _play(self, move: Move) -> list[Event]:
+    def _bet(self, move: Move) -> list[Event]:
+        return self._play(move.player, parse_bet(move.args))
+
+    def _fade(self, move: Move) -> list[Event]:
+        return self._play(move.player, parse_fade(move.args))
+
+    def _roll(self, move: Move) -> list[Event]:
+        return self._play(move.player, ev.Roll())
+
+    def _pass(self, move: Move) -> list[Event]:
+        return self._play(move.player, ev.PassDice())
+
+    def _play(self, player: str, command: ev.Action | str) -> list[Event]:
         """bet, fade, roll, pass: the engine's command, once the player is in the
         running game (a typing mistake is told after that, as before)."""
-        player = move.player
         if self.engine is None:
             return [Note((player,), "No game is running."), self._start_hint()]
         if player not in self.playing():
             return [Note((player,), "You are not in this game: you will play in the next one.")]
-        if isinstance(move.args, str):
-            return [Note((player,), move.args)]
-        assert isinstance(move.args, (ev.Bet, ev.Fade, ev.Roll, ev.PassDice))
-        return self._after(self.engine.act(player, move.args))
+        if isinstance(command, str):
+            return [Note((player,), command)]
+        return self._after(self.engine.act(player, command))
 
     def _start_command(self, move: Move) -> list[Event]:
         player = move.player
@@ -263,40 +263,29 @@ class AlleyDealer(Dealer):
         engine = self.engine
         return AlleySnapshot(
             table_id=self.config.id, max_players=self.config.max_players, options=self.options,
-            tick_hz=self.tick_hz, seats=tuple(self.seats), playing=self.playing(),
+            commands=ACTIONS.reminder("table", "table rules", "leave"), tick_hz=self.tick_hz, seats=tuple(self.seats), playing=self.playing(),
             waiting=tuple(self.waiting()), games=self.games,
             game=engine.view() if engine is not None else None,
             last_result=self.last_result, last_dice=self.last_dice)
 
-    def render(self, event: Event, viewer: Viewer) -> list[str]:
-        return render.event_lines(self.snapshot(), event, viewer)
 
-    def view(self, viewer: Viewer) -> list[str]:
-        return render.table_view(self.snapshot(), viewer)
-
-    def rules(self) -> list[str]:
-        return table_rules(self.options, self.config.max_players) + render.table_rules_extra(self.snapshot())
-
-    def table_data(self) -> dict[str, object]:
-        return render.table_data(self.snapshot())
-
-    def event_data(self, event: Event) -> list[tuple[str, dict[str, object], tuple[str, ...] | None]]:
-        return render.event_data(self.snapshot(), event)
+def make(config: TableConfig[GameOptions], tick_hz: int, dice: TableDraws, seating: Seating) -> AnyDealer:
+    """The catalogue's MakeDealer: an alley craps dealer for a `game: alley_craps` table."""
+    return AlleyDealer(config.narrowed(AlleyOptions), tick_hz, dice, seating)
 
 
 # No row sets `needs` or `phases`: a bare `bet`, or any word with no game
 # running or from a player waiting for the next game, is answered by _play in
 # the order players have always been told (no game, not in it, then usage).
-ACTIONS = Actions("Alley craps", (
+ACTIONS = Actions[AlleyDealer]("Alley craps", (
     Action("start", "start", "start a game of alley craps with everyone seated (at least 2).",
            AlleyDealer._start_command, opens=True),
     Action("bet", "bet <amount>", "as the shooter, set the action (after a pass: shoot another pass "
-           "for that much).", AlleyDealer._play, parse_bet, opens=True),
+           "for that much).", AlleyDealer._bet, opens=True),
     Action("fade", "fade <amount>", "take that much of the shooter's action when asked; 'fade' alone "
-           "declines.", AlleyDealer._play, parse_fade),
+           "declines.", AlleyDealer._fade),
     Action("roll", "roll", "as the shooter, roll the dice; after a pass, shoot another pass.",
-           AlleyDealer._play, parse_roll),
+           AlleyDealer._roll),
     Action("pass", "pass", "as the shooter, pass the bones to the next player (after a pass, or "
-           "instead of betting).", AlleyDealer._play, parse_pass),
+           "instead of betting).", AlleyDealer._pass),
 ))
-AlleyDealer.actions = ACTIONS

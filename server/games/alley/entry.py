@@ -1,7 +1,7 @@
 """Alley craps (spec 000) in the catalogue: players fade each other."""
 from __future__ import annotations
 
-from server.games.alley.dealer import ACTIONS, AlleyDealer
+from server.games.alley.dealer import ACTIONS, make
 from server.games.alley.options import ALLEY_KEYS
 from server.games.seam import GameEntry
 
@@ -15,7 +15,7 @@ ALLEY = GameEntry(
     summary="players fade each other; the house takes nothing",
     actions=ACTIONS,
     keys=ALLEY_KEYS,
-    make=AlleyDealer,
+    make=make,
     help_lines=(
         "Bets and what they pay: the shooter's action against the fades that cover it, even money",
         "  (1:1) either way; only the covered part is at risk. The house takes nothing.",

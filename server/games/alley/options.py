@@ -7,6 +7,7 @@ every buy-in at stake).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from server.config.keys import Field, as_int, option, rows_of
 from server.games.seam import Built, OptionsReader, TableKeys
@@ -14,6 +15,7 @@ from server.games.seam import Built, OptionsReader, TableKeys
 
 @dataclass(frozen=True)
 class AlleyOptions:
+    variant: ClassVar[None] = None      # one game, no variants (config.model.GameOptions)
     min_players: int = option(2, as_int, 2, 6)
     buy_in: int = option(100, as_int, 1, 1_000_000)
     bet_unit: int = option(10, as_int, 1, 1_000_000)
@@ -26,7 +28,7 @@ class AlleyOptions:
 ALLEY_FIELDS = (Field("max_players", as_int, 6, 2, 6), *rows_of(AlleyOptions))
 
 
-def read(entry: OptionsReader) -> Built:
+def read(entry: OptionsReader) -> Built[AlleyOptions]:
     v = entry.read(ALLEY_FIELDS)
     if v.ok("min_players", "max_players") and v["min_players"] > v["max_players"]:
         entry.error("min_players", f"{v['min_players']} is more than max_players {v['max_players']}")
@@ -38,7 +40,6 @@ def read(entry: OptionsReader) -> Built:
 
 
 ALLEY_KEYS = TableKeys(
-    game="alley_craps",
     read=read,
     top=tuple(f.name for f in ALLEY_FIELDS),
     rows=ALLEY_FIELDS,

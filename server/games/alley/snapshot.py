@@ -23,6 +23,7 @@ class AlleySnapshot:
     table_id: str
     max_players: int
     options: AlleyOptions                   # frozen: the table's windows, buy-in and unit
+    commands: str                           # the "Commands:" line, made from the actions table
     tick_hz: int
     seats: tuple[str, ...]                  # everyone seated, in seat order
     playing: tuple[str, ...]                # seated players in the running game

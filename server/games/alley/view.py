@@ -19,13 +19,13 @@ from server.games.alley import events as ev
 from server.games.alley.rules import Decision
 from server.games.alley.snapshot import AlleySnapshot
 from server.games.alley.state import Phase
+from server.games.alley.text import table_rules
 from server.dice.kinds import DICE
 from server.render.dice import dice_inline
 from server.render.text import paint, wrap
 from server.render.width import fit, fit_all, glue
-from server.games.seam import Event, Viewer, render_note
+from server.games.seam import Event, Viewer, Views, render_note
 
-REMINDER = "start | bet <amount> | fade <amount> | fade | roll | pass | table | table rules | leave"
 
 _ROLL_CALL = MappingProxyType({
     Decision.NATURAL: "a natural!",
@@ -317,7 +317,7 @@ def table_view(table: AlleySnapshot, viewer: Viewer) -> list[str]:
         if isinstance(table.last_result, ev.GameOver) and table.last_result.winner:
             r = table.last_result
             lines.append(f"Last game: {last_game(r)}.")
-        return fit_all(lines + _commands(width), width)
+        return fit_all(lines + fit(table.commands, width), width)
     fades = dict(v.fades)
     covered = sum(fades.values())
     lines.append(f"Game {table.games}. Shooter: {v.shooter}.")
@@ -347,14 +347,7 @@ def table_view(table: AlleySnapshot, viewer: Viewer) -> list[str]:
         lines += wrap("Waiting for the next game: " + ", ".join(table.waiting) + ".", width)
     if table.last_dice:
         lines.append(f"Last roll: {dice_inline(table.last_dice, viewer.prefs)} = {sum(table.last_dice)}")
-    return fit_all(lines + _commands(width), width)
-
-
-def _commands(width: int) -> list[str]:
-    """The command reminder, each command glued to its argument and its bar."""
-    words = REMINDER.split(" | ")
-    return fit("Commands: " + " ".join(glue(*w.split(), "|") for w in words[:-1])
-               + " " + glue(*words[-1].split()), width)
+    return fit_all(lines + fit(table.commands, width), width)
 
 
 def table_rules_extra(table: AlleySnapshot) -> list[str]:
@@ -387,3 +380,10 @@ def event_data(table: AlleySnapshot, event: Event) -> list[tuple[str, dict[str, 
                                  "point_before": event.point, "decision": event.decision.value,
                                  "by_dealer": event.by_dealer}, None)]
     return []
+
+
+def rules_text(table: AlleySnapshot) -> list[str]:
+    return table_rules(table.options, table.max_players) + table_rules_extra(table)
+
+
+VIEWS = Views(event_lines, table_view, rules_text, table_data, event_data)

@@ -7,7 +7,7 @@ Policy (RULES.md "Bank craps", "Table timing"); the host's Seating is the queue:
 - a departing shooter's hand goes on with the next shooter, point and bonus
   progress intact (the rules state knows only "the hand");
 - `leave`, `sitout` and a manual-mode `stop` ask the host to unseat the
-  player; the host waits for their last live bet (`live`), and until then
+  player; the host waits for their last live bet (`has_live_bets`), and until then
   they stay seated (and shoot, if it is their turn) but bet no more;
 - a disconnect forfeits live bets; shutdown refunds every stake;
 - the dice rotate (reveal and re-commit) at the end of every shooter hand.
@@ -16,14 +16,16 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import replace
+from functools import cache
+from typing import Self
 
-from server.config.model import TableConfig
+from server.config.model import GameOptions, TableConfig
 from server.dice.source import TableDraws
 from server.games.craps import events as ev
 from server.games.craps.bets import Kind
 from server.games.craps.events import BetsSummary, LastCall, RollSettlement, ShooterUp, Throw, WindowClosed
 from server.games.craps.limits import Limits
-from server.games.craps.options import CrapsOptions
+from server.games.craps.options import CrapsOptions, variant_of
 from server.games.craps.outcome import rulebook
 from server.games.craps.snapshot import CrapsSnapshot, Seated
 from server.games.craps.state import CrapsState
@@ -32,23 +34,22 @@ from server.games.craps.state import Event as StateEvent
 from server.games.craps.pacing import Pacing, Signal, Stage
 from server.games.craps import view as render
 from server.games.actions import Action, Actions, Move
-from server.games.seam import Dealer, Event, HandResult, Note, Notice, SeatRequest, Viewer
+from server.games.seam import AnyDealer, Dealer, Event, HandResult, Note, Notice, SeatRequest
 from server.games.intents import Hold, Settle
 from server.games.seating import Seating
 
 
-class BankCrapsDealer(Dealer):
-    """Bank craps, and every variant of it: a variant's dealer is this class
-    with its Variant (`dealer_for`), which the rules state reads."""
+class BankCrapsDealer(Dealer[CrapsSnapshot]):
+    """Bank craps, and every variant of it: the table's options name its
+    Variant, which the rules state reads and whose words it takes."""
 
-    word = "craps"
-    variant: Variant = BANK
+    config: TableConfig[CrapsOptions]
 
-    def __init__(self, config: TableConfig, tick_hz: int, dice: TableDraws, seating: Seating) -> None:
-        if not isinstance(config.options, CrapsOptions):
-            raise TypeError(f"table {config.id} is not a craps table")
-        super().__init__(config, tick_hz, dice, seating)
-        self.options: CrapsOptions = config.options
+    def __init__(self, config: TableConfig[CrapsOptions], tick_hz: int, dice: TableDraws,
+                 seating: Seating) -> None:
+        self.variant: Variant = variant_of(config.options)
+        super().__init__(config, tick_hz, dice, seating, actions_for(self.variant), render.VIEWS)
+        self.options = config.options
         self.state = CrapsState(config)
         t = self.options.timing
         self.pacing = Pacing(t.window * tick_hz, t.last_call * tick_hz, t.shooter * tick_hz,
@@ -93,7 +94,7 @@ class BankCrapsDealer(Dealer):
             return bool(self.state.wagers)
         return any(w.player == player for w in self.state.wagers.values())
 
-    def live(self, player: str) -> bool:
+    def has_live_bets(self, player: str) -> bool:
         return self._live(player)
 
     def phase(self) -> str:
@@ -120,7 +121,7 @@ class BankCrapsDealer(Dealer):
             return self._changed()
         return [Note(None, f"{player} joins the table."),
                 Note((player,), f"Welcome to {self.config.id}: bets from {self.config.min_bet} to "
-                                f"{self.config.max_bet}. 'table' shows the layout, 'help {self.word}' the bets."
+                                f"{self.config.max_bet}. 'table' shows the layout, 'help {self.variant.word}' the bets."
                                 + self._hand_now(player)),
                 *self._changed()]
 
@@ -147,12 +148,12 @@ class BankCrapsDealer(Dealer):
         return events + self._changed()
 
     # --- commands (the words are declared in ACTIONS below) ---------------------
-    def act(self, player: str, words: list[str], wallet: int) -> list[Event]:
+    def perform(self, action: Action[Self], move: Move) -> list[Event]:
         self._touched()
-        return super().act(player, words, wallet)
+        return super().perform(action, move)
 
     def _bet(self, move: Move) -> list[Event]:
-        player, words = move.player, _words(move)
+        player, words = move.player, list(move.args)
         if not words:
             return [Note((player,), "Usage: bet <kind> [numbers] <amount>, e.g. bet pass 10")]
         events: list[Event] = [*self.state.bet(player, words, move.wallet)]
@@ -169,7 +170,7 @@ class BankCrapsDealer(Dealer):
         return [BetsSummary(move.player)]
 
     def _unbet(self, move: Move) -> list[Event]:
-        events: list[Event] = [*self.state.unbet(move.player, " ".join(_words(move)))]
+        events: list[Event] = [*self.state.unbet(move.player, " ".join(list(move.args)))]
         removed = any(isinstance(e, ev.BetRemoved) for e in events)
         return events + ([BetsSummary(move.player)] if removed else [])
 
@@ -287,18 +288,19 @@ class BankCrapsDealer(Dealer):
         refunding what is left (odds, place bets, established come bets)."""
         return self.state.point == 0
 
-    def reconfigure(self, config: TableConfig) -> bool:
+    def reconfigure(self, config: TableConfig[GameOptions]) -> bool:
         """Take new settings live when that is fair to every live wager: limits
         and odds apply to the next wager, timing to the next window; a new
         field payout waits until no field bet is live."""
         self._touched()
-        old, new = self.options, config.options
-        if config.game != "craps" or not isinstance(new, CrapsOptions) or new.variant != old.variant:
+        if config.game != "craps" or config.options.variant != self.options.variant:
             return False
+        mine = config.narrowed(CrapsOptions)
+        old, new = self.options, mine.options
         if new.field_12 != old.field_12 and any(w.bet.kind is Kind.FIELD for w in self.state.wagers.values()):
             return False
-        self.config, self.options = config, new
-        self.state.limits = Limits.of(config)
+        self.config, self.options = mine, new
+        self.state.limits = Limits.of(mine)
         self.state.book = rulebook(new.field_12, self.state.variant)
         t, hz = new.timing, self.tick_hz
         self.pacing.window, self.pacing.last_call = t.window * hz, t.last_call * hz
@@ -335,32 +337,16 @@ class BankCrapsDealer(Dealer):
                                                                  for s in self.seating.seats),
                 shooter=self.shooter(), last_dice=self.last_dice, stage=pacing.stage.value,
                 seconds_left=pacing.seconds_left(self.tick_hz) if timed else None,
-                variant=self.state.variant)
+                commands=self.actions.reminder("leave", f"help {self.variant.word}"), variant=self.state.variant)
         return snap
 
-    def render(self, event: Event, viewer: Viewer) -> list[str]:
-        return render.event_lines(event, self.snapshot(), viewer)
 
-    def view(self, viewer: Viewer) -> list[str]:
-        return render.table_view(self.snapshot(), viewer)
-
-    def rules(self) -> list[str]:
-        return render.rules_text(self.snapshot())
-
-    def table_data(self) -> dict[str, object]:
-        return render.table_data(self.snapshot())
-
-    def event_data(self, event: Event) -> list[tuple[str, dict[str, object], tuple[str, ...] | None]]:
-        return render.event_data(event, self.snapshot())
+def make(config: TableConfig[GameOptions], tick_hz: int, dice: TableDraws, seating: Seating) -> AnyDealer:
+    """The catalogue's MakeDealer: a craps dealer for a `game: craps` table of any variant."""
+    return BankCrapsDealer(config.narrowed(CrapsOptions), tick_hz, dice, seating)
 
 
-def _words(move: Move) -> list[str]:
-    """The words after the verb, as the default parser kept them."""
-    args = move.args
-    return [str(w) for w in args] if isinstance(args, tuple) else []
-
-
-ACTIONS = Actions("Bank craps", (
+ACTIONS = Actions[BankCrapsDealer]("Bank craps", (
     Action("bet", "bet <kind> [numbers] <amount>", "place a wager, e.g. bet pass 10, bet place 6 12, "
            "bet hop 2 3 5. 'help craps' lists the kinds.", BankCrapsDealer._bet, opens=True),
     Action("bets", "bets", "your wagers, numbered for unbet.", BankCrapsDealer._bets),
@@ -375,10 +361,10 @@ ACTIONS = Actions("Bank craps", (
     Action("sitout", "sitout", "stop shooting and betting once your bets are decided; "
            "'play craps' to come back.", BankCrapsDealer._sitout),
 ))
-BankCrapsDealer.actions = ACTIONS
 
 
-def actions_for(variant: Variant) -> Actions:
+@cache
+def actions_for(variant: Variant) -> Actions[BankCrapsDealer]:
     """The craps words at a table of `variant`: bank craps' rows under its title,
     help naming its own `help` and `play` word."""
     if variant is BANK:
@@ -388,15 +374,6 @@ def actions_for(variant: Variant) -> Actions:
                          .replace("roll the dice", f"{variant.roll} the {variant.dice}")
                          .replace("the dice roll", f"the {variant.dice} {variant.roll}")) for a in ACTIONS)
     return Actions(variant.title, rows)
-
-
-def dealer_for(variant: Variant) -> type[BankCrapsDealer]:
-    """The dealer class of a variant: the same dealer, with the variant's words."""
-    if variant is BANK:
-        return BankCrapsDealer
-    name = "".join(part.title() for part in variant.key.split("_")) + "CrapsDealer"
-    return type(name, (BankCrapsDealer,), {"word": variant.word, "variant": variant,
-                                           "actions": actions_for(variant)})
 
 
 def _itemised(wagers: list[ev.Wager]) -> str:

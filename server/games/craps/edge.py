@@ -15,6 +15,7 @@ from fractions import Fraction
 from typing import TypeVar
 
 from server.config.model import TableConfig
+from server.games.craps.options import CrapsOptions
 
 from .bets import Bet, Kind, commission_free_unit, payout_unit
 from .limits import Limits
@@ -219,7 +220,7 @@ def _bets(variant: Variant = BANK) -> list[tuple[str, Bet | Kind]]:
                 else variant.offers(bet.kind))]
 
 
-def house_edges(table: TableConfig) -> list[tuple[str, Fraction]]:
+def house_edges(table: TableConfig[CrapsOptions]) -> list[tuple[str, Fraction]]:
     """Every bank craps bet's exact house edge at this table's settings."""
     limits = Limits.of(table)
     book = rulebook(limits.field_12, limits.variant)

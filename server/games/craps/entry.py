@@ -3,19 +3,19 @@ and their dealer. Each variant's entry is made from its Variant (variants.py)
 by `entry_of`: the same dealer class, help and odds sheet, read for that variant."""
 from __future__ import annotations
 
-from server.config.model import TableConfig
+from server.config.model import GameOptions, TableConfig
 from server.games.craps.bets import Kind
-from server.games.craps.dealer import dealer_for
+from server.games.craps.dealer import actions_for, make
 from server.games.craps.help import payout_lines, topics_for
-from server.games.craps.options import CRAPS_KEYS
-from server.games.craps.variants import (BANK, CRAPLESS, DICELESS, DIE_RICH, HIGH_POINT, NEW_YORK, Variant,
-                                        variant_of)
+from server.games.craps.options import CRAPS_KEYS, CrapsOptions, variant_of
+from server.games.craps.variants import (BANK, CRAPLESS, DICELESS, DIE_RICH, HIGH_POINT, NEW_YORK, Variant)
 from server.games.seam import GameEntry, OddsSheet
 
 
-def odds_sheet(table: TableConfig) -> OddsSheet:
+def odds_sheet(config: TableConfig[GameOptions]) -> OddsSheet:
     """`casino odds` for a bank craps table (or a variant's): every bet, by exact Markov chains."""
     from server.games.craps.edge import house_edges
+    table = config.narrowed(CrapsOptions)
     o = table.options
     variant = variant_of(o)
     parts = [f"{table.id}: {variant.phrase}"]
@@ -29,7 +29,6 @@ def odds_sheet(table: TableConfig) -> OddsSheet:
 
 def entry_of(variant: Variant) -> GameEntry:
     """A variant's catalogue entry."""
-    actions = dealer_for(variant).actions
     return GameEntry(
         key=f"{variant.key}_craps",
         title=variant.title,
@@ -38,9 +37,9 @@ def entry_of(variant: Variant) -> GameEntry:
         game="craps",
         variant=variant.key,
         summary=variant.summary,
-        actions=actions,
+        actions=actions_for(variant),
         keys=CRAPS_KEYS,
-        make=dealer_for(variant),
+        make=make,
         help_lines=payout_lines(variant),
         odds=odds_sheet,
         draws=variant.draw,

@@ -8,10 +8,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from server.config.model import TableConfig
-from server.games.craps.options import CrapsOptions
+from server.games.craps.options import CrapsOptions, variant_of
 
 from .bets import BONUS, Kind, payout_unit
-from .variants import BANK, Variant, variant_of
+from .variants import BANK, Variant
 
 # `odds: 0`: 3x on 4/10, 4x on 5/9, 5x on 6/8 taken (the variant's `take`:
 # crapless adds 3x on 2, 3, 11, 12); 6x the flat bet laid.
@@ -29,8 +29,8 @@ class Limits:
     variant: Variant = BANK
 
     @classmethod
-    def of(cls, table: TableConfig) -> Limits:
-        opts = table.options if isinstance(table.options, CrapsOptions) else CrapsOptions()
+    def of(cls, table: TableConfig[CrapsOptions]) -> Limits:
+        opts = table.options
         return cls(table.min_bet, table.max_bet, opts.odds, opts.field_12, variant_of(opts))
 
     def odds_limit(self, kind: Kind, number: int, flat: int) -> int:

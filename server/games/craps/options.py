@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from server.config.keys import Field, Problem, as_id, as_int, describe, option, rows_of
-from server.games.craps.variants import VARIANTS as PLAYED
+from server.games.craps.variants import BANK, VARIANTS as PLAYED, Variant
 from server.games.seam import Built, OptionsReader, TableKeys
 
 MAX_CHIPS = 1_000_000_000
@@ -61,7 +61,7 @@ def _top_rows(variant: str) -> tuple[Field, ...]:
             Field("max_bet", as_int, max_bet, 1, MAX_CHIPS))
 
 
-def read(entry: OptionsReader) -> Built:
+def read(entry: OptionsReader) -> Built[CrapsOptions]:
     sub = entry.section("craps")
     opts = sub.read(CRAPS_FIELDS, skip=("timing",))
     variant = opts["variant"]
@@ -92,8 +92,12 @@ def _timing(sub: OptionsReader) -> CrapsTiming:
 
 
 CRAPS_KEYS = TableKeys(
-    game="craps",
     read=read,
     top=("max_players", "min_bet", "max_bet", "craps"),
     rows=(*_top_rows("bank"), *CRAPS_FIELDS, *TIMING_FIELDS),
 )
+
+
+def variant_of(options: CrapsOptions) -> Variant:
+    """The variant a table's options name (simplified, another package, reads as bank)."""
+    return PLAYED.get(options.variant, BANK)

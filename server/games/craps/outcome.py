@@ -46,7 +46,7 @@ from .bets import (
     commission,
     hop_pair,
 )
-from .variants import BANK, VARIANTS, Variant
+from .variants import BANK, VARIANTS, Scheme, Variant
 
 Dice = tuple[int, ...]        # the faces of one draw: two dice (or cards); Die Rich's one die
 
@@ -321,9 +321,9 @@ class Rulebook:
     def advance(self, view: TableView, dice: Dice) -> TableView:
         """The table after this roll, by this variant's hand and points."""
         scheme = self.variant.scheme
-        if scheme == "point":
+        if scheme is Scheme.POINT:
             return advance(view, dice, self.variant.points)
-        if scheme == "die":
+        if scheme is Scheme.DIE:
             return advance_die(view, dice)
         return advance_high(view, dice)
 
@@ -331,12 +331,12 @@ class Rulebook:
         """What of the table a bet of `kind` reads beyond its own number (edge.py's
         chain state); None: bank craps' projection for the kind. Die Rich's pass
         reads the point and how many rolls it has had."""
-        if self.variant.scheme == "die" and kind is Kind.PASS:
+        if self.variant.scheme is Scheme.DIE and kind is Kind.PASS:
             return _point_and_step
         return None
 
     def _build(self, kind: Kind, n: int) -> Rule:
-        if self.variant.scheme == "die":       # one die: every rule reads the face itself
+        if self.variant.scheme is Scheme.DIE:       # one die: every rule reads the face itself
             return Rule((), (), _face(n) if kind is Kind.FACE else _die_pass, False, frozenset(DIE_FACES))
         if kind is Kind.FIRE:
             return Rule((), (), _fire, False, frozenset({7}))

@@ -40,6 +40,7 @@ class CrapsSnapshot:
     last_dice: tuple[int, ...] | None       # two dice (or cards), or one die
     stage: str                              # the clock's stage: solo, window or shooter
     seconds_left: int | None                # on the running clock; None when untimed
+    commands: str                           # the "Commands:" line, made from the actions table
     variant: Variant = BANK                 # what this table plays (variants.py)
 
     @property

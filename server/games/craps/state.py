@@ -14,7 +14,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from server.config.model import TableConfig
-from server.games.intents import Forfeit, Hold, MoneyIntent, Refund, Settle
+from server.games.craps.options import CrapsOptions, variant_of
+from server.games.intents import Forfeit, Hold, IntentKeys, MoneyIntent, Refund, Settle
 
 from .bets import CONTRACTS, Bet, Kind, name, payout_unit
 from .events import (
@@ -41,7 +42,7 @@ from .events import (
 from .limits import Limits, stake_problem, timing_problem
 from .outcome import COME_OUT, Result, TableView, rulebook
 from .parse import BetRequest, ParseError, parse_bet
-from .variants import charge_on_bet, variant_of
+from .variants import Scheme, charge_on_bet
 
 Event = Fact | MoneyIntent
 _ALIASES = {"dp": "dontpass", "dc": "dontcome", "oddsdp": "oddsdontpass", "oddsdc": "oddsdontcome"}
@@ -55,7 +56,7 @@ def _base_name(kind: Kind) -> str:
 class CrapsState:
     """One bank craps table's rule state. Pure: dice come in, events go out."""
 
-    def __init__(self, table: TableConfig, view: TableView = COME_OUT) -> None:
+    def __init__(self, table: TableConfig[CrapsOptions], view: TableView = COME_OUT) -> None:
         self.id = table.id
         self.limits = Limits.of(table)
         self.variant = variant_of(table.options)
@@ -63,14 +64,10 @@ class CrapsState:
         self.view = view
         self.wagers: dict[str, Wager] = {}           # handle -> wager, in placement order
         self._by_total: dict[int, dict[str, None]] = {t: {} for t in range(1, 13)}   # 1: one die
-        self._seq = 0
+        self._key = IntentKeys(table.id)
         self._charges: dict[str, str] = {}           # New York: charge key -> the wager it was for
 
     # -- bookkeeping ------------------------------------------------------
-    def _key(self) -> str:
-        self._seq += 1
-        return f"{self.id}:{self._seq}"
-
     def _index(self, w: Wager) -> None:
         for t in self.book.rule(w.bet).totals:
             self._by_total[t][w.handle] = None
@@ -257,7 +254,7 @@ class CrapsState:
         view, total = self.view, sum(dice)
         events: list[Event] = [Rolled(dice, total, view.point, view.rolls + 1)]
         after = self.book.advance(view, dice)
-        if self.variant.scheme != "point":
+        if self.variant.scheme is not Scheme.POINT:
             events += self._hand_facts(dice, view)
         elif total == 7:
             events.append(SevenOut(view.point) if view.point else ComeOutSeven())
@@ -332,7 +329,7 @@ class CrapsState:
         """High Point: a point with no high bet left on it (its players gone) would
         hold the table, which takes bets only on the come-out: the puck comes off."""
         line = self.variant.line
-        if self.variant.scheme == "high" and self.view.point and not any(
+        if self.variant.scheme is Scheme.HIGH and self.view.point and not any(
                 w.bet.kind is line for w in self.wagers.values()):
             self.view = TableView(rolls=self.view.rolls)
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import Enum
 from types import MappingProxyType
 
 from server.dice.kinds import DICE, DIE, DrawKind
@@ -55,6 +56,15 @@ BANK_TAKE: Mapping[int, int] = MappingProxyType({4: 3, 10: 3, 5: 4, 9: 4, 6: 5, 
 CRAPLESS_TAKE: Mapping[int, int] = MappingProxyType({**BANK_TAKE, 2: 3, 12: 3, 3: 3, 11: 3})
 
 
+class Scheme(Enum):
+    """How a hand goes, which the rules (outcome.py), the state and the view
+    read: one value per shape of hand rather than a string compared about."""
+
+    POINT = "point"     # bank craps': a point repeats before a 7
+    HIGH = "high"       # High Point's: the roll after the point decides
+    DIE = "die"         # Die Rich's: one die, the point within three more rolls
+
+
 @dataclass(frozen=True, eq=False)
 class Variant:
     """One craps variant: everything that differs from bank craps, as data.
@@ -81,10 +91,7 @@ class Variant:
     odds_rule: str = ""                       # `odds: 0` in a sentence (`table rules`)
     rules: tuple[str, ...] = ()               # `table rules` in plain words ({odds}, {field_12}); bank: view.py
     preface: tuple[str, ...] = ()             # said before bank craps' rules when `rules` is empty
-    # How a hand goes (outcome.py): "point" is bank craps' (a point repeats
-    # before a 7); "high" is High Point's (the roll after the point decides);
-    # "die" is Die Rich's (one die, the point within three more rolls).
-    scheme: str = "point"
+    scheme: Scheme = Scheme.POINT             # how a hand goes (outcome.py)
     line: Kind = Kind.PASS                    # the shooter's line bet: a "high"/"die" hand follows it
     words: Mapping[str, Kind] = field(default_factory=lambda: MappingProxyType({}))   # typed words of its own
     point_rule: str = "the hand goes on until {point} or a 7"   # with the point on, in a few words
@@ -175,7 +182,7 @@ HIGH_POINT = Variant(
     key="high_point", title="High Point craps", phrase="High Point craps", word="highpoint",
     summary="one bet: after a come-out point, the next roll must beat it",
     kinds=frozenset({Kind.HIGH}), points=HIGH_POINTS, naturals=frozenset({11, 12}), craps=frozenset(),
-    scheme="high", line=Kind.HIGH, table_keys=(), odds_words="", odds_rule="",
+    scheme=Scheme.HIGH, line=Kind.HIGH, table_keys=(), odds_words="", odds_rule="",
     words=MappingProxyType({"high": Kind.HIGH, "pass": Kind.HIGH, "line": Kind.HIGH, "passline": Kind.HIGH}),
     point_rule="the next roll decides: higher than {point} wins, {point} or lower loses",
     rules=(
@@ -192,7 +199,7 @@ DIE_RICH = Variant(
     key="die_rich", title="Die Rich", phrase="Die Rich", word="dierich",
     summary="one die: a come-out 6 wins, 1 loses, 2 to 5 must come again within three rolls",
     kinds=frozenset({Kind.PASS, Kind.FACE}), points=DIE_POINTS, naturals=frozenset({6}),
-    craps=frozenset({1}), draw=DIE, dice="die", scheme="die", table_keys=(), odds_words="",
+    craps=frozenset({1}), draw=DIE, dice="die", scheme=Scheme.DIE, table_keys=(), odds_words="",
     words=MappingProxyType({"face": Kind.FACE}),
     point_rule=("{point} within three more rolls wins: 2:1 on the hand's second roll, 1:1 on the third, "
                 "2:1 on the fourth; a 1, or a fourth roll that misses, loses"),
@@ -210,11 +217,6 @@ DIE_RICH = Variant(
 # (simplified craps is its own package: server/games/simplified).
 VARIANTS: Mapping[str, Variant] = MappingProxyType(
     {v.key: v for v in (BANK, CRAPLESS, NEW_YORK, DICELESS, HIGH_POINT, DIE_RICH)})
-
-
-def variant_of(options: object) -> Variant:
-    """The variant a table's options name (bank for anything else)."""
-    return VARIANTS.get(str(getattr(options, "variant", "bank")), BANK)
 
 
 def charge_on_bet(variant: Variant, bet: Bet) -> int:

@@ -14,11 +14,11 @@ from __future__ import annotations
 from server.games.craps import events as ev
 from server.games.craps.bets import Kind
 from server.games.craps.snapshot import CrapsSnapshot
-from server.games.craps.variants import BANK, Variant
+from server.games.craps.variants import BANK, Scheme, Variant
 from server.dice.kinds import DICE, DrawKind
 from server.render.text import paint, sentence, wrap
 from server.render.width import NBSP, SEPARATOR, boxed, display_width, fit, glue
-from server.games.seam import Event, Viewer, render_note
+from server.games.seam import Event, Viewer, Views, render_note
 
 NUMBERS = (4, 5, 6, 8, 9, 10)
 NUMBER_TITLES = {4: "4", 5: "5", 6: "SIX", 8: "8", 9: "NINE", 10: "10"}
@@ -28,17 +28,7 @@ CALLS = {2: "Craps two, aces", 3: "Ace-deuce, three craps", 11: "Yo eleven", 12:
 HIGH_CALLS = {2: "Two, aces", 3: "Three, ace-deuce", 11: "Yo eleven", 12: "Twelve, boxcars"}
 DIE_WORDS = {1: "One", 2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six"}
 ORDINALS = {1: "come-out", 2: "second", 3: "third", 4: "fourth"}
-REMINDER = ("bet <kind> [n] <amount>", "bets", "unbet <n|name|all>", "roll", "autoroll", "stop",
-            "sitout", "leave", "help craps")
-
-
-def reminder(words: tuple[str, ...]) -> str:
-    """`a | b c | d`, each command glued to its arguments and its bar."""
-    return " ".join(glue(*w.split(), "|") for w in words[:-1]) + " " + glue(*words[-1].split())
-
-
-# --- events ------------------------------------------------------------------
-def event_lines(event: Event, snap: CrapsSnapshot, viewer: Viewer) -> list[str]:
+def event_lines(snap: CrapsSnapshot, event: Event, viewer: Viewer) -> list[str]:
     note = render_note(event, viewer)
     if note is not None:
         return note
@@ -75,7 +65,7 @@ def event_lines(event: Event, snap: CrapsSnapshot, viewer: Viewer) -> list[str]:
         return [*snap.variant.draw.art(event.dice, viewer.prefs),
                 paint(call(event, snap.variant.draw, snap.variant), "bold", "bright_white", color=c)]
     if isinstance(event, ev.PointSet):
-        if snap.variant.scheme != "point":
+        if snap.variant.scheme is not Scheme.POINT:
             return [f"The point is {event.number}: {snap.variant.point_rule.format(point=event.number)}."]
         return [f"The point is {event.number}: the puck goes ON {event.number}."]
     if isinstance(event, ev.HandWon):
@@ -113,7 +103,7 @@ def event_lines(event: Event, snap: CrapsSnapshot, viewer: Viewer) -> list[str]:
         if event.player != me:
             return [f"{event.player} has the dice." + (f" The point is {point}." if point else "")]
         if point:       # taking over a hand in progress: say where it stands
-            if snap.variant.scheme != "point":
+            if snap.variant.scheme is not Scheme.POINT:
                 return [f"You have the {snap.variant.dice}. The point is {point}: "
                         f"{snap.variant.point_rule.format(point=point)}. Bet, then 'roll'."]
             if snap.variant is not BANK:
@@ -139,7 +129,7 @@ def _hand_won(event: ev.HandWon, variant: Variant) -> str:
     bet = "high" if variant.line is Kind.HIGH else "pass"
     if not event.point:
         return f"{bet.capitalize()} wins {event.pays}:1 on the come-out."
-    if variant.scheme == "high":
+    if variant.scheme is Scheme.HIGH:
         return f"Higher than the point {event.point}: {bet} wins {event.pays}:1."
     return f"The point {event.point} on the {ORDINALS.get(event.roll, str(event.roll))} roll: {bet} pays {event.pays}:1."
 
@@ -148,7 +138,7 @@ def _hand_lost(event: ev.HandLost, variant: Variant) -> str:
     bet = "high" if variant.line is Kind.HIGH else "pass"
     if not event.point:
         return f"{bet.capitalize()} loses on the come-out."
-    if variant.scheme == "high":
+    if variant.scheme is Scheme.HIGH:
         return f"Not higher than the point {event.point}: {bet} loses."
     return f"No {event.point} on the {ORDINALS.get(event.roll, str(event.roll))} roll: {bet} loses."
 
@@ -162,7 +152,7 @@ def call(rolled: ev.Rolled, draw: DrawKind = DICE, variant: Variant = BANK) -> s
         return f"{DIE_WORDS[rolled.total]}! (the {draw.name} shows {rolled.total})"
     d1, d2 = rolled.dice[0], rolled.dice[1]
     total = rolled.total
-    if variant.scheme == "high":
+    if variant.scheme is Scheme.HIGH:
         return f"{HIGH_CALLS.get(total, str(total))}! ({d1} + {d2} = {total})"
     words = CALLS.get(total)
     if words is None:
@@ -278,7 +268,7 @@ def table_view(snap: CrapsSnapshot, viewer: Viewer) -> list[str]:
     if snap.last_dice:
         lines += [f"Last {snap.variant.roll}:", *snap.variant.draw.art(snap.last_dice, viewer.prefs)]
     lines += fit(bets_line(mine.wagers), width)
-    lines += fit("Commands: " + reminder((*REMINDER[:-1], f"help {snap.variant.word}")), width)
+    lines += fit(snap.commands, width)
     return lines
 
 
@@ -353,7 +343,7 @@ def _compact_layout(snap: CrapsSnapshot, viewer: Viewer, mine: _Mine, width: int
     # one space after the label (each number has its own): "Puck ON 10:" and
     # the six numbers fill the 36 columns inside a 40-column box, [10] included
     rows: list[str | None] = [f"Puck {'ON ' + str(point) if point else 'OFF'}: {puck}"]
-    if variant.scheme == "die" and point:          # which roll of the hand is next
+    if variant.scheme is Scheme.DIE and point:          # which roll of the hand is next
         rows.append(tight(f"Next: the hand's {ORDINALS[snap.hand.step + 2]} roll") + " " + tight("of up to 4"))
     for n in variant.points:
         parts = [tight(f"{what} {value}") for what, value in (
@@ -454,7 +444,7 @@ def rules_text(snap: CrapsSnapshot) -> list[str]:
 
 
 # --- data for client scripts (GMCP Casino.*, docs/gmcp.md) ---------------------
-def event_data(event: Event, snap: CrapsSnapshot) -> list[tuple[str, dict[str, object], tuple[str, ...] | None]]:
+def event_data(snap: CrapsSnapshot, event: Event) -> list[tuple[str, dict[str, object], tuple[str, ...] | None]]:
     """A fact as data: (package, payload, to whom or None for every viewer)."""
     if isinstance(event, ev.Rolled):
         data: dict[str, object] = {"dice": list(event.dice), "total": event.total,
@@ -479,3 +469,6 @@ def table_data(snap: CrapsSnapshot) -> dict[str, object]:
     """What bank craps adds to the table's state: the puck and the clock."""
     return {"shooter": snap.shooter, "point": snap.point or None, "hand_rolls": snap.hand.rolls,
             "stage": snap.stage, "seconds_left": snap.seconds_left}
+
+
+VIEWS = Views(event_lines, table_view, rules_text, table_data, event_data)

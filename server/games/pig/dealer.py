@@ -25,13 +25,13 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from server.config.model import TableConfig
+from server.config.model import GameOptions, TableConfig
 from server.dice.source import TableDraws
 from server.games.pig.options import PigOptions
 from server.games.pig import events as ev
 from server.games.pig.game import Phase, PigGame, start_problem
 from server.games.actions import Action, Actions, Move
-from server.games.seam import Dealer, Event, HandResult, Note, Viewer, WalletReport
+from server.games.seam import AnyDealer, Dealer, Event, HandResult, Note, WalletReport
 from server.games.seating import Seating
 from server.games.pig import view as render
 from server.games.pig.snapshot import GameSnapshot, PigSnapshot
@@ -40,14 +40,12 @@ COMPUTER = "computer"
 
 
 
-class PigDealer(Dealer):
-    word = "pig"
+class PigDealer(Dealer[PigSnapshot]):
+    config: TableConfig[PigOptions]
 
-    def __init__(self, config: TableConfig, tick_hz: int, dice: TableDraws, seating: Seating) -> None:
-        if not isinstance(config.options, PigOptions):
-            raise TypeError(f"table {config.id} is not a Pig table")
-        super().__init__(config, tick_hz, dice, seating)
-        self.options: PigOptions = config.options
+    def __init__(self, config: TableConfig[PigOptions], tick_hz: int, dice: TableDraws, seating: Seating) -> None:
+        super().__init__(config, tick_hz, dice, seating, ACTIONS, render.VIEWS)
+        self.options = config.options
         self.ready: set[str] = set(seating.names())   # who plays in the next game
         self.game: PigGame | None = None
         self.games = 0
@@ -66,8 +64,8 @@ class PigDealer(Dealer):
         game = self._playing()
         return game is not None and player in game.players and player != game.computer
 
-    def live(self, player: str) -> bool:
-        return False            # a player who leaves is out at once; their ante stays in the pot
+    # has_live_bets: never (the base's False): a player who leaves is out at
+    # once, and their ante stays in the pot.
 
     def phase(self) -> str:
         return "playing" if self.playing() else "waiting"
@@ -184,12 +182,13 @@ class PigDealer(Dealer):
         """No game running: a removed table may close now."""
         return not self.playing()
 
-    def reconfigure(self, config: TableConfig) -> bool:
+    def reconfigure(self, config: TableConfig[GameOptions]) -> bool:
         """New settings (`reload`) take effect at once for the next game; a game
         in play keeps the options it started with (its engine holds them)."""
-        if config.game != "pig" or not isinstance(config.options, PigOptions):
+        if config.game != "pig":
             return False
-        self.config, self.options = config, config.options
+        self.config = config.narrowed(PigOptions)
+        self.options = self.config.options
         return True
 
 
@@ -205,32 +204,21 @@ class PigDealer(Dealer):
                 vs_computer=game.vs_computer, players=game.players, computer=game.computer,
                 scores=tuple(game.scores.items()), current=game.current,
                 round_score=game.round_score, rounds=game.rounds, pot=game.pot),
-            last=self.last)
-
-    def render(self, event: Event, viewer: Viewer) -> list[str]:
-        return render.event_lines(event, self.snapshot(), viewer)
-
-    def view(self, viewer: Viewer) -> list[str]:
-        return render.table_view(self.snapshot(), viewer)
-
-    def rules(self) -> list[str]:
-        return render.rules_text(self.snapshot())
-
-    def table_data(self) -> dict[str, object]:
-        return render.table_data(self.snapshot())
-
-    def event_data(self, event: Event) -> list[tuple[str, dict[str, object], tuple[str, ...] | None]]:
-        return render.event_data(event)
+            last=self.last, commands=ACTIONS.reminder("table", "table rules", "leave", "help pig"))
 
 
-ACTIONS = Actions("Pig", (
+def make(config: TableConfig[GameOptions], tick_hz: int, dice: TableDraws, seating: Seating) -> AnyDealer:
+    """The catalogue's MakeDealer: a Pig dealer for a `game: pig` table."""
+    return PigDealer(config.narrowed(PigOptions), tick_hz, dice, seating)
+
+
+ACTIONS = Actions[PigDealer]("Pig", (
     Action("start", "start", "begin a game of Pig: alone you play the computer; with others who are ready, "
-           "you play each other.", PigDealer._start, opens=True),
+           "you play each other.", PigDealer._start, opens=True, remind=False),
     Action("ready", "ready", "play in the next game (after a game ends, or if you sat down during one).",
-           PigDealer._ready),
+           PigDealer._ready, remind=False),
     Action("roll", "roll", "on your turn, roll both dice once and add them to your round score.",
            PigDealer._turn, phases=("playing",), not_now="No game is running: type 'start'."),
     Action("hold", "hold", "on your turn, bank your round score and pass the dice.",
            PigDealer._turn, phases=("playing",), not_now="No game is running: type 'start'."),
 ))
-PigDealer.actions = ACTIONS

@@ -1,7 +1,7 @@
 """Pig (spec 003) in the catalogue: first to the target, against the computer or each other."""
 from __future__ import annotations
 
-from server.games.pig.dealer import ACTIONS, PigDealer
+from server.games.pig.dealer import ACTIONS, make
 from server.games.pig.options import PIG_KEYS
 from server.games.seam import GameEntry
 
@@ -15,7 +15,7 @@ PIG = GameEntry(
     summary="first to 100; against the computer or each other",
     actions=ACTIONS,
     keys=PIG_KEYS,
-    make=PigDealer,
+    make=make,
     help_lines=(
         "A 1 loses your round score; double 1s lose your whole score too. 'table rules' has the rest.",
         "Stakes and what they pay: games against the computer are free; among players, where the",

@@ -6,6 +6,7 @@ table's min_bet and max_bet are that stake.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from server.config.keys import Field, as_float, as_int, option, rows_of
 from server.games.seam import Built, OptionsReader, TableKeys
@@ -13,6 +14,7 @@ from server.games.seam import Built, OptionsReader, TableKeys
 
 @dataclass(frozen=True)
 class PigOptions:
+    variant: ClassVar[None] = None      # one game, no variants (config.model.GameOptions)
     target: int = option(100, as_int, 10, 10000)
     stake: int = option(0, as_int, 0, 1_000_000)
     turn_deadline: int = option(60, as_int, 1, 3600)           # seconds idle on a turn before holding
@@ -22,7 +24,7 @@ class PigOptions:
 PIG_FIELDS = (Field("max_players", as_int, 6, 1, 6), *rows_of(PigOptions))
 
 
-def read(entry: OptionsReader) -> Built:
+def read(entry: OptionsReader) -> Built[PigOptions]:
     v = entry.read(PIG_FIELDS)
     players = v.pop("max_players")
     options = PigOptions(**v)
@@ -30,7 +32,6 @@ def read(entry: OptionsReader) -> Built:
 
 
 PIG_KEYS = TableKeys(
-    game="pig",
     read=read,
     top=tuple(f.name for f in PIG_FIELDS),
     rows=PIG_FIELDS,

@@ -42,6 +42,7 @@ class PigSnapshot:
     ready: frozenset[str]                   # who plays in the next game
     game: GameSnapshot | None               # the latest game; None before the first
     last: GameOver | None                   # how the last game ended
+    commands: str = ""                      # the "Commands:" line in play, made from the actions table
 
     @property
     def playing(self) -> GameSnapshot | None:

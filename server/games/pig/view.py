@@ -19,9 +19,8 @@ from server.games.pig.snapshot import PigSnapshot
 from server.dice.kinds import DICE
 from server.render.text import paint
 from server.render.width import fit_all, glue
-from server.games.seam import Event, Viewer, render_note
+from server.games.seam import Event, Viewer, Views, render_note
 
-REMINDER = "roll | hold | table | table rules | leave | help pig"
 
 
 def _rounds(n: int) -> str:
@@ -33,7 +32,7 @@ def _sentence(reason: str) -> str:
 
 
 # --- events ------------------------------------------------------------------
-def event_lines(event: Event, table: PigSnapshot, viewer: Viewer) -> list[str]:
+def event_lines(table: PigSnapshot, event: Event, viewer: Viewer) -> list[str]:
     note = render_note(event, viewer)
     if note is not None:
         return note
@@ -145,9 +144,8 @@ def table_view(table: PigSnapshot, viewer: Viewer) -> list[str]:
     waiting = [p for p in names if p not in game.players]
     if waiting:
         lines.append(f"Waiting for the next game: {', '.join(waiting)}.")
-    if viewer.seated:
-        lines.append(" ".join(glue(*w.split(), "|") for w in REMINDER.split(" | ")[:-1])
-                     + " " + glue(*REMINDER.split(" | ")[-1].split()))
+    if viewer.seated and table.commands:
+        lines.append(table.commands)
     return fit_all(lines, viewer.prefs.width)
 
 
@@ -180,7 +178,7 @@ def rules_text(table: PigSnapshot) -> list[str]:
 
 
 # --- data for client scripts (GMCP Casino.*, docs/gmcp.md) ---------------------
-def event_data(event: Event) -> list[tuple[str, dict[str, object], tuple[str, ...] | None]]:
+def event_data(table: PigSnapshot, event: Event) -> list[tuple[str, dict[str, object], tuple[str, ...] | None]]:
     if isinstance(event, ev.Rolled):
         return [("Casino.Roll", {"player": event.player, "dice": list(event.dice),
                                  "total": sum(event.dice), "round_score": event.round_score,
@@ -196,3 +194,6 @@ def table_data(table: PigSnapshot) -> dict[str, object]:
     return {"target": table.options.target, "turn": game.current if game else None,
             "scores": dict(game.scores) if game else {}, "round_score": game.round_score if game else 0,
             "ready": sorted(table.ready)}
+
+
+VIEWS = Views(event_lines, table_view, rules_text, table_data, event_data)

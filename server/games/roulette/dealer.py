@@ -4,7 +4,7 @@ Policy (RULES.md "Single-zero roulette"), the host's Seating being who is here:
 - the wheel runs on its own round clock when two or more are seated (or bets
   of players who left are down), so a lone player is never hurried: they
   type `spin` (which they may also do while riders' bets wait);
-- leaving or dropping forfeits nothing: `live` is always False, so the host
+- leaving or dropping forfeits nothing: `has_live_bets` is always False, so the host
   unseats at once, and the wheel keeps the player's bets riding on the next
   spin. Their Settlement (away) becomes a Notice, which the host tells them
   now if they are connected and keeps for their next login otherwise;
@@ -22,11 +22,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from server.config.model import TableConfig
+from server.config.model import GameOptions, TableConfig
 from server.dice.source import TableDraws
 from server.games.actions import Action, Actions, Move
 from server.games.intents import Hold, Refund, Settle
-from server.games.seam import Dealer, Event, HandResult, Note, Notice, Viewer
+from server.games.seam import AnyDealer, Dealer, Event, HandResult, Note, Notice
 from server.games.seating import Seating
 
 from . import view
@@ -38,13 +38,13 @@ from .snapshot import TableSnapshot
 from .wheel import RouletteWheel
 
 
-class RouletteDealer(Dealer):
-    word = "roulette"
+class RouletteDealer(Dealer[TableSnapshot]):
+    forfeits_on_drop = False            # bets ride on the next spin and are paid to the wallet
+    config: TableConfig[RouletteOptions]
 
-    def __init__(self, config: TableConfig, tick_hz: int, dice: TableDraws, seating: Seating) -> None:
-        if not isinstance(config.options, RouletteOptions):
-            raise TypeError(f"table {config.id} is not a roulette table")
-        super().__init__(config, tick_hz, dice, seating)
+    def __init__(self, config: TableConfig[RouletteOptions], tick_hz: int, dice: TableDraws,
+                 seating: Seating) -> None:
+        super().__init__(config, tick_hz, dice, seating, ACTIONS, view.VIEWS)
         # The wheel numbers its intent keys from 1 under the table's id; the host
         # makes them unique across runs and across dealers of one run (a reload's
         # new dealer) by its own prefix (Cashier.key).
@@ -52,7 +52,7 @@ class RouletteDealer(Dealer):
         self._owners: dict[str, str] = {}            # stakes on the layout -> player
 
     # --- who is who -------------------------------------------------------
-    def live(self, player: str) -> bool:
+    def has_live_bets(self, player: str) -> bool:
         return False             # bets ride after the player goes: nobody waits for them
 
     def phase(self) -> str:
@@ -99,7 +99,7 @@ class RouletteDealer(Dealer):
 
     # --- commands (the words are declared in ACTIONS below) ---------------------
     def _bet(self, move: Move) -> list[Event]:
-        player, words = move.player, _words(move)
+        player, words = move.player, list(move.args)
         if not words:
             return [Note((player,), "Usage: bet <kind> [numbers] <amount>, e.g. bet red 10; "
                                     "'help roulette' lists the bets.")]
@@ -116,7 +116,7 @@ class RouletteDealer(Dealer):
         return [BetsSummary(move.player)]
 
     def _unbet(self, move: Move) -> list[Event]:
-        player, words = move.player, _words(move)
+        player, words = move.player, list(move.args)
         if not words:
             return [Note((player,), "Usage: unbet <number|name|all>; 'bets' numbers your bets.")]
         events = self._after(self.wheel.unbet(player, " ".join(words)))
@@ -137,42 +137,28 @@ class RouletteDealer(Dealer):
         away = self.wheel.away
         return self._after([Note(None, why), *self.wheel.close(why)], away)
 
-    def reconfigure(self, config: TableConfig) -> bool:
+    def reconfigure(self, config: TableConfig[GameOptions]) -> bool:
         """New limits apply to the next wager at once; other changes (la partage,
         timing) wait until no bet is down, when the host builds a new dealer."""
-        new, old = config.options, self.wheel.options
-        if config.game != "roulette" or not isinstance(new, RouletteOptions):
+        if config.game != "roulette":
             return False
+        mine = config.narrowed(RouletteOptions)
+        new, old = mine.options, self.wheel.options
         if replace(new, min_bet=old.min_bet, max_bet=old.max_bet) != old or new.problems():
             return False
-        self.config, self.wheel.options = config, new
+        self.config, self.wheel.options = mine, new
         return True
 
     # --- what people see ------------------------------------------------------
     def snapshot(self) -> TableSnapshot:
         """The table as the view reads it, now (built for each call: see snapshot.py)."""
-        wheel, commitment = self.wheel, getattr(self.dice, "commitment", None)
+        wheel = self.wheel
         return TableSnapshot(
             table_id=self.config.id, min_bet=self.config.min_bet, max_bet=self.config.max_bet,
             options=wheel.options, phase=wheel.phase, seconds_left=wheel.seconds_left,
             spins=wheel.spins, history=wheel.history, wagers=wheel.wagers,
             held=frozenset(self._owners), away=wheel.away, seated=tuple(self.seating.names()),
-            commitment=commitment if isinstance(commitment, str) else None)
-
-    def render(self, event: Event, viewer: Viewer) -> list[str]:
-        return view.event_lines(self.snapshot(), event, viewer)
-
-    def view(self, viewer: Viewer) -> list[str]:
-        return view.table_view(self.snapshot(), viewer)
-
-    def rules(self) -> list[str]:
-        return view.rules_text(self.snapshot())
-
-    def table_data(self) -> dict[str, object]:
-        return view.table_data(self.snapshot())
-
-    def event_data(self, event: Event) -> list[tuple[str, dict[str, object], tuple[str, ...] | None]]:
-        return view.event_data(event)
+            commitment=self.dice.commitment, commands=ACTIONS.reminder("table rules", "leave", "help roulette"))
 
     # --- after the wheel --------------------------------------------------------
     def _after(self, events: Sequence[Event], away: frozenset[str] = frozenset()) -> list[Event]:
@@ -208,13 +194,12 @@ class RouletteDealer(Dealer):
         return out
 
 
-def _words(move: Move) -> list[str]:
-    """The words after the verb, as typed (the actions' default parser keeps them)."""
-    args = move.args
-    return [str(w) for w in args] if isinstance(args, tuple) else []
+def make(config: TableConfig[GameOptions], tick_hz: int, dice: TableDraws, seating: Seating) -> AnyDealer:
+    """The catalogue's MakeDealer: a roulette dealer for a `game: roulette` table."""
+    return RouletteDealer(config.narrowed(RouletteOptions), tick_hz, dice, seating)
 
 
-ACTIONS = Actions("Roulette", (
+ACTIONS = Actions[RouletteDealer]("Roulette", (
     Action("bet", "bet <kind> [numbers] <amount>",
            "a wager on the layout, e.g. bet red 10, bet split 17 20 5, bet corner 17 21 5. "
            "'help roulette' lists every bet and what it pays.", RouletteDealer._bet, opens=True),
@@ -225,4 +210,3 @@ ACTIONS = Actions("Roulette", (
     Action("spin", "spin", "alone at the wheel with a bet down: no more bets, and the ball drops.",
            RouletteDealer._spin, opens=True),
 ))
-RouletteDealer.actions = ACTIONS

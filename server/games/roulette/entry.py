@@ -2,14 +2,15 @@
 its config keys, its `casino odds` sheet, and a wheel for `fair` to name."""
 from __future__ import annotations
 
-from server.config.model import TableConfig
+from server.config.model import GameOptions, TableConfig
 from server.dice.kinds import WHEEL
 from server.games.seam import GameEntry, OddsSheet
 from server.render.width import glue
 
-from .dealer import ACTIONS, RouletteDealer
+from .dealer import ACTIONS, make
 from .kinds import KINDS, KindInfo
 from .odds import house_edges
+from .options import RouletteOptions
 from .options import ROULETTE_KEYS
 
 
@@ -19,8 +20,9 @@ def bet_line(info: KindInfo) -> str:
             f"{glue('Pays', f'{info.pays}:1.')}")
 
 
-def odds_sheet(table: TableConfig) -> OddsSheet:
+def odds_sheet(config: TableConfig[GameOptions]) -> OddsSheet:
     """Every bet's exact edge at this table (la partage changes the even-money ones)."""
+    table = config.narrowed(RouletteOptions)
     partage = table.options.la_partage
     heading = (f"{table.id}: single-zero roulette, la partage {'on' if partage else 'off'}, "
                f"bets {table.min_bet}..{table.max_bet}")
@@ -37,7 +39,7 @@ ROULETTE = GameEntry(
     summary="a European wheel, 0 and 1-36; every bet against the house",
     actions=ACTIONS,
     keys=ROULETTE_KEYS,
-    make=RouletteDealer,
+    make=make,
     help_lines=(
         "Bets and what they pay (a win returns the stake too; amounts <n> in whole chips):",
         *(f"  {bet_line(info)}" for info in KINDS.values()),
@@ -51,5 +53,4 @@ ROULETTE = GameEntry(
     topics={info.kind.value: bet_line(info) for info in KINDS.values()},
     odds=odds_sheet,
     draws=WHEEL,
-    drop_forfeits=False,          # bets ride on the next spin and are paid to the wallet
 )

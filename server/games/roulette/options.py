@@ -10,6 +10,7 @@ learn them from this package; `read` checks them with file:line errors and
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 from server.config.keys import Field, Problem, as_int, describe, option, rows_of
 from server.games.seam import Built, OptionsReader, TableKeys
 
@@ -42,6 +43,7 @@ class RouletteOptions:
 
     Each field is a config key of a `game: roulette` entry (`option`: its
     check, range and default, declared once; `rows_of` makes the rows)."""
+    variant: ClassVar[None] = None      # one game, no variants (config.model.GameOptions)
 
     min_bet: int = option(1, as_int, 1, MAX_CHIPS)
     max_bet: int = option(10_000, as_int, 1, MAX_CHIPS)
@@ -83,7 +85,7 @@ def to_ticks(seconds: float, tick_hz: int) -> int:
 ROULETTE_FIELDS = (Field("max_players", as_int, 8, 1, 20), *rows_of(RouletteOptions))
 
 
-def read(entry: OptionsReader) -> Built:
+def read(entry: OptionsReader) -> Built[RouletteOptions]:
     """A `game: roulette` entry: every key checked, each problem with its file and line."""
     v = entry.read(ROULETTE_FIELDS)
     if v.ok("min_bet", "max_bet") and v["max_bet"] < v["min_bet"]:
@@ -97,7 +99,6 @@ def read(entry: OptionsReader) -> Built:
 
 
 ROULETTE_KEYS = TableKeys(
-    game="roulette",
     read=read,
     top=tuple(f.name for f in ROULETTE_FIELDS),
     rows=ROULETTE_FIELDS,

@@ -32,6 +32,7 @@ class TableSnapshot:
     away: frozenset[str]                # players who left with bets riding
     seated: tuple[str, ...]             # the seated players' names, in seat order
     commitment: str | None              # the next spin's fair commitment, where the source has one
+    commands: str                       # the "Commands:" line, made from the actions table
 
     def bets_of(self, player: str) -> tuple[Wager, ...]:
         """The player's live wagers in placement order; `unbet <n>` counts them from 1."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from server.games.seam import Viewer, render_note
+from server.games.seam import Viewer, Views, render_note
 from server.render.text import paint, sentence, wrap
 from server.render.width import fit, glue
 
@@ -26,17 +26,9 @@ from .layout import RED, colour
 from .rounds import Phase
 from .snapshot import TableSnapshot
 
-REMINDER = ("bet <kind> [numbers] <amount>", "bets", "unbet <n|name|all>", "spin", "table rules", "leave",
-            "help roulette")
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 _OUTSIDE = {Kind.RED: "red", Kind.BLACK: "black", Kind.ODD: "odd", Kind.EVEN: "even",
             Kind.LOW: "low", Kind.HIGH: "high"}
-
-
-def reminder(words: tuple[str, ...]) -> str:
-    """`a | b c | d`, each command glued to its arguments and its bar, so a
-    wrapped line never starts with a bar (as the craps view's)."""
-    return " ".join(glue(*w.split(), "|") for w in words[:-1]) + " " + glue(*words[-1].split())
 
 
 def _sentence(reason: str) -> str:
@@ -99,7 +91,7 @@ def event_lines(snap: TableSnapshot, event: object, viewer: Viewer) -> list[str]
     return []
 
 
-def event_data(event: object) -> list[tuple[str, dict[str, object], tuple[str, ...] | None]]:
+def event_data(snap: TableSnapshot, event: object) -> list[tuple[str, dict[str, object], tuple[str, ...] | None]]:
     """A fact as GMCP data (docs/gmcp.md): the number to everyone, a settlement to its player."""
     if isinstance(event, BallDropped):
         return [("Casino.Spin", {"spin": event.spin, "pocket": event.pocket, "colour": event.colour.value,
@@ -223,7 +215,7 @@ def table_view(snap: TableSnapshot, viewer: Viewer) -> list[str]:
     commitment = snap.commitment
     if commitment:
         lines += wrap(f"Fair: next spin committed to {commitment[:12]}... ('fair').", width)
-    lines += fit("Commands: " + reminder(REMINDER), width)
+    lines += fit(snap.commands, width)
     return lines
 
 
@@ -284,3 +276,6 @@ def rules_text(snap: TableSnapshot) -> list[str]:
         "Each spin is one provably fair draw of 0-36: 'fair' shows the commitment before you bet and "
         "the seed revealed after the spin; 'casino verify --draw 37' recomputes it.",
     ]
+
+
+VIEWS = Views(event_lines, table_view, rules_text, table_data, event_data)

@@ -31,7 +31,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable
 
-from server.games.intents import Hold, Refund
+from server.games.intents import Hold, IntentKeys, Refund
 
 from .bets import Bet, check, parse_noted, stake_problem
 from .events import (
@@ -65,7 +65,7 @@ class RouletteWheel:
         self._away: set[str] = set()                 # left or disconnected, bets riding
         self._history: deque[int] = deque(maxlen=HISTORY)
         self._spins = 0
-        self._seq = 0
+        self._key = IntentKeys(table_id)
 
     # -- views for the renderer and the host ---------------------------------
     @property
@@ -218,10 +218,6 @@ class RouletteWheel:
         return events
 
     # -- inside --------------------------------------------------------------
-    def _key(self) -> str:
-        self._seq += 1
-        return f"{self.table_id}:{self._seq}"
-
     def _closed_problem(self, what: str) -> str | None:
         if self.phase is Phase.CLOSED:
             return "the table is closed"

@@ -4,8 +4,8 @@ ACTIONS is the one table of the game's words: the dealer's dispatch, `help`,
 the answer to a word the game does not have and the opening words all read
 it. Each row's parser turns the words after the verb into the engine's typed
 command (events.Command); the amount stays text so the engine gives the
-reasons (cents, minimum, maximum, wallet). Every row runs the same handler:
-the dealer hands the command to its engine.
+reasons (cents, minimum, maximum, wallet). Every row's handler is its parser
+bound to the same play: the dealer hands the command to its engine.
 
 The dealer is reached through the `Plays` protocol, so this module does not
 import the dealer (which imports this table).
@@ -29,14 +29,16 @@ USAGE: Mapping[str, str] = MappingProxyType({
 
 
 class Plays(Protocol):
-    """What the actions' handler needs of the dealer: play one parsed command."""
+    """What the actions' handlers need of the dealer: play one parsed command."""
 
-    def play(self, move: Move) -> list[Event]: ...
+    def play(self, move: Move, command: Command) -> list[Event]: ...
 
 
-def _play(dealer: Plays, move: Move) -> list[Event]:
-    """Every word's handler: the dealer plays the command its parser made."""
-    return dealer.play(move)
+def _playing(parse: Callable[[Sequence[str]], Command]) -> Callable[[Plays, Move], list[Event]]:
+    """A word's handler: the dealer plays the command `parse` makes of its words."""
+    def run(dealer: Plays, move: Move) -> list[Event]:
+        return dealer.play(move, parse(move.args))
+    return run
 
 
 # --- parsers: the words after the verb -> the engine's command -------------------
@@ -62,26 +64,25 @@ def _bare(verb: str, command: Callable[[], Command]) -> Callable[[Sequence[str]]
     return parse
 
 
-ACTIONS = Actions("Simplified craps", (
+# Each word's parser, by word: the handlers below and `parse_action` read them.
+PARSERS: Mapping[str, Callable[[Sequence[str]], Command]] = MappingProxyType({
+    "bet": _bet, "roll": _bare("roll", Roll), "press": _bare("press", Press), "odds": _odds,
+    "ride": _bare("ride", Ride), "collect": _bare("collect", Collect),
+})
+
+ACTIONS = Actions[Plays]("Simplified craps", (
     Action("bet", "bet pass|dontpass <amount>", "start a game on the pass or don't pass line.",
-           _play, _bet, opens=True),
-    Action("roll", "roll", "roll the dice.", _play, _bare("roll", Roll)),
+           _playing(PARSERS["bet"]), opens=True),
+    Action("roll", "roll", "roll the dice.", _playing(PARSERS["roll"])),
     Action("press", "press", "double your flat bet, right after the point is set.",
-           _play, _bare("press", Press), opens=True),
+           _playing(PARSERS["press"]), opens=True),
     Action("odds", "odds <amount>", "take (or lay) true odds behind your bet once a point is set.",
-           _play, _odds, opens=True),
+           _playing(PARSERS["odds"]), opens=True),
     Action("ride", "ride", "after a win, let the stake and winnings ride as the next bet.",
-           _play, _bare("ride", Ride), opens=True),
+           _playing(PARSERS["ride"]), opens=True),
     Action("collect", "collect", "after a win, pick up your chips (they are already in your wallet).",
-           _play, _bare("collect", Collect)),
+           _playing(PARSERS["collect"])),
 ))
-
-
-def command_of(args: object) -> Command:
-    """A parsed move's args as the engine's command (every row's parser makes one)."""
-    if not isinstance(args, (Bet, Roll, Press, Odds, Ride, Collect)):
-        raise TypeError(f"not a simplified craps command: {args!r}")
-    return args
 
 
 def _listed(words: Sequence[str]) -> str:
@@ -97,6 +98,6 @@ def parse_action(line: str) -> Command | str:
     if action is None:
         return ACTIONS.unknown(words[0])
     try:
-        return command_of(action.parse(words[1:]))
+        return PARSERS[action.word](words[1:])
     except Refusal as why:
         return str(why)

@@ -18,20 +18,20 @@ reads facts and the frozen snapshots this dealer hands out (`seat`, `state`).
 """
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from typing import Protocol, Self, runtime_checkable
 
-from server.config.model import TableConfig
+from server.config.model import GameOptions, TableConfig
 from server.dice.classic import SEED_USAGE, ClassicSource
 from server.dice.source import OwnDraws, TableDraws
-from server.games.actions import Move
+from server.games.actions import Action, Move
 from server.games.craps.options import CrapsOptions
 from server.games.intents import Forfeit, Hold, Refund, Settle
-from server.games.seam import Ask, Dealer, Event, HandResult, Note, Viewer, WalletReport
+from server.games.seam import AnyDealer, Ask, Dealer, Event, HandResult, Note, WalletReport
 from server.games.seating import Seating
 from server.games.simplified import events as ev
 from server.games.simplified import view as views
-from server.games.simplified.view import PRACTICE_BANKROLL, ClassicState, GameState, Seat, TableState
-from server.games.simplified.commands import ACTIONS, command_of
+from server.games.simplified.view import PRACTICE_BANKROLL, ClassicState, GameState, TableState
+from server.games.simplified.commands import ACTIONS
 from server.games.simplified.engine import Phase, SimplifiedCraps
 from server.render.width import glue
 
@@ -58,16 +58,14 @@ class SeedsClient(ClientSeeded, Protocol):
     def set_client_seed(self, text: str) -> str | None: ...
 
 
-class SimplifiedDealer(Dealer):
-    word = "craps"
-    actions = ACTIONS
+class SimplifiedDealer(Dealer[TableState]):
     classic: ClassicSource | None = None        # dice: classic - the C program's rolls (set per table)
+    config: TableConfig[CrapsOptions]
 
-    def __init__(self, config: TableConfig, tick_hz: int, dice: TableDraws, seating: Seating) -> None:
-        super().__init__(config, tick_hz, dice, seating)
-        if not isinstance(config.options, CrapsOptions):
-            raise TypeError(f"table {config.id} is not a craps table")
-        self.options: CrapsOptions = config.options
+    def __init__(self, config: TableConfig[CrapsOptions], tick_hz: int, dice: TableDraws,
+                 seating: Seating) -> None:
+        super().__init__(config, tick_hz, dice, seating, ACTIONS, views.VIEWS)
+        self.options = config.options
         self.engine: SimplifiedCraps | None = None
         self.sittings = 0
         self.practice = PRACTICE_BANKROLL             # a classic table's bankroll for the sitting
@@ -165,17 +163,19 @@ class SimplifiedDealer(Dealer):
     def act(self, player: str, words: list[str], wallet: int) -> list[Event]:
         """A game word (dispatched through ACTIONS by the base Dealer), or the
         answer to the seed question: the Ask routes it back as SEED_WORD."""
-        if player != self.player or self.engine is None:
-            return [Note((player,), f"Sit down first: play {self.word}.")]
-        if words[0] == SEED_WORD:
+        if words[0] == SEED_WORD and player == self.player:
             return self._seed(player, words[1:])
         return super().act(player, words, wallet)
 
-    def play(self, move: Move) -> list[Event]:
+    def perform(self, action: Action[Self], move: Move) -> list[Event]:
+        """A word needs the game the player sat down to (the table seats one)."""
+        if move.player != self.player or self.engine is None:
+            return [Note((move.player,), "Sit down first.")]
+        return action.run(self, move)
+
+    def play(self, move: Move, command: ev.Command) -> list[Event]:
         """Every word's handler (commands.ACTIONS): the engine plays the parsed command."""
-        if self.engine is None:
-            return [Note((move.player,), f"Sit down first: play {self.word}.")]
-        command = command_of(move.args)
+        assert self.engine is not None      # perform checked it
         if self.classic is not None:
             return self._play_classic(move, command, self.engine, self.classic)
         events: list[Event] = list(self.engine.act(command, move.wallet))
@@ -230,14 +230,15 @@ class SimplifiedDealer(Dealer):
                 kept.append(e)
         return kept
 
-    def reconfigure(self, config: TableConfig) -> bool:
+    def reconfigure(self, config: TableConfig[GameOptions]) -> bool:
         """New limits and rules apply from the next game; a game in play
         finishes under the rules it started with."""
-        options = config.options
-        if not isinstance(options, CrapsOptions) or options.variant != "simplified" \
-                or options.dice != self.options.dice or (self.engine and self.engine.stakes):
+        if config.game != "craps" or config.options.variant != "simplified":
             return False
-        self.config, self.options = config, options
+        mine = config.narrowed(CrapsOptions)
+        if mine.options.dice != self.options.dice or (self.engine and self.engine.stakes):
+            return False
+        self.config, self.options = mine, mine.options
         if self.engine is not None:
             self._new_engine(self.engine.player)
         return True
@@ -261,13 +262,9 @@ class SimplifiedDealer(Dealer):
     def seeder(self) -> str | None:
         return self.player
 
-    # --- snapshots for view.py ----------------------------------------------------
-    def seat(self) -> Seat:
-        """Who the facts are about: all that rendering a fact reads of the table."""
-        return Seat(self.player, classic=self.classic is not None)
-
-    def state(self) -> TableState:
-        """The table as it stands, frozen: for `look`, `table` and GMCP."""
+    # --- the snapshot for view.py -----------------------------------------------
+    def snapshot(self) -> TableState:
+        """The table as it stands, frozen: for facts, `look`, `table`, GMCP."""
         e = self.engine
         game = None if e is None else GameState(e.phase, e.side, e.flat, e.odds, e.point, e.ride_amount)
         classic = None
@@ -275,21 +272,10 @@ class SimplifiedDealer(Dealer):
             seed = self.classic.seed
             classic = ClassicState(self.practice, seed.text if seed else None, seed.said if seed else None,
                                    self.classic.rolls)
-        return TableState(self.config.id, self.config.min_bet, self.config.max_bet, self.player, game, classic)
+        return TableState(self.config.id, self.config.min_bet, self.config.max_bet, self.player, game, classic,
+                          self.options)
 
-    # --- what people see ------------------------------------------------------
-    def render(self, event: Event, viewer: Viewer) -> list[str]:
-        return views.event_lines(event, self.seat(), viewer)
 
-    def view(self, viewer: Viewer) -> list[str]:
-        return views.table_lines(self.state(), viewer)
-
-    def rules(self) -> list[str]:
-        return views.rules_lines(self.options)
-
-    def table_data(self) -> dict[str, object]:
-        return views.table_data(self.state())
-
-    def event_data(self, event: Event) -> list[tuple[str, dict[str, object], tuple[str, ...] | None]]:
-        """Facts as data for client scripts (GMCP, docs/gmcp.md)."""
-        return views.event_data(event, self.seat())
+def make(config: TableConfig[GameOptions], tick_hz: int, dice: TableDraws, seating: Seating) -> AnyDealer:
+    """The catalogue's MakeDealer: a simplified craps dealer (`game: craps`, `variant: simplified`)."""
+    return SimplifiedDealer(config.narrowed(CrapsOptions), tick_hz, dice, seating)

@@ -47,14 +47,12 @@ _COME_OUT_HOW: Mapping[int, str] = MappingProxyType({2: "craps", 3: "craps", 12:
 class SimplifiedCraps:
     """One player's simplified craps table."""
 
-    def __init__(self, table: TableConfig, player: str, dice: DiceSource,
+    def __init__(self, table: TableConfig[CrapsOptions], player: str, dice: DiceSource,
                  key_prefix: str | None = None) -> None:
         """`key_prefix` must make intent keys unique within the table across
         sittings (e.g. the table id plus a sitting number); default: table id."""
-        if not isinstance(table.options, CrapsOptions):
-            raise TypeError("simplified craps needs CrapsOptions")
         self.table = table
-        self.options: CrapsOptions = table.options
+        self.options = table.options
         self.player = player
         self.dice = dice
         self.prefix = key_prefix if key_prefix is not None else table.id

@@ -1,14 +1,14 @@
 """Simplified craps (specs 001, 002) in the catalogue: a solo table against the house."""
 from __future__ import annotations
 
-from server.config.model import TableConfig
+from server.config.model import GameOptions, TableConfig
 from server.games.craps.options import CRAPS_KEYS
 from server.games.seam import GameEntry, OddsSheet
 from server.games.simplified.commands import ACTIONS
-from server.games.simplified.dealer import SimplifiedDealer
+from server.games.simplified.dealer import make
 
 
-def odds_sheet(table: TableConfig) -> OddsSheet:
+def odds_sheet(table: TableConfig[GameOptions]) -> OddsSheet:
     """`casino odds` for a simplified craps table: the engine itself, played exactly."""
     from server.games.simplified.odds import house_edges
     return OddsSheet(f"{table.id}: simplified craps, bets {table.min_bet}..{table.max_bet}",
@@ -25,7 +25,7 @@ SIMPLIFIED = GameEntry(
     summary="solo: pass or don't pass, press, odds, ride",
     actions=ACTIONS,
     keys=CRAPS_KEYS,
-    make=SimplifiedDealer,
+    make=make,
     help_lines=(
         "Bets and what they pay:",
         "  pass - a come-out 7 or 11 wins, 2, 3 or 12 loses, else the point must repeat before a 7. Pays 1:1.",

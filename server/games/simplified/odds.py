@@ -21,7 +21,7 @@ from __future__ import annotations
 import dataclasses
 from fractions import Fraction
 
-from server.config.model import TableConfig
+from server.config.model import GameOptions, TableConfig
 from server.dice.source import Dice, FixedDice
 from server.games.craps.options import CrapsOptions
 from server.games.intents import Hold, Refund, Settle
@@ -39,7 +39,7 @@ def _point_dice(point: int) -> Dice:
     return (point // 2, point - point // 2)
 
 
-def _play(table: TableConfig, side: Side, rolls: list[Dice], take_odds: bool,
+def _play(table: TableConfig[CrapsOptions], side: Side, rolls: list[Dice], take_odds: bool,
           press: bool) -> tuple[int, int]:
     """Play one game on these dice: (chips wagered, chips paid back)."""
     game = SimplifiedCraps(table, "edge", FixedDice(rolls))
@@ -62,7 +62,7 @@ def _play(table: TableConfig, side: Side, rolls: list[Dice], take_odds: bool,
     return sum(held.values()), back
 
 
-def edge(table: TableConfig, side: Side, take_odds: bool = False, press: bool = False) -> Fraction:
+def edge(table: TableConfig[CrapsOptions], side: Side, take_odds: bool = False, press: bool = False) -> Fraction:
     """The exact edge of one strategy at this table (see the module doc)."""
     table = dataclasses.replace(table, min_bet=1, max_bet=PLENTY)
     wagered = loss = Fraction(0)
@@ -83,9 +83,10 @@ def edge(table: TableConfig, side: Side, take_odds: bool = False, press: bool = 
     return loss / wagered
 
 
-def house_edges(table: TableConfig) -> list[tuple[str, Fraction]]:
+def house_edges(config: TableConfig[GameOptions]) -> list[tuple[str, Fraction]]:
     """(strategy, exact edge) for pass, dontpass, each with full odds, and
     pressing always on each side the table lets press."""
+    table = config.narrowed(CrapsOptions)
     rows = [
         ("pass", edge(table, Side.PASS)),
         ("dontpass", edge(table, Side.DONT)),
@@ -93,8 +94,6 @@ def house_edges(table: TableConfig) -> list[tuple[str, Fraction]]:
         ("dontpass+odds", edge(table, Side.DONT, take_odds=True)),
     ]
     options = table.options
-    if not isinstance(options, CrapsOptions):
-        raise TypeError(f"table {table.id} is not a craps table")
     for side in (Side.PASS, Side.DONT):
         if press_allowed(side, options.press):
             rows.append((f"{side.value}+press", edge(table, side, press=True)))

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from server.games.craps.options import CrapsOptions
-from server.games.seam import Event, Viewer, render_note
+from server.games.seam import Event, Viewer, Views, render_note
 from server.games.simplified import events as ev
 from server.games.simplified.engine import Phase
 from server.games.simplified.rules import Outcome, Side
@@ -84,6 +84,12 @@ class TableState:
     player: str | None
     game: GameState | None        # None: nobody is playing
     classic: ClassicState | None = None   # a classic-dice (practice) table
+    options: CrapsOptions = CrapsOptions(variant="simplified")   # its rules, for `table rules`
+
+    @property
+    def seat(self) -> Seat:
+        """Who the facts are about: all that rendering a fact reads of the table."""
+        return Seat(self.player, classic=self.classic is not None)
 
 
 # --- facts -------------------------------------------------------------------
@@ -255,3 +261,18 @@ def event_data(event: Event, seat: Seat) -> list[tuple[str, dict[str, object], t
                                        "result": event.outcome.value, "how": event.how,
                                        "net": event.net}, None)]
     return []
+
+
+def _facts(state: TableState, event: Event, viewer: Viewer) -> list[str]:
+    return event_lines(event, state.seat, viewer)
+
+
+def _rules(state: TableState) -> list[str]:
+    return rules_lines(state.options)
+
+
+def _fact_data(state: TableState, event: Event) -> list[tuple[str, dict[str, object], tuple[str, ...] | None]]:
+    return event_data(event, state.seat)
+
+
+VIEWS = Views(_facts, table_lines, _rules, table_data, _fact_data)

@@ -4,11 +4,11 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Sequence
 
-from server.config.model import TableConfig
+from server.config.model import GameOptions, TableConfig
 from server.dice.source import TableDraws
 from server.games.actions import Action, Actions, Move, Refusal
-from server.games.intents import Hold, Refund, Settle
-from server.games.seam import Dealer, Event, Note, OddsSheet, Viewer
+from server.games.intents import Hold, IntentKeys, Refund, Settle
+from server.games.seam import AnyDealer, Dealer, Event, Note, OddsSheet
 from server.games.seating import Seating
 
 from . import view
@@ -16,21 +16,17 @@ from .events import BetsShown, Dealt, Snapshot, Wager
 from .options import HighCardOptions
 
 
-class HighCardDealer(Dealer):
-    word = "highcard"
+class HighCardDealer(Dealer[Snapshot]):
+    forfeits_on_drop = False            # a dropped player's bet stays for the next deal
 
-    def __init__(self, config: TableConfig, tick_hz: int, dice: TableDraws, seating: Seating) -> None:
-        super().__init__(config, tick_hz, dice, seating)
-        assert isinstance(config.options, HighCardOptions)
-        self.options: HighCardOptions = config.options
+    def __init__(self, config: TableConfig[HighCardOptions], tick_hz: int, dice: TableDraws,
+                 seating: Seating) -> None:
+        super().__init__(config, tick_hz, dice, seating, ACTIONS, view.VIEWS)
+        self.options = config.options
         self.bets: dict[str, Wager] = {}
         self.deals = 0
-        self.keys = 0
+        self._key = IntentKeys(config.id)
         self.last: Dealt | None = None
-
-    def _key(self, what: str) -> str:
-        self.keys += 1
-        return f"{self.config.id}:{what}{self.keys}"
 
     def snapshot(self) -> Snapshot:
         return Snapshot(self.config.id, self.config.min_bet, self.config.max_bet, self.options.ties,
@@ -38,8 +34,7 @@ class HighCardDealer(Dealer):
 
     # --- words ---------------------------------------------------------------
     def _bet(self, move: Move) -> list[Event]:
-        assert isinstance(move.args, int)
-        amount = move.args
+        amount = parse_amount(move.args)
         if move.player in self.bets:
             raise Refusal("You have a bet down already: 'unbet' to take it back.")
         if not self.config.min_bet <= amount <= self.config.max_bet:
@@ -114,38 +109,29 @@ class HighCardDealer(Dealer):
         names = self.seating.names()
         return {names[0]: "deals the cards"} if names else {}
 
-    def render(self, event: Event, viewer: Viewer) -> list[str]:
-        return view.event_lines(event, self.snapshot(), viewer)
 
-    def view(self, viewer: Viewer) -> list[str]:
-        return view.table_view(self.snapshot(), viewer)
-
-    def rules(self) -> list[str]:
-        return view.rules_lines(self.snapshot())
-
-    def table_data(self) -> dict[str, object]:
-        return {"bets": {w.player: w.amount for w in self.bets.values()}}
-
-
-def amount(words: Sequence[str]) -> int:
+def parse_amount(words: Sequence[str]) -> int:
     if len(words) != 1 or not words[0].isdecimal():
         raise Refusal("Usage: bet <n>, e.g. bet 10")
     return int(words[0])
 
 
-ACTIONS = Actions("High card", (
+ACTIONS = Actions[HighCardDealer]("High card", (
     Action("bet", "bet <n>", "put n chips on your next card against the house's.", HighCardDealer._bet,
-           parse=amount, needs=True, opens=True),
+           needs=True, opens=True),
     Action("bets", "bets", "your bet on the table.", HighCardDealer._bets),
     Action("unbet", "unbet", "take your bet back before the deal.", HighCardDealer._unbet),
     Action("deal", "deal", "deal a card to every bettor and to the house.", HighCardDealer._deal,
            aliases=("flip",), opens=True),
 ))
-HighCardDealer.actions = ACTIONS
 
 
-def odds_sheet(table: TableConfig) -> OddsSheet:
+def make(config: TableConfig[GameOptions], tick_hz: int, dice: TableDraws, seating: Seating) -> AnyDealer:
+    return HighCardDealer(config.narrowed(HighCardOptions), tick_hz, dice, seating)
+
+
+def odds_sheet(config: TableConfig[GameOptions]) -> OddsSheet:
     """Ties to the house: the house wins 1 deal in 13 more than it loses."""
-    assert isinstance(table.options, HighCardOptions)
+    table = config.narrowed(HighCardOptions)
     edge = Fraction(1, 13) if table.options.ties == "house" else Fraction(0)
     return OddsSheet(f"{table.id}: high card, ties to the {table.options.ties}", (("bet", edge),))

@@ -4,7 +4,7 @@ from __future__ import annotations
 from server.games.seam import GameEntry
 
 from .cards import CARD
-from .dealer import ACTIONS, HighCardDealer, odds_sheet
+from .dealer import ACTIONS, make, odds_sheet
 from .options import KEYS
 
 HIGH_CARD = GameEntry(
@@ -15,11 +15,10 @@ HIGH_CARD = GameEntry(
     game="high_card",
     variant=None,
     summary="one card each against the house's; higher wins",
-    make=HighCardDealer,
+    make=make,
     keys=KEYS,
     actions=ACTIONS,
     help_lines=("Bets and what they pay: a higher card than the house's pays 1:1.",),
     odds=odds_sheet,
     draws=CARD,
-    drop_forfeits=False,
 )

@@ -1,16 +1,13 @@
 """High card as one viewer sees it: a fact and the table's snapshot, never the dealer."""
 from __future__ import annotations
 
-from server.games.seam import Event, Viewer, render_note
+from server.games.seam import Event, Viewer, Views
 
 from .cards import CARD, rank
 from .events import BetsShown, Dealt, Snapshot
 
 
-def event_lines(event: Event, table: Snapshot, viewer: Viewer) -> list[str]:
-    note = render_note(event, viewer)
-    if note is not None:
-        return note
+def event_lines(table: Snapshot, event: Event, viewer: Viewer) -> list[str]:
     if isinstance(event, BetsShown):
         if viewer.key != event.player:
             return []
@@ -47,3 +44,14 @@ def rules_lines(table: Snapshot) -> list[str]:
     tie = "A tie goes to the house." if table.ties == "house" else "A tie is a push: the stake comes back."
     return ["High card: each bettor and the house draw one card of 2 to A.",
             f"A higher card than the house's pays 1:1. {tie}"]
+
+
+def table_data(table: Snapshot) -> dict[str, object]:
+    return {"bets": {w.player: w.amount for w in table.bets}}
+
+
+def event_data(table: Snapshot, event: Event) -> list[tuple[str, dict[str, object], tuple[str, ...] | None]]:
+    return []
+
+
+VIEWS = Views(event_lines, table_view, rules_lines, table_data, event_data)
