@@ -64,3 +64,5 @@ def test_expect_outside_the_loop_and_empty_dimensions_are_errors():
         Sweep(dice=ALL_DICE).expect(1, 1)
     with pytest.raises(ValueError):
         Sweep(dice=())
+    with pytest.raises(ValueError, match=r"the sweep's dice lists \(1, 2\) twice"):
+        Sweep(dice=[*ALL_DICE, (1, 2)])

@@ -27,6 +27,10 @@ class Sweep:
     def __init__(self, **dimensions: Sequence[Any]) -> None:
         if not dimensions or any(len(values) == 0 for values in dimensions.values()):
             raise ValueError(f"a sweep needs dimensions, none of them empty: {list(dimensions)}")
+        for name, values in dimensions.items():
+            twice = [v for i, v in enumerate(values) if v in values[:i]]
+            if twice:           # the same case twice would be checked once, and the count never reached
+                raise ValueError(f"the sweep's {name} lists {twice[0]!r} twice")
         self.names = tuple(dimensions)
         self.dimensions = tuple(tuple(values) for values in dimensions.values())
         self.size = math.prod(len(values) for values in self.dimensions)
