@@ -156,15 +156,12 @@ def test_the_edges_count_the_charge_as_part_of_what_was_bet():
 
 
 def test_at_the_table_the_money_goes_first_and_the_player_is_told_the_charge():
-    from server.dice.source import FixedDice
     from server.games.seam import Viewer
     from server.render.prefs import Prefs
+    from support.dice import TableDice
     from support.pure_table import PureTable
 
-    class Dice(FixedDice):
-        def rotate(self) -> None:
-            pass
-    t = PureTable(TableConfig("ny", "craps", 12, 1, 10_000, CrapsOptions(variant="new_york")), 10, Dice([]))
+    t = PureTable(TableConfig("ny", "craps", 12, 1, 10_000, CrapsOptions(variant="new_york")), 10, TableDice())
     t.sit("ann", 1000)
     out = t.act("ann", ["bet", "lay", "4", "40"], 1000)
     kinds = [type(e).__name__ for e in out]
