@@ -17,6 +17,7 @@ from server.games.craps.state import CrapsState
 from server.games.craps.variants import BANK, CRAPLESS
 
 from craps_helpers import accept, refusal, results
+from support.sweep import Sweep
 
 BOOK = rulebook(2, CRAPLESS)
 BANK_BOOK = rulebook(2, BANK)
@@ -41,77 +42,77 @@ def test_the_points_are_every_total_but_seven():
     assert CRAPLESS.points == (2, 3, 4, 5, 6, 8, 9, 10, 11, 12)
 
 
-@pytest.mark.parametrize("dice", ALL_DICE)
-@pytest.mark.parametrize("kind,state", [(Kind.PASS, 0)]            # pass is in the box on the come-out only
-                         + [(Kind.COME, s) for s in STATES])
-def test_the_box_a_7_wins_everything_else_travels(kind, state, dice):
+def test_the_box_a_7_wins_everything_else_travels():
     """Pass on the come-out, and a come bet's first roll whatever the point:
     nothing loses, 11 is not a natural."""
-    got = BOOK.outcome(Bet(kind, 0, 10), dice, TableView(point=state))
-    total = sum(dice)
-    assert got == (Outcome(Result.WIN, 10) if total == 7 else Outcome(Result.TRAVEL, 0, total))
+    sweep = Sweep(kind_state=[(Kind.PASS, 0)]                     # pass is in the box on the come-out only
+                  + [(Kind.COME, s) for s in STATES], dice=ALL_DICE)
+    for (kind, state), dice in sweep:
+        total = sum(dice)
+        sweep.expect(BOOK.outcome(Bet(kind, 0, 10), dice, TableView(point=state)),
+                     Outcome(Result.WIN, 10) if total == 7 else Outcome(Result.TRAVEL, 0, total))
+    sweep.done()
 
 
-@pytest.mark.parametrize("dice", ALL_DICE)
-@pytest.mark.parametrize("kind,number,state",
-                         [(Kind.PASS, n, n) for n in CRAPLESS_POINTS]      # a pass bet's number is the point
-                         + [(Kind.COME, n, s) for n in CRAPLESS_POINTS for s in STATES])
-def test_a_line_bet_on_its_number_wins_on_it_and_loses_on_7(kind, number, state, dice):
-    got = BOOK.outcome(Bet(kind, number, 10), dice, TableView(point=state))
-    total = sum(dice)
-    assert got == (Outcome(Result.WIN, 10) if total == number else LOSE if total == 7 else NONE)
+def test_a_line_bet_on_its_number_wins_on_it_and_loses_on_7():
+    sweep = Sweep(kind_number_state=[(Kind.PASS, n, n) for n in CRAPLESS_POINTS]    # a pass bet's number is the point
+                  + [(Kind.COME, n, s) for n in CRAPLESS_POINTS for s in STATES], dice=ALL_DICE)
+    for (kind, number, state), dice in sweep:
+        total = sum(dice)
+        sweep.expect(BOOK.outcome(Bet(kind, number, 10), dice, TableView(point=state)),
+                     Outcome(Result.WIN, 10) if total == number else LOSE if total == 7 else NONE)
+    sweep.done()
 
 
-@pytest.mark.parametrize("dice", ALL_DICE)
-@pytest.mark.parametrize("state", STATES)
-@pytest.mark.parametrize("number", CRAPLESS_POINTS)
-def test_odds_pay_true_odds_and_come_odds_are_off_on_the_come_out(number, state, dice):
-    got = BOOK.outcome(Bet(Kind.ODDS, number, 60), dice, TableView(point=state))
-    total = sum(dice)
-    if state == 0:
-        assert got == (PUSH if total in (number, 7) else NONE)
-    else:
-        assert got == (win(60, TRUE[number]) if total == number else LOSE if total == 7 else NONE)
+def test_odds_pay_true_odds_and_come_odds_are_off_on_the_come_out():
+    sweep = Sweep(number=CRAPLESS_POINTS, state=STATES, dice=ALL_DICE)
+    for number, state, dice in sweep:
+        total = sum(dice)
+        if state == 0:
+            want = PUSH if total in (number, 7) else NONE
+        else:
+            want = win(60, TRUE[number]) if total == number else LOSE if total == 7 else NONE
+        sweep.expect(BOOK.outcome(Bet(Kind.ODDS, number, 60), dice, TableView(point=state)), want)
+    sweep.done()
 
 
-@pytest.mark.parametrize("dice", ALL_DICE)
-@pytest.mark.parametrize("state", STATES)
-@pytest.mark.parametrize("number", CRAPLESS_POINTS)
-def test_place_pays_its_table_and_is_off_on_the_come_out(number, state, dice):
-    got = BOOK.outcome(Bet(Kind.PLACE, number, 60), dice, TableView(point=state))
-    total = sum(dice)
-    if state == 0:
-        assert got == NONE
-    else:
-        assert got == (win(60, PLACE[number]) if total == number else LOSE if total == 7 else NONE)
+def test_place_pays_its_table_and_is_off_on_the_come_out():
+    sweep = Sweep(number=CRAPLESS_POINTS, state=STATES, dice=ALL_DICE)
+    for number, state, dice in sweep:
+        total = sum(dice)
+        if state == 0:
+            want = NONE
+        else:
+            want = win(60, PLACE[number]) if total == number else LOSE if total == 7 else NONE
+        sweep.expect(BOOK.outcome(Bet(Kind.PLACE, number, 60), dice, TableView(point=state)), want)
+    sweep.done()
 
 
-@pytest.mark.parametrize("dice", ALL_DICE)
-@pytest.mark.parametrize("state", STATES)
-@pytest.mark.parametrize("number", CRAPLESS_POINTS)
-def test_buy_pays_true_odds_less_5_percent_of_the_stake_on_a_win(number, state, dice):
-    got = BOOK.outcome(Bet(Kind.BUY, number, 40), dice, TableView(point=state))
-    total = sum(dice)
-    if state == 0 or total not in (number, 7):
-        assert got == NONE
-    elif total == 7:
-        assert got == LOSE
-    else:
-        paid = 40 * TRUE[number][0] // TRUE[number][1]
-        assert got == Outcome(Result.WIN, paid - 2, 0, 2)
+def test_buy_pays_true_odds_less_5_percent_of_the_stake_on_a_win():
+    sweep = Sweep(number=CRAPLESS_POINTS, state=STATES, dice=ALL_DICE)
+    for number, state, dice in sweep:
+        total = sum(dice)
+        if state == 0 or total not in (number, 7):
+            want = NONE
+        elif total == 7:
+            want = LOSE
+        else:
+            paid = 40 * TRUE[number][0] // TRUE[number][1]
+            want = Outcome(Result.WIN, paid - 2, 0, 2)
+        sweep.expect(BOOK.outcome(Bet(Kind.BUY, number, 40), dice, TableView(point=state)), want)
+    sweep.done()
 
 
-@pytest.mark.parametrize("dice", ALL_DICE)
-@pytest.mark.parametrize("state", STATES)
-@pytest.mark.parametrize("bet", [Bet(Kind.HARD, n, 10) for n in (4, 6, 8, 10)]
-                         + [Bet(Kind.FIELD, 0, 10), Bet(Kind.ANY7, 0, 10), Bet(Kind.ANYCRAPS, 0, 10),
-                            Bet(Kind.HORN, 0, 8), Bet(Kind.HOP, 12, 10), Bet(Kind.HOP, 33, 10)]
-                         + [Bet(Kind.PROP, n, 10) for n in (2, 3, 11, 12)])
-def test_hardways_field_and_one_roll_bets_are_bank_crapss(bet, state, dice):
-    view = TableView(point=state)
-    got = BOOK.outcome(bet, dice, view)
-    # The bank table has no point on 2, 3, 11, 12: its rows read "a point is on" the same way.
-    assert got == BANK_BOOK.outcome(bet, dice, TableView(point=state and 4))
+def test_hardways_field_and_one_roll_bets_are_bank_crapss():
+    sweep = Sweep(bet=[Bet(Kind.HARD, n, 10) for n in (4, 6, 8, 10)]
+                  + [Bet(Kind.FIELD, 0, 10), Bet(Kind.ANY7, 0, 10), Bet(Kind.ANYCRAPS, 0, 10),
+                     Bet(Kind.HORN, 0, 8), Bet(Kind.HOP, 12, 10), Bet(Kind.HOP, 33, 10)]
+                  + [Bet(Kind.PROP, n, 10) for n in (2, 3, 11, 12)], state=STATES, dice=ALL_DICE)
+    for bet, state, dice in sweep:
+        # The bank table has no point on 2, 3, 11, 12: its rows read "a point is on" the same way.
+        sweep.expect(BOOK.outcome(bet, dice, TableView(point=state)),
+                     BANK_BOOK.outcome(bet, dice, TableView(point=state and 4)))
+    sweep.done()
 
 
 def test_a_come_out_2_is_the_point_and_a_seven_out_ends_the_hand():

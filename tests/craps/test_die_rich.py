@@ -24,6 +24,7 @@ from server.games.craps.variants import DIE_RICH, VARIANTS
 from server.games.intents import Refund, Settle
 
 from craps_helpers import accept, refusal, results
+from support.sweep import Sweep
 
 BOOK = rulebook(2, DIE_RICH)
 FACES = (1, 2, 3, 4, 5, 6)
@@ -47,42 +48,44 @@ def test_the_variant_draws_one_die_and_is_in_the_catalogue():
     assert BOOK.faces == tuple((f,) for f in FACES)
 
 
-@pytest.mark.parametrize("face", FACES)
-def test_every_face_on_the_come_out(face):
-    got = BOOK.outcome(Bet(Kind.PASS, 0, 10), (face,), COME_OUT)
-    if face == 6:
-        assert got == Outcome(Result.WIN, 10)                        # 1:1
-    elif face == 1:
-        assert got == Outcome(Result.LOSE)
-    else:
-        assert got == Outcome(Result.TRAVEL, 0, face)                # the point
+def test_every_face_on_the_come_out():
+    sweep = Sweep(face=FACES)
+    for (face,) in sweep:
+        if face == 6:
+            want = Outcome(Result.WIN, 10)                           # 1:1
+        elif face == 1:
+            want = Outcome(Result.LOSE)
+        else:
+            want = Outcome(Result.TRAVEL, 0, face)                   # the point
+        sweep.expect(BOOK.outcome(Bet(Kind.PASS, 0, 10), (face,), COME_OUT), want)
+    sweep.done()
 
 
-# The hand's 2nd, 3rd and 4th rolls are steps 0, 1 and 2 after the come-out.
-@pytest.mark.parametrize("face", FACES)
-@pytest.mark.parametrize("step, pays", [(0, 20), (1, 10), (2, 20)])
-@pytest.mark.parametrize("point", POINTS)
-def test_every_face_on_every_later_roll_of_the_hand(point, step, pays, face):
-    view = TableView(point, rolls=step + 1, step=step)
-    got = BOOK.outcome(Bet(Kind.PASS, point, 10), (face,), view)
-    after = BOOK.advance(view, (face,))
-    if face == point:
-        assert got == Outcome(Result.WIN, pays)                      # 2:1, 1:1, 2:1
-        assert after == TableView(0, rolls=step + 2)                 # the shooter keeps the die
-    elif face == 1 or step == 2:
-        assert got == Outcome(Result.LOSE)                           # a 1, or a fourth roll that misses
-        assert after == COME_OUT                                     # the hand is over
-    else:
-        assert got == Outcome(Result.NONE)
-        assert after == TableView(point, rolls=step + 2, step=step + 1)
+def test_every_face_on_every_later_roll_of_the_hand():
+    # The hand's 2nd, 3rd and 4th rolls are steps 0, 1 and 2 after the come-out.
+    sweep = Sweep(point=POINTS, step_pays=[(0, 20), (1, 10), (2, 20)], face=FACES)
+    for point, (step, pays), face in sweep:
+        view = TableView(point, rolls=step + 1, step=step)
+        if face == point:
+            want = Outcome(Result.WIN, pays)                         # 2:1, 1:1, 2:1
+            after = TableView(0, rolls=step + 2)                     # the shooter keeps the die
+        elif face == 1 or step == 2:
+            want = Outcome(Result.LOSE)                              # a 1, or a fourth roll that misses
+            after = COME_OUT                                         # the hand is over
+        else:
+            want = Outcome(Result.NONE)
+            after = TableView(point, rolls=step + 2, step=step + 1)
+        sweep.expect(BOOK.outcome(Bet(Kind.PASS, point, 10), (face,), view), want)
+        sweep.expect(BOOK.advance(view, (face,)), after)
+    sweep.done()
 
 
-@pytest.mark.parametrize("face", FACES)
-@pytest.mark.parametrize("number", FACES)
-@pytest.mark.parametrize("view", [COME_OUT, TableView(3, rolls=1), TableView(5, rolls=3, step=2)])
-def test_every_face_bet_on_every_roll(view, number, face):
-    got = BOOK.outcome(Bet(Kind.FACE, number, 10), (face,), view)
-    assert got == (Outcome(Result.WIN, 40) if face == number else Outcome(Result.LOSE))    # 4:1, one roll
+def test_every_face_bet_on_every_roll():
+    sweep = Sweep(view=[COME_OUT, TableView(3, rolls=1), TableView(5, rolls=3, step=2)], number=FACES, face=FACES)
+    for view, number, face in sweep:
+        want = Outcome(Result.WIN, 40) if face == number else Outcome(Result.LOSE)    # 4:1, one roll
+        sweep.expect(BOOK.outcome(Bet(Kind.FACE, number, 10), (face,), view), want)
+    sweep.done()
 
 
 def test_a_whole_hand_at_the_table_with_payouts_and_one_settlement_a_roll():

@@ -21,6 +21,7 @@ from server.games.craps.variants import HIGH_POINT, VARIANTS
 from server.games.intents import Settle
 
 from craps_helpers import accept, refusal, results
+from support.sweep import Sweep
 
 BOOK = rulebook(2, HIGH_POINT)
 POINTS = (4, 5, 6, 7, 8, 9, 10)
@@ -42,43 +43,42 @@ def test_the_variant_is_played_and_its_entry_is_in_the_catalogue():
     assert find_game("highpoint") is entry
 
 
-@pytest.mark.parametrize("dice", ALL_DICE)
-def test_every_come_out_outcome(dice):
-    got = BOOK.outcome(Bet(Kind.HIGH, 0, 10), dice, COME_OUT)
-    total = sum(dice)
-    if total in (2, 3):
-        assert got == Outcome(Result.NONE)                  # no decision: the bet stays
-    elif total in (11, 12):
-        assert got == Outcome(Result.WIN, 10)               # 1:1
-    else:
-        assert 4 <= total <= 10
-        assert got == Outcome(Result.TRAVEL, 0, total)      # the point, 7 included
+def test_every_come_out_outcome():
+    sweep = Sweep(dice=ALL_DICE)
+    for (dice,) in sweep:
+        total = sum(dice)
+        if total in (2, 3):
+            want = Outcome(Result.NONE)                     # no decision: the bet stays
+        elif total in (11, 12):
+            want = Outcome(Result.WIN, 10)                  # 1:1
+        else:
+            want = Outcome(Result.TRAVEL, 0, total)         # the point (4 to 10), 7 included
+        sweep.expect(BOOK.outcome(Bet(Kind.HIGH, 0, 10), dice, COME_OUT), want)
+    sweep.done()
 
 
-@pytest.mark.parametrize("dice", ALL_DICE)
-@pytest.mark.parametrize("point", POINTS)
-def test_every_outcome_on_each_point(point, dice):
-    got = BOOK.outcome(Bet(Kind.HIGH, point, 10), dice, TableView(point))
-    if sum(dice) > point:
-        assert got == Outcome(Result.WIN, 10)
-    else:
-        assert got == Outcome(Result.LOSE)                  # equal or lower loses
+def test_every_outcome_on_each_point():
+    sweep = Sweep(point=POINTS, dice=ALL_DICE)
+    for point, dice in sweep:
+        want = Outcome(Result.WIN, 10) if sum(dice) > point else Outcome(Result.LOSE)    # equal or lower loses
+        sweep.expect(BOOK.outcome(Bet(Kind.HIGH, point, 10), dice, TableView(point)), want)
+    sweep.done()
 
 
-@pytest.mark.parametrize("dice", ALL_DICE)
-@pytest.mark.parametrize("point", (0, *POINTS))
-def test_the_table_moves_as_the_rules_say(point, dice):
-    view = TableView(point, rolls=3)
-    after = BOOK.advance(view, dice)
-    total = sum(dice)
-    if point == 0 and 4 <= total <= 10:
-        assert after == TableView(total, rolls=4)
-    elif point == 0:
-        assert after == TableView(0, rolls=4)               # 2, 3, 11, 12: the come-out again
-    elif total > point:
-        assert after == TableView(0, rolls=4)               # a win: the same shooter's hand goes on
-    else:
-        assert after == COME_OUT                            # a loss: a new shooter hand
+def test_the_table_moves_as_the_rules_say():
+    sweep = Sweep(point=(0, *POINTS), dice=ALL_DICE)
+    for point, dice in sweep:
+        total = sum(dice)
+        if point == 0 and 4 <= total <= 10:
+            want = TableView(total, rolls=4)
+        elif point == 0:
+            want = TableView(0, rolls=4)                    # 2, 3, 11, 12: the come-out again
+        elif total > point:
+            want = TableView(0, rolls=4)                    # a win: the same shooter's hand goes on
+        else:
+            want = COME_OUT                                 # a loss: a new shooter hand
+        sweep.expect(BOOK.advance(TableView(point, rolls=3), dice), want)
+    sweep.done()
 
 
 @pytest.mark.parametrize("word", ["high", "pass", "line", "passline"])

@@ -1,10 +1,9 @@
 """All 36 outcomes of pass, don't pass, come and don't come: come-out and every point."""
 from __future__ import annotations
 
-import pytest
-
 from server.games.craps.bets import POINTS, Bet, Kind
 from server.games.craps.outcome import ALL_DICE, Outcome, Result, TableView, rulebook
+from support.sweep import Sweep
 
 BOOK = rulebook(2)
 WIN1 = lambda n: Outcome(Result.WIN, n)
@@ -29,36 +28,35 @@ def expect_on(do: bool, number: int, total: int) -> Outcome:
     return Outcome(Result.NONE)
 
 
-@pytest.mark.parametrize("dice", ALL_DICE)
-@pytest.mark.parametrize("kind", [Kind.PASS, Kind.DONT_PASS])
-def test_line_on_the_come_out(kind, dice):
-    got = BOOK.outcome(Bet(kind, 0, 10), dice, TableView())
-    assert got == expect_box(kind is Kind.PASS, sum(dice))
+def test_line_on_the_come_out():
+    sweep = Sweep(kind=[Kind.PASS, Kind.DONT_PASS], dice=ALL_DICE)
+    for kind, dice in sweep:
+        sweep.expect(BOOK.outcome(Bet(kind, 0, 10), dice, TableView()), expect_box(kind is Kind.PASS, sum(dice)))
+    sweep.done()
 
 
-@pytest.mark.parametrize("dice", ALL_DICE)
-@pytest.mark.parametrize("table_point", POINTS)
-@pytest.mark.parametrize("kind", [Kind.COME, Kind.DONT_COME])
-def test_come_box_acts_like_a_come_out_whatever_the_point(kind, table_point, dice):
-    got = BOOK.outcome(Bet(kind, 0, 10), dice, TableView(point=table_point))
-    assert got == expect_box(kind is Kind.COME, sum(dice))
+def test_come_box_acts_like_a_come_out_whatever_the_point():
+    sweep = Sweep(kind=[Kind.COME, Kind.DONT_COME], table_point=POINTS, dice=ALL_DICE)
+    for kind, table_point, dice in sweep:
+        sweep.expect(BOOK.outcome(Bet(kind, 0, 10), dice, TableView(point=table_point)),
+                     expect_box(kind is Kind.COME, sum(dice)))
+    sweep.done()
 
 
-@pytest.mark.parametrize("dice", ALL_DICE)
-@pytest.mark.parametrize("number", POINTS)
-@pytest.mark.parametrize("kind", [Kind.PASS, Kind.DONT_PASS])
-def test_line_on_every_point(kind, number, dice):
-    got = BOOK.outcome(Bet(kind, number, 10), dice, TableView(point=number))
-    assert got == expect_on(kind is Kind.PASS, number, sum(dice))
+def test_line_on_every_point():
+    sweep = Sweep(kind=[Kind.PASS, Kind.DONT_PASS], number=POINTS, dice=ALL_DICE)
+    for kind, number, dice in sweep:
+        sweep.expect(BOOK.outcome(Bet(kind, number, 10), dice, TableView(point=number)),
+                     expect_on(kind is Kind.PASS, number, sum(dice)))
+    sweep.done()
 
 
-@pytest.mark.parametrize("dice", ALL_DICE)
-@pytest.mark.parametrize("number", POINTS)
-@pytest.mark.parametrize("table_point", (0, 4, 9))
-@pytest.mark.parametrize("kind", [Kind.COME, Kind.DONT_COME])
-def test_come_on_its_number_works_on_the_come_out_too(kind, table_point, number, dice):
-    got = BOOK.outcome(Bet(kind, number, 10), dice, TableView(point=table_point))
-    assert got == expect_on(kind is Kind.COME, number, sum(dice))
+def test_come_on_its_number_works_on_the_come_out_too():
+    sweep = Sweep(kind=[Kind.COME, Kind.DONT_COME], table_point=(0, 4, 9), number=POINTS, dice=ALL_DICE)
+    for kind, table_point, number, dice in sweep:
+        sweep.expect(BOOK.outcome(Bet(kind, number, 10), dice, TableView(point=table_point)),
+                     expect_on(kind is Kind.COME, number, sum(dice)))
+    sweep.done()
 
 
 def test_outcome_counts_over_all_36():

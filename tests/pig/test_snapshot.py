@@ -10,22 +10,17 @@ from pathlib import Path
 import pytest
 
 from server.config.load import load_config
-from server.dice.source import FixedDice
 from server.games.pig import events as ev
 from server.games.pig import view
 from server.games.pig.options import PigOptions
 from server.games.pig.snapshot import GameSnapshot, PigSnapshot
 from server.games.seam import Viewer
 from server.render.prefs import Prefs
+from support.dice import TableDice
 from support.pure_table import PureTable
 
 ROOT = Path(__file__).resolve().parents[2]
 PIG = ROOT / "server" / "games" / "pig"
-
-
-class Dice(FixedDice):
-    def rotate(self) -> None:
-        pass
 
 
 def imported(path: Path) -> set[str]:
@@ -55,7 +50,7 @@ def test_the_view_functions_take_no_dealer():
 
 def playing_table() -> PureTable:
     cfg = load_config(ROOT / "config", ROOT / "rooms").tables["pig"]
-    t = PureTable(cfg, 10, Dice([(3, 4)] * 10))
+    t = PureTable(cfg, 10, TableDice([(3, 4)] * 10))
     for p in ("ann", "bob"):
         t.sit(p, 1000)
     t.act("ann", ["start"], 1000)

@@ -8,26 +8,17 @@ import dataclasses
 from pathlib import Path
 
 from server.config.load import load_config
-from server.dice.source import FixedDice
 from server.games.alley import events as ev
 from server.games.intents import Hold, Refund, Settle
 from server.render.prefs import Prefs
 from server.games.alley.dealer import AlleyDealer
 from server.games.seam import Note, Viewer, WalletReport
+from support.dice import TableDice
 from support.pure_table import PureTable
 
 ROOT = Path(__file__).resolve().parents[2]
 HZ = 10
 BET, FADE, ROLL, CHOICE = 60 * HZ, 30 * HZ, 30 * HZ, 30 * HZ     # the shipped windows in ticks
-
-
-class Dice(FixedDice):
-    def __init__(self, rolls):
-        super().__init__(rolls)
-        self.rotations = 0
-
-    def rotate(self):
-        self.rotations += 1
 
 
 class Harness:
@@ -36,7 +27,7 @@ class Harness:
     def __init__(self, *rolls, wallets=None, max_players=6, refuse=()):
         config = load_config(ROOT / "config", ROOT / "rooms").tables["alley_craps"]
         config = dataclasses.replace(config, max_players=max_players)
-        self.t = PureTable(config, HZ, Dice(rolls))
+        self.t = PureTable(config, HZ, TableDice(rolls))
         self.wallets = dict(wallets or {})
         self.stakes: dict[str, tuple[str, int]] = {}
         self.house = 0

@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 from server.config.load import load_config
-from server.dice.source import FixedDice
 from server.games.craps import events as ev
 from server.games.craps.events import LastCall, WindowClosed
 from server.games.intents import Hold
@@ -18,6 +17,7 @@ from server.ledger import InsufficientFunds
 from server.render.prefs import Prefs
 from server.render.width import display_width
 from server.tables.money import hold_refusal
+from support.dice import TableDice
 from support.pure_table import PureTable
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -25,16 +25,11 @@ HZ = 10
 INTERNALS = re.compile(r"player=|wanted=|balance=|bank_craps:\d+|[a-z_]+=\S")
 
 
-class Dice(FixedDice):
-    def rotate(self):
-        pass
-
-
 def table(*rolls, **options):
     config = load_config(ROOT / "config", ROOT / "rooms").tables["bank_craps"]
     if options:
         config = dataclasses.replace(config, options=dataclasses.replace(config.options, **options))
-    return PureTable(config, HZ, Dice(rolls))
+    return PureTable(config, HZ, TableDice(rolls))
 
 
 def seen(t, events, who="ann", width=80):

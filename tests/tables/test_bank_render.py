@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 
 from server.config.load import load_config
-from server.dice.source import FixedDice
 from server.render.prefs import Prefs
 from server.render.width import display_width
 from server.games.craps.dealer import BankCrapsDealer
 from server.games.seam import Viewer
+from support.dice import TableDice
 from support.pure_table import PureTable
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -33,15 +33,10 @@ PREFS = {
 }
 
 
-class Dice(FixedDice):
-    def rotate(self):
-        pass
-
-
 def busy_table() -> BankCrapsDealer:
     """A table mid-hand: point 6, Fire has the 4, Small has 2 and 4, many bets."""
     config = load_config(ROOT / "config", ROOT / "rooms").tables["bank_craps"]
-    t = PureTable(config, 10, Dice([(1, 3), (2, 2), (1, 1), (3, 3), (2, 6)]))
+    t = PureTable(config, 10, TableDice([(1, 3), (2, 2), (1, 1), (3, 3), (2, 6)]))
     t.sit("ann", 1000)
     for words in (["pass", "10"], ["fire", "1"], ["small", "1"], ["tall", "1"]):
         t.act("ann", ["bet", *words], 1000)

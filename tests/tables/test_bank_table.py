@@ -6,13 +6,13 @@ from pathlib import Path
 import pytest
 
 from server.config.load import load_config
-from server.dice.source import FixedDice
 from server.games.craps import events as ev
 from server.games.intents import Forfeit, Hold, Refund, Settle
 from server.games.craps.dealer import BankCrapsDealer
 from server.games.craps.events import (LastCall, RollSettlement, ShooterUp,
                                        WindowClosed)
 from server.games.seam import Note
+from support.dice import TableDice
 from support.pure_table import PureTable
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -20,18 +20,9 @@ HZ = 10
 WINDOW, LAST_CALL, SHOOTER, AUTO = 10 * HZ, 3 * HZ, 60 * HZ, 3 * HZ
 
 
-class Dice(FixedDice):
-    def __init__(self, rolls):
-        super().__init__(rolls)
-        self.rotations = 0
-
-    def rotate(self):
-        self.rotations += 1
-
-
 def table(*rolls) -> BankCrapsDealer:
     config = load_config(ROOT / "config", ROOT / "rooms").tables["bank_craps"]
-    t = PureTable(config, HZ, Dice(rolls))
+    t = PureTable(config, HZ, TableDice(rolls))
     return t
 
 

@@ -5,31 +5,22 @@ shutdown unchanged."""
 from __future__ import annotations
 
 from server.config.model import TableConfig
-from server.dice.source import FixedDice
 from server.games.craps import events as ev
 from server.games.craps.events import LastCall, RollSettlement, ShooterUp, WindowClosed
 from server.games.craps.options import CrapsOptions
 from server.games.intents import Forfeit, Hold, Refund
 from server.games.seam import HandResult, Note, Viewer
 from server.render.prefs import Prefs
+from support.dice import TableDice
 from support.pure_table import PureTable
 
 HZ = 10
 WINDOW, LAST_CALL, SHOOTER, AUTO = 10 * HZ, 3 * HZ, 60 * HZ, 3 * HZ
 
 
-class Dice(FixedDice):
-    def __init__(self, rolls):
-        super().__init__(rolls)
-        self.rotations = 0
-
-    def rotate(self):
-        self.rotations += 1
-
-
 def table(*rolls):
     config = TableConfig("high_point_craps", "craps", 12, 1, 10_000, CrapsOptions(variant="high_point"))
-    return PureTable(config, HZ, Dice(rolls))
+    return PureTable(config, HZ, TableDice(rolls))
 
 
 def kinds(events, kind):

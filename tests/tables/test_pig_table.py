@@ -11,26 +11,17 @@ import dataclasses
 from pathlib import Path
 
 from server.config.load import load_config
-from server.dice.source import FixedDice
 from server.games.intents import Hold, Refund, Settle
 from server.games.pig import events as ev
 from server.render.prefs import Prefs
 from server.games.seam import HandResult, Note, Viewer, WalletReport
 from server.games.pig.dealer import PigDealer
+from support.dice import TableDice
 from support.pure_table import PureTable
 
 ROOT = Path(__file__).resolve().parents[2]
 HZ = 10
 DEADLINE, PACE = 60 * HZ, 1 * HZ
-
-
-class Dice(FixedDice):
-    def __init__(self, rolls):
-        super().__init__(rolls)
-        self.rotations = 0
-
-    def rotate(self):
-        self.rotations += 1
 
 
 def config(**options):
@@ -39,7 +30,7 @@ def config(**options):
 
 
 def table(*rolls, **options) -> PigDealer:
-    t = PureTable(config(**options), HZ, Dice(rolls))
+    t = PureTable(config(**options), HZ, TableDice(rolls))
     return t
 
 
@@ -240,7 +231,7 @@ async def staked_host(tmp_path, rolls, chips):
         await ledger.mint(f"start:{player}", player, amount, "starting chips")
     app = App(ledger, chips)
     host = TableHost(app, config(stake=50, target=20))
-    host.dice = Dice(rolls)
+    host.dice = TableDice(rolls)
     host.install(host.dealer.config)
     for player in chips:
         await host.run(lambda p=player: host.sit(app.online[p], chips[p]))

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from server.config.load import load_config
-from server.dice.source import FixedDice
 from server.games.seam import Viewer
 from server.render.prefs import Prefs
 from server.render.width import display_width
+from support.dice import TableDice
 from support.pure_table import PureTable
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -20,11 +20,10 @@ PLAYERS = ("annabelle_longname", "bob", "cat")
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
-class Dice(FixedDice):
-    client_seed = "seed"
+class Dice(TableDice):
+    """Scripted rolls, and what the other tables ask of their source."""
 
-    def rotate(self):
-        pass
+    client_seed = "seed"
 
     def draw(self, n):          # a wheel's pocket (17), Die Rich's die (a 6)
         return 17 % n
