@@ -190,8 +190,8 @@ def _check_together(config: _ConfigDir, rooms: dict[str, RoomDraft], all_rooms: 
 def _check_exits(rooms: dict[str, RoomDraft], errors: list[ConfigError]) -> None:
     """Every exit leads to a room, and that room has an exit back (in any direction).
 
-    A one-way exit strands whoever takes it (players only walk: there is no
-    recall to the start room), so it is refused at the line of the exit. The
+    A one-way exit strands whoever takes it (players only walk; logging in
+    again is the only way back), so it is refused at the line of the exit. The
     way back is not asked of a room whose own exits have a problem (an entry
     that is not an exit, or one to no room): that one may be the way back
     mistyped, and its error is already reported.
