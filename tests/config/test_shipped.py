@@ -58,25 +58,27 @@ def grow(config_dir: Path, rooms_dir: Path) -> None:
         path.write_text(text.replace(old, new))
 
 
+def grown_copy(where: Path) -> tuple[Path, Path]:
+    """config/ and rooms/ copied under `where`, grown; their paths."""
+    config_dir, rooms_dir = where / "config", where / "rooms"
+    shutil.copytree(ROOT / "config", config_dir)
+    shutil.copytree(ROOT / "rooms", rooms_dir)
+    grow(config_dir, rooms_dir)
+    return config_dir, rooms_dir
+
+
 @pytest.fixture(scope="module", params=["shipped", "grown"])
 def world(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> World:
     config_dir, rooms_dir = ROOT / "config", ROOT / "rooms"
     if request.param == "grown":
-        where = tmp_path_factory.mktemp("grown")
-        config_dir, rooms_dir = where / "config", where / "rooms"
-        shutil.copytree(ROOT / "config", config_dir)
-        shutil.copytree(ROOT / "rooms", rooms_dir)
-        grow(config_dir, rooms_dir)
+        config_dir, rooms_dir = grown_copy(tmp_path_factory.mktemp("grown"))
     return World(config_dir, rooms_dir, load_config(config_dir, rooms_dir))
 
 
 def test_the_grown_copy_holds_more_than_the_shipped_casino(tmp_path: Path) -> None:
     """The proof is only a proof if `grown` adds what it says it adds."""
     shipped = load_config(ROOT / "config", ROOT / "rooms")
-    shutil.copytree(ROOT / "config", tmp_path / "config")
-    shutil.copytree(ROOT / "rooms", tmp_path / "rooms")
-    grow(tmp_path / "config", tmp_path / "rooms")
-    grown = load_config(tmp_path / "config", tmp_path / "rooms")
+    grown = load_config(*grown_copy(tmp_path))
     assert set(grown.rooms) - set(shipped.rooms) == {"vip"}
     assert set(grown.tables) - set(shipped.tables) == {"high_roller", "solo_roulette"}
     assert grown.rooms["6185"].exits["up"] == "vip" and grown.rooms["solo"].tables[-1] == "solo_roulette"
