@@ -5,9 +5,10 @@
 Every *.yaml / *.yml file in the config directory may hold the top-level keys
 `server` and `casino_tables` (each in one file only); every *.yaml / *.yml
 file in the rooms directory is one room. Files are checked one by one, then
-together (ids unique, exits lead somewhere, each table in exactly one room,
-the start room exists). All problems are collected, sorted by file and line,
-and raised at once, so the server never starts on a half-checked casino.
+together (ids unique, exits lead to a room that has a way back, each table
+in exactly one room, the start room exists). All problems are collected,
+sorted by file and line, and raised at once, so the server never starts on a
+half-checked casino.
 """
 from __future__ import annotations
 
@@ -153,14 +154,11 @@ def _check_together(config: _ConfigDir, rooms: dict[str, RoomDraft], all_rooms: 
     file could not be read: its errors are already reported, and "no room x"
     for a room whose file merely has a typo would only mislead.
     """
+    if all_rooms:
+        _check_exits(rooms, errors)
     table_ids = {t.id for t in config.tables}
     placed: dict[str, RoomDraft] = {}
     for draft in rooms.values():
-        for direction, target in draft.room.exits.items():
-            if target not in rooms and all_rooms:
-                errors.append(ConfigError(draft.file, draft.exit_lines[direction],
-                                          f"exits.{direction}",
-                                          f"no room {target!r}" + did_you_mean(target, rooms)))
         for i, (table_id, line) in enumerate(zip(draft.room.tables, draft.table_lines)):
             key = f"tables[{i}]"
             if table_id not in table_ids:
@@ -187,3 +185,28 @@ def _check_together(config: _ConfigDir, rooms: dict[str, RoomDraft], all_rooms: 
         errors.append(ConfigError(file, line, "server.start_room",
                                   f"no room {settings.start_room!r}"
                                   + did_you_mean(settings.start_room, rooms)))
+
+
+def _check_exits(rooms: dict[str, RoomDraft], errors: list[ConfigError]) -> None:
+    """Every exit leads to a room, and that room has an exit back (in any direction).
+
+    A one-way exit strands whoever takes it (players only walk; logging in
+    again is the only way back), so it is refused at the line of the exit. The
+    way back is not asked of a room whose own exits have a problem (an entry
+    that is not an exit, or one to no room): that one may be the way back
+    mistyped, and its error is already reported.
+    """
+    sound = {room_id for room_id, draft in rooms.items()
+             if draft.exits_whole and all(t in rooms for t in draft.room.exits.values())}
+    for draft in rooms.values():
+        here = draft.room.id
+        for direction, target in draft.room.exits.items():
+            line, key = draft.exit_lines[direction], f"exits.{direction}"
+            there = rooms.get(target)
+            if there is None:
+                errors.append(ConfigError(draft.file, line, key,
+                                          f"no room {target!r}" + did_you_mean(target, rooms)))
+            elif target in sound and here not in there.room.exits.values():
+                errors.append(ConfigError(draft.file, line, key,
+                                          f"one-way: room {target!r} has no exit back to {here!r}; "
+                                          f"add one in {there.file}"))

@@ -44,6 +44,7 @@ class RoomDraft:
     id_line: int
     exit_lines: dict[str, int]      # direction word -> line
     table_lines: tuple[int, ...]    # one per entry of room.tables
+    exits_whole: bool = True        # every exit entry was usable (else a way back may be the broken one)
 
 
 def read_room(report: Report, doc: Any) -> RoomDraft | None:
@@ -52,22 +53,23 @@ def read_room(report: Report, doc: Any) -> RoomDraft | None:
     if top is None:
         return None
     values = read_fields(report, top, ROOM_FIELDS, "", skip=("exits", "tables"))
-    exits, exit_lines = _exits(report, top)
+    exits, exit_lines, exits_whole = _exits(report, top)
     tables, table_lines = _tables(report, top)
     if not values.ok("id"):
         return None
     room = RoomConfig(id=values["id"], name=values["name"] or values["id"],
                       description=(values["description"] or "").strip(),
                       exits=exits, tables=tables, source=Source(report.file, top.line))
-    return RoomDraft(room, report.file, top.key_line["id"], exit_lines, table_lines)
+    return RoomDraft(room, report.file, top.key_line["id"], exit_lines, table_lines, exits_whole)
 
 
-def _exits(report: Report, top: YMap) -> tuple[dict[str, str], dict[str, int]]:
+def _exits(report: Report, top: YMap) -> tuple[dict[str, str], dict[str, int], bool]:
+    """The exits, their lines, and whether every entry was usable."""
     section = expect_map(report, top.get("exits"), top.key_line.get("exits", top.line), "exits")
     exits: dict[str, str] = {}
     lines: dict[str, int] = {}
     if section is None:
-        return exits, lines
+        return exits, lines, False
     for word, target in section.items():
         line, key = section.key_line[word], f"exits.{word}"
         direction = ALIASES.get(word.lower(), word.lower())
@@ -84,7 +86,7 @@ def _exits(report: Report, top: YMap) -> tuple[dict[str, str], dict[str, int]]:
             report.error(line, key, str(exc))
             continue
         lines[direction] = line
-    return exits, lines
+    return exits, lines, len(exits) == len(section)
 
 
 def _tables(report: Report, top: YMap) -> tuple[tuple[str, ...], tuple[int, ...]]:
