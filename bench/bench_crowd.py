@@ -14,7 +14,7 @@ there is no table.
 
 Two servers under the same load, one after the other, each started fresh:
 - bare: telnetlib3 with the casino's telnet settings answering each line with
-  one line and a GA (bench_server.BASELINE, TELNET.md's floor);
+  one line and a GA (bench_server.BASELINE, the floor for ours);
 - casino: `python -m server` with the shipped config copied to a temporary
   directory and the limits a crowd needs raised (casino_config; `--set
   KEY=VALUE` raises any other), on a temporary SQLite file. Each client
