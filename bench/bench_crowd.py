@@ -808,7 +808,7 @@ def report(n: int, runs: list[dict[str, Result]], seconds: float, mix: dict[str,
         "bare_errors": max((r.errors for r in bare), default=0),
         "casino_errors": max((r.errors for r in casino), default=0),
     }
-    print(f"casino by command (run 1): " + "; ".join(
+    print("casino by command (run 1): " + "; ".join(
         f"{k} {casino[0].p(0.5, [s for s in v if s <= TIMEOUT]):.1f}/"
         f"{casino[0].p(0.99, [s for s in v if s <= TIMEOUT]):.1f} ms"
         + (f" ({casino[0].unanswered.get(k, 0) + sum(1 for s in v if s > TIMEOUT)} timeouts)"

@@ -12,7 +12,6 @@ from server.dice.source import FixedDice
 from server.games.alley import events as ev
 from server.games.intents import Hold, Refund, Settle
 from server.render.prefs import Prefs
-from server.games.alley.dealer import AlleyDealer
 from server.games.seam import Note, Viewer, WalletReport
 from support.pure_table import PureTable
 
