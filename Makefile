@@ -21,6 +21,7 @@ run: $(STAMP)
 	$(BIN)/casino serve --host 127.0.0.1 --port $(PORT) --web-port $(WEB_PORT) --data data/casino.db
 
 test: $(STAMP) test-packages
+	$(BIN)/ruff check
 	$(BIN)/mypy
 	$(BIN)/python -m pytest
 

@@ -14,7 +14,7 @@ there is no table.
 
 Two servers under the same load, one after the other, each started fresh:
 - bare: telnetlib3 with the casino's telnet settings answering each line with
-  one line and a GA (bench_server.BASELINE, TELNET.md's floor);
+  one line and a GA (bench_server.BASELINE, the floor for ours);
 - casino: `python -m server` with the shipped config copied to a temporary
   directory and the limits a crowd needs raised (casino_config; `--set
   KEY=VALUE` raises any other), on a temporary SQLite file. Each client
@@ -808,7 +808,7 @@ def report(n: int, runs: list[dict[str, Result]], seconds: float, mix: dict[str,
         "bare_errors": max((r.errors for r in bare), default=0),
         "casino_errors": max((r.errors for r in casino), default=0),
     }
-    print(f"casino by command (run 1): " + "; ".join(
+    print("casino by command (run 1): " + "; ".join(
         f"{k} {casino[0].p(0.5, [s for s in v if s <= TIMEOUT]):.1f}/"
         f"{casino[0].p(0.99, [s for s in v if s <= TIMEOUT]):.1f} ms"
         + (f" ({casino[0].unanswered.get(k, 0) + sum(1 for s in v if s > TIMEOUT)} timeouts)"

@@ -18,7 +18,6 @@ reported, per item, with its ratio to a plain byte of the same edge.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import os
 import statistics
 import sys

@@ -5,7 +5,7 @@ a server in its own process; each logged-in client sends a command every
 INTERVAL seconds for SECONDS seconds and times the reply (up to the prompt's
 IAC GA). The casino answers `look` (room text, occupants, exits); the
 baseline is telnetlib3 with the same settings answering each line with one
-line and a GA (TELNET.md's "bare telnetlib3 line server", the floor for ours).
+line and a GA (a bare telnetlib3 line server: the floor for ours).
 Reported: median and p99 reply time of each, and the ratio. Accounts are
 made before the timing starts (Argon2 is deliberately slow).
 """

@@ -651,7 +651,7 @@ def run_hostile_soak(work: Path, *, players: int = 20, web_players: int | None =
 
 
 def describe(report: HostileReport, latency: bool = True) -> list[str]:
-    lines = [f"limits: the shipped config/server.yaml, except (for the honest players on 127.0.0.1): "
+    lines = ["limits: the shipped config/server.yaml, except (for the honest players on 127.0.0.1): "
              + ", ".join(f"{k} {v}" for k, v in report.raised.items())]
     web = sum(p.web for p in report.players)
     lines.append(f"{len(report.players)} honest players from 127.0.0.1 ({web} over the WebSocket), "

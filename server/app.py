@@ -14,7 +14,6 @@ import logging
 import secrets
 import time
 import weakref
-from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Protocol
 

@@ -4,7 +4,6 @@ run with tiny numbers so they cannot rot: a few real telnet clients against
 both servers, every command of the mix answered and recognised."""
 from __future__ import annotations
 
-import asyncio
 import sys
 from pathlib import Path
 

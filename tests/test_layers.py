@@ -1,4 +1,4 @@
-"""The layer rules of ARCHITECTURE.md that an import can break, checked on the source.
+"""The layer rules of docs/architecture.md ("Layers") that an import can break, checked on the source.
 
 Games are pure: no clock, no randomness of their own, no I/O, and nothing from
 the layers around them (the simulator, which times itself, lives in server/sim

@@ -10,7 +10,7 @@ from server.config.fields import (Field, Problem, as_float, as_id, as_int, as_te
 from server.config.model import Limits, Mssp, PasswordHash, Relief, Settings
 from server.config.yamlsrc import YList
 
-NAME_RE = re.compile(r"^[A-Za-z0-9_]{3,20}$")   # account names, as COMMANDS.md fixes them
+NAME_RE = re.compile(r"^[A-Za-z0-9_]{3,20}$")   # account names (docs/running.md "Accounts")
 
 
 def as_names(value: Any, raw: str | None = None) -> tuple[str, ...]:

@@ -1,5 +1,5 @@
-"""Classic dice: what a C program's rand() rolls after srand(n) (RULES.md
-"Classic dice: the seeds' own runs").
+"""Classic dice: what a C program's rand() rolls after srand(n) (docs/play-simplified-craps.md
+"Classic dice").
 
 Spec 002 prints runs of a C program seeded with srand(N) on Windows and on a
 Mac; spec 001 asks for "a random number seed" for POSIX random(). Each

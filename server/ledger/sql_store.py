@@ -31,7 +31,7 @@ from typing import TypeVar
 from server.db.connection import Conn, Cursor, Dialect
 from server.ledger import boards, reads, recovery
 
-from server.ledger import reads, recovery, stats
+from server.ledger import stats
 from server.ledger.errors import KeyConflict, LedgerError, Refused
 from server.ledger.mirror import RECENT_KEYS, Batch, Closed, Key, Mirror, Sig
 from server.ledger.ops import (

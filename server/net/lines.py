@@ -4,7 +4,7 @@ telnetlib3's readline() ignores its limit (a 32 MiB line was accepted whole),
 so lines are cut here: an over-long line is dropped as it streams in (only its
 length is kept) and reported once when it ends. Line ends are CR LF, LF,
 CR NUL or a bare CR; an LF or NUL that follows a CR in a later chunk is not an
-extra empty line (TELNET.md). A stray NUL is dropped.
+extra empty line (docs/architecture.md "telnetlib3's pitfalls"). A stray NUL is dropped.
 
 The work is done by str methods and one compiled pattern, never a Python loop
 over characters: a flood of short lines or a 50 MB line costs C speed per

@@ -1,6 +1,7 @@
-"""The telnet edge: telnetlib3 set up as TELNET.md says, and one shell per client.
+"""The telnet edge: telnetlib3 set up against its pitfalls, and one shell per client.
 
-Choices made on purpose (each a pitfall measured in TELNET.md):
+Choices made on purpose (each a pitfall of telnetlib3 5.0.1, docs/architecture.md
+"telnetlib3's pitfalls"):
 - force_binary with UTF-8 and errors="replace": UTF-8 both ways whatever the
   client negotiates, and a bad byte never kills the shell;
 - line_mode: clients keep their own line editing and local echo;
@@ -16,7 +17,7 @@ Choices made on purpose (each a pitfall measured in TELNET.md):
   terminal's output processing once our output is binary, and then its own
   echo of the player's Enter no longer returns the carriage, so every reply
   starts in the column where the typed command ended (the "staircase",
-  CLIENTS.md). force_binary keeps UTF-8 flowing both ways regardless, and
+  docs/running.md "Connecting"). force_binary keeps UTF-8 flowing both ways regardless, and
   binary input keeps the client from stripping the eighth bit of what is typed.
 
 What one client may cost everyone else is bounded here (docs/operating.md):

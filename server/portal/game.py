@@ -160,9 +160,7 @@ class GameLink:
                 return
             if "x" in m:
                 self._facts(session, m["x"])
-            lines: list[str | TooLong] = [TooLong(int(x["long"])) if isinstance(x, dict) else str(x)
-                                          for x in m["l"]]
-            self.inboxes[m["id"]].put_nowait(lines)
+            self.inboxes[m["id"]].put_nowait(protocol.unpack_lines(m["l"]))
             if self._handing_back():
                 self._give_back(m["id"])
         elif kind == "x":
@@ -208,8 +206,7 @@ class GameLink:
                 return
             lines += more
         if lines:
-            self.send({"t": "again", "id": cid,
-                       "l": [{"long": x.length} if isinstance(x, TooLong) else x for x in lines]})
+            self.send({"t": "again", "id": cid, "l": protocol.pack_lines(lines)})
 
     def _facts(self, session: Session, facts: dict[str, Any]) -> None:
         writer = session.writer
@@ -271,7 +268,7 @@ async def serve_game(app: Casino, link_fd: int,
     """Run the casino behind the portal on the socket `link_fd` until told to stop.
     A start that fails on the database prints `refusal(error)`, one line."""
     sock = socket.socket(fileno=link_fd)
-    reader, writer = await asyncio.open_unix_connection(sock=sock, limit=1 << 22)
+    reader, writer = await asyncio.open_unix_connection(sock=sock, limit=protocol.LINE_LIMIT)
     link = GameLink(app, reader, writer)
     app.portal = link
     try:

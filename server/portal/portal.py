@@ -7,24 +7,19 @@ process as messages (server/portal/protocol.py); what the game writes comes
 back and is written to the connection as it is, through the same Session
 checks (a client that does not read is cut off here).
 
-The game process is a child (`casino game`), given one end of a socket pair.
-When it exits to be replaced (`restart`) or dies (kill -9), the portal tells
-every player the casino is restarting, starts a new one with the code now on
-disk, and hands it every connection with its client facts and who is logged
-in where (`hello`); input typed in between waits (a few lines each). When it
-exits for good (an operator's `shutdown`), the portal stops too. A game
-process that fails three times within a minute (cannot start, or dies
-within ten seconds of starting) stops the portal: something is wrong that a
-restart will not mend. A game process that dies after serving a while is
-always replaced.
+When the game process exits to be replaced (`restart`) or dies (kill -9),
+the portal tells every player the casino is restarting, starts a new one
+with the code now on disk, and hands it every connection with its client
+facts and who is logged in where (`hello`, from server/portal/clients.py);
+input typed in between waits (a few lines each). When it exits for good (an
+operator's `shutdown`), the portal stops too. Too many failed starts stop
+the portal as well (server/portal/game_process.py, StartFailures).
 """
 from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import signal
-import socket
 import sys
 import time
 from pathlib import Path
@@ -32,52 +27,25 @@ from typing import Any
 
 from server import logs
 from server.config.model import CasinoConfig
-from server.net.lifecycle import logged_in as count_login
 from server.net.host import addresses
 from server.net.lines import TooLong
 from server.net.session import Session
 from server.net.throttle import ConnectionCounter
 from server.portal import protocol
+from server.portal.clients import Clients
+from server.portal.game_process import RESTART_WINDOW, GameProcess, StartFailures
 from server.tables.manager import Manager
 
 log = logging.getLogger("casino.portal")
 
-BUFFERED_LINES = 20        # lines a player may type while the game process restarts
-RESTART_WINDOW = 60.0      # seconds: three failed starts within it stop the portal
-FAILED_STARTS = 3
-CRASH_SOON = 10.0          # seconds: a game process that dies this soon after ready counts as failed
 GAME_STOP_TIMEOUT = 60.0   # seconds a stopping game process has before it is killed
 RESTARTING = "The casino is restarting."
 DATABASE_ENV = "CASINO_GAME_DATABASE"     # the database URL the game process uses
 
 
-class GameProcess:
-    """One game process: the child and our end of its socket."""
-
-    def __init__(self, proc: asyncio.subprocess.Process, reader: asyncio.StreamReader,
-                 writer: asyncio.StreamWriter) -> None:
-        self.proc = proc
-        self.reader = reader
-        self.writer = writer
-        self.ready = False
-        self.ready_at = 0.0                           # when it said ready (monotonic)
-        self.bye: protocol.Message | None = None      # what it said before exiting
-        self.returned: dict[int, list[str | TooLong]] = {}   # lines it handed back (`again`)
-        self.ended = False                 # we sent our last message
-
-    def send(self, message: protocol.Message) -> None:
-        if not self.ended and not self.writer.is_closing():
-            self.writer.write(protocol.encode(message))
-
-    def end(self) -> None:
-        """Send nothing more: the game process reads to the end of what it was sent, then exits."""
-        self.ended = True
-        if self.writer.can_write_eof() and not self.writer.is_closing():
-            self.writer.write_eof()
-
-
 class Portal:
-    """The edges' Host in the portal process (see server.net.host.Host)."""
+    """The edges' Host in the portal process (see server.net.host.Host): the
+    connections are `clients`, the game process behind them `game`."""
 
     def __init__(self, config: CasinoConfig, game_argv: list[str],
                  config_dirs: tuple[Path, Path] | None = None, game_env: dict[str, str] | None = None) -> None:
@@ -88,21 +56,13 @@ class Portal:
         limits = config.settings.limits
         self.connections = ConnectionCounter(limits.connections_per_ip, limits.max_connections,
                                              limits.max_login_connections, limits.login_connections_per_ip)
+        self.clients = Clients(self.connections)
         self.manager = Manager(config.settings.tick_hz)
         self.closing = False
         self.stop_reason = "The casino is closing."
         self.started_at = time.time()
-        self.sessions: dict[int, Session] = {}
-        self.ids: dict[Session, int] = {}
-        self.states: dict[int, Any] = {}       # connection -> {"name", "room"} once logged in
-        self.told: dict[int, dict[str, Any]] = {}   # the client facts the game process has
-        self.waiting: dict[int, list[str | TooLong]] = {}   # typed while no game process listens
-        self.online: set[int] = set()          # logged in (MSSP counts them)
-        self.greeted: set[int] = set()         # handed to a game process (it showed the banner)
-        self.known: set[int] = set()           # connections the current game process was given
-        self._next_id = 1
         self.game: GameProcess | None = None
-        self.failures: list[float] = []        # when a game process failed to start, or died at once
+        self.failures = StartFailures()
         self.stopped = asyncio.Event()
         self.stop_requested = asyncio.Event()
         self.exit_code = 0
@@ -114,6 +74,10 @@ class Portal:
     @property
     def clock(self) -> Manager:
         return self.manager
+
+    @property
+    def online(self) -> set[int]:
+        return self.clients.online
 
     @property
     def port(self) -> int:
@@ -128,194 +92,77 @@ class Portal:
     def addresses(self) -> str:
         return addresses(self.host, self.port, self.web_port)
 
+    def _serving(self) -> GameProcess | None:
+        """The game process, if it listens now (not starting, not saying goodbye)."""
+        return self.game if self.game is not None and self.game.ready else None
+
     async def on_connect(self, session: Session) -> None:
         if self.closing:
             session.close(f"*** {self.stop_reason} ***")
             return
-        cid = self._next_id
-        self._next_id += 1
-        self.sessions[cid] = session
-        self.ids[session] = cid
+        cid = self.clients.add(session)
         session.resized = lambda: self._facts_changed(session)
-        self.told[cid] = self.facts(session)
         logs.event(log, "connect", ip=session.ip, id=cid)
-        if self.game is not None and self.game.ready:
-            self._open(self.game, cid, session)
+        if (game := self._serving()) is not None:
+            game.send(self.clients.opened(cid, session))
         else:                              # opened once the next game process is ready
             session.relay(f"*** {RESTARTING} One moment. ***\r\n", prompt=True)
 
     async def on_input(self, session: Session, lines: list[str | TooLong], now: float) -> None:
-        cid = self.ids.get(session)
+        cid = self.clients.ids.get(session)
         if cid is None or not lines:
             return
-        game = self.game
-        if game is None or not game.ready:
-            kept = self.waiting.setdefault(cid, [])
-            kept.extend(lines[:max(0, BUFFERED_LINES - len(kept))])
+        if (game := self._serving()) is None:
+            self.clients.wait(cid, lines)
             return
-        message: protocol.Message = {"t": "in", "id": cid,
-                                     "l": [{"long": x.length} if isinstance(x, TooLong) else x for x in lines]}
-        changed = self._changed_facts(cid, session)
-        if changed:
+        message: protocol.Message = {"t": "in", "id": cid, "l": protocol.pack_lines(lines)}
+        if changed := self.clients.changed_facts(cid, session):
             message["x"] = changed
         game.send(message)
 
     async def on_disconnect(self, session: Session) -> None:
-        cid = self.ids.pop(session, None)
-        if cid is None:
-            return
-        self.sessions.pop(cid, None)
-        self.states.pop(cid, None)
-        self.told.pop(cid, None)
-        self.waiting.pop(cid, None)
-        self.online.discard(cid)
-        self.greeted.discard(cid)
-        if cid in self.known:
-            self.known.discard(cid)
-            if self.game is not None:
-                self.game.send({"t": "gone", "id": cid})
-
-    # --- client facts ---------------------------------------------------------------
-    def facts(self, session: Session) -> dict[str, Any]:
-        """What the game process reads of this client (protocol.FACTS, naws, gmcp)."""
-        out: dict[str, Any] = {}
-        for key in protocol.FACTS:
-            try:
-                value = session.writer.get_extra_info(key)
-            except Exception:      # a closing transport may refuse
-                value = None
-            if value is not None:
-                out[key] = value if isinstance(value, (str, int, float, bool)) else str(value)
-        if session.naws_cols:
-            out["naws"] = session.naws_cols
-        if session.gmcp is not None:
-            out["gmcp"] = bool(session.gmcp.enabled)
-            if session.gmcp.modules is not None:
-                out["gmcp_modules"] = sorted(session.gmcp.modules)
-        return out
-
-    def _changed_facts(self, cid: int, session: Session) -> dict[str, Any]:
-        now = self.facts(session)
-        before = self.told.get(cid, {})
-        changed = {k: v for k, v in now.items() if before.get(k) != v}
-        if changed:
-            self.told[cid] = now
-        return changed
+        cid = self.clients.remove(session)
+        if cid is not None and self.game is not None:
+            self.game.send({"t": "gone", "id": cid})
 
     def _facts_changed(self, session: Session) -> None:
-        cid = self.ids.get(session)
-        if cid is None or self.game is None or not self.game.ready:
+        cid = self.clients.ids.get(session)
+        if cid is None or (game := self._serving()) is None:
             return
-        changed = self._changed_facts(cid, session)
-        if changed:
-            self.game.send({"t": "x", "id": cid, "x": changed})
+        if changed := self.clients.changed_facts(cid, session):
+            game.send({"t": "x", "id": cid, "x": changed})
 
     # --- the game process -----------------------------------------------------------
     async def start_game(self, why: str | None = None) -> bool:
         """Start a game process and hand it every connection; False if it could not start."""
-        here, there = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
-        env = dict(os.environ, CASINO_LINK_FD=str(there.fileno()), **self.game_env)
-        # the portal's process group (a kill of the group is a crash of the whole casino);
-        # a terminal's Ctrl-C or hang-up reaches both, and the game process ignores them
-        # (server/cli/game.py): the portal's `stop` stops it cleanly instead
-        proc = await asyncio.create_subprocess_exec(*self.game_argv, pass_fds=(there.fileno(),), env=env)
-        there.close()
-        reader, writer = await asyncio.open_unix_connection(sock=here, limit=1 << 22)
-        game = GameProcess(proc, reader, writer)
+        game = await GameProcess.spawn(self.game_argv, self.game_env)
         self.game = game
-        conns = [{"id": cid, "ip": s.ip, "x": self.told.get(cid) or self.facts(s), "s": self.states.get(cid),
-                  "new": cid not in self.greeted} for cid, s in self.sessions.items()]
-        self.greeted.update(self.sessions)
-        self.known = set(self.sessions)
+        conns = self.clients.handover()
         game.send({"t": "hello", "v": protocol.VERSION, "conns": conns, "why": why})
-        ready = asyncio.get_running_loop().create_future()
-        asyncio.create_task(self._read(game, ready))
-        if not await ready:
+        asyncio.create_task(self._run(game))
+        if not await game.started:
             return False
-        logs.event(log, "game_started", pid=proc.pid, connections=len(conns))
-        for cid, session in list(self.sessions.items()):
-            if cid not in self.known:          # came while this process was starting
-                self._open(game, cid, session)
-        for cid, lines in list(self.waiting.items()):
-            if cid in self.sessions:
-                game.send({"t": "in", "id": cid,
-                           "l": [{"long": x.length} if isinstance(x, TooLong) else x for x in lines]})
-        self.waiting.clear()
+        logs.event(log, "game_started", pid=game.proc.pid, connections=len(conns))
+        for cid, session in self.clients.unknown():
+            game.send(self.clients.opened(cid, session))
+        for message in self.clients.take_waiting():
+            game.send(message)
         return True
 
-    async def _read(self, game: GameProcess, ready: asyncio.Future[bool]) -> None:
-        """Everything the game process says, until it exits; then what happens next."""
-        try:
-            while line := await game.reader.readline():
-                message = protocol.decode(line)
-                if message is None:
-                    continue
-                if message["t"] == "ready":
-                    game.ready = True
-                    game.ready_at = time.monotonic()
-                    ready.set_result(True)
-                elif message["t"] == "bye":
-                    game.bye = message
-                    game.ready = False         # what is typed from now on waits for the next one
-                    game.end()
-                elif message["t"] == "again":
-                    game.returned.setdefault(message["id"], []).extend(
-                        TooLong(int(x["long"])) if isinstance(x, dict) else str(x) for x in message["l"])
-                elif message["t"] == "reloaded":
-                    self.reloaded()
-                else:
-                    self.deliver(message)
-        except ConnectionError as e:               # it died mid-message: its exit says the rest
-            log.warning("event=game_link_lost error=%r", e)
-        except ValueError:                         # a line past the reader's limit: a bug
-            log.exception("event=game_link_error")
-        game.writer.close()                        # the game process waits for this after its bye
-        code = await game.proc.wait()
+    async def _run(self, game: GameProcess) -> None:
+        """The game process's life, then what happens next (start_game's caller
+        decides for one that never started)."""
+        code = await game.run(self._from_game)
         if self.game is game:
             self.game = None
-        if not game.ready_at:                      # never started: start_game's caller decides
-            if not ready.done():
-                ready.set_result(False)
-            return
-        await self._game_ended(game, code)
+        if game.ready_at:
+            await self._game_ended(game, code)
 
-    def _open(self, game: GameProcess, cid: int, session: Session) -> None:
-        self.known.add(cid)
-        self.greeted.add(cid)
-        game.send({"t": "open", "id": cid, "ip": session.ip, "x": self.told.get(cid) or self.facts(session)})
-
-    def deliver(self, m: protocol.Message) -> None:
-        """One message from the game process for one connection."""
-        session = self.sessions.get(m.get("id", 0))
-        if session is None:
-            return
-        kind = m["t"]
-        if kind == "w" or kind == "p":
-            session.relay(m["d"], prompt=kind == "p")
-        elif kind == "g":
-            if session.gmcp is not None:
-                session.gmcp.send(m["p"], m["d"])
-        elif kind == "data":
-            session.writer.data(m["p"], m["d"])     # the browser page's own view; telnet ignores it
-        elif kind == "s":
-            self._state(m["id"], session, m["s"])
-        elif kind == "echo":
-            try:
-                session.writer.echo(bool(m["on"]))
-            except Exception:      # noqa: BLE001 - a transport already gone
-                session.abort()
-        elif kind == "close":
-            session.close()
-        elif kind == "abort":
-            session.abort()
-
-    def _state(self, cid: int, session: Session, state: Any) -> None:
-        self.states[cid] = state
-        if state is None:
-            self.online.discard(cid)
-            return
-        self.online.add(cid)
-        count_login(self.connections, session)   # no longer counted among those logging in
+    def _from_game(self, message: protocol.Message) -> None:
+        if message["t"] == "reloaded":
+            self.reloaded()
+        else:
+            self.clients.deliver(message)
 
     async def _game_ended(self, game: GameProcess, code: int) -> None:
         """A game process that was serving exited: for good, to be replaced, or dead."""
@@ -325,27 +172,24 @@ class Portal:
             self.exit_code = code
             self.request_stop(str(bye.get("why") or self.stop_reason))
             return
-        for cid, lines in game.returned.items():     # typed before what waits here: first
-            if cid in self.sessions:
-                self.waiting[cid] = (lines + self.waiting.get(cid, []))[:BUFFERED_LINES]
-        crashed = not bye
-        logs.event(log, "game_restarting", code=code, crashed=crashed)
-        if crashed:
-            for session in list(self.sessions.values()):
+        self.clients.handed_back(game.returned)
+        logs.event(log, "game_restarting", code=code, crashed=game.crashed)
+        if game.crashed:
+            for session in list(self.clients.sessions.values()):
                 session.relay(f"\r\n*** {RESTARTING} One moment. ***\r\n")
-        if crashed and time.monotonic() - game.ready_at < CRASH_SOON:
-            self.failures.append(time.monotonic())   # died as soon as it served: a crash loop?
-        why = "The casino restarted after a failure." if crashed else None
+        if game.died_at_once():
+            self.failures.add()                    # died as soon as it served: a crash loop?
+        why = "The casino restarted after a failure." if game.crashed else None
         while True:
-            recent = [t for t in self.failures if time.monotonic() - t < RESTART_WINDOW]
-            if len(recent) >= FAILED_STARTS:
-                log.error("event=game_keeps_failing failures=%d window=%ds", len(recent), int(RESTART_WINDOW))
+            if self.failures.too_many():
+                log.error("event=game_keeps_failing failures=%d window=%ds",
+                          self.failures.recent(), int(RESTART_WINDOW))
                 self.exit_code = 1
                 self.request_stop("The casino could not start.")
                 return
             if await self.start_game(why):
                 return
-            self.failures.append(time.monotonic())
+            self.failures.add()
             await asyncio.sleep(1.0)               # whatever failed may need a moment (the database)
 
     # --- lifecycle ------------------------------------------------------------------
@@ -377,8 +221,8 @@ class Portal:
 
     def restart(self, reason: str = RESTARTING) -> None:
         """`casino restart` (SIGUSR1): the game process restarts, everyone stays."""
-        if self.game is not None and self.game.ready:
-            self.game.send({"t": "restart", "why": reason})
+        if (game := self._serving()) is not None:
+            game.send({"t": "restart", "why": reason})
 
     def reloaded(self) -> None:
         """The game process applied a reload: the portal's caps and limits follow (the
@@ -403,8 +247,8 @@ class Portal:
 
     def reload(self) -> None:
         """SIGHUP: the game process reloads (its own `reload`)."""
-        if self.game is not None and self.game.ready:
-            self.game.send({"t": "reload"})
+        if (game := self._serving()) is not None:
+            game.send({"t": "reload"})
 
     async def stop(self) -> None:
         """Stop for good: the game process settles and says goodbye, then the edges close."""
@@ -417,7 +261,7 @@ class Portal:
             except asyncio.TimeoutError:
                 game.proc.kill()
         loop = asyncio.get_running_loop()
-        sessions = list(self.sessions.values())
+        sessions = list(self.clients.sessions.values())
         for session in sessions:
             if not session.closed:
                 session.close(f"*** {self.stop_reason} Goodbye. ***")

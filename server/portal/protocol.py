@@ -51,7 +51,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from server.net.lines import TooLong
+
 VERSION = 1
+LINE_LIMIT = 1 << 22       # bytes: the longest message line either side reads
 FACTS = ("ttype1", "ttype2", "ttype3", "ttype4", "TERM", "LANG", "cols", "rows",
          "agreed_charset", "scrolls")
 
@@ -72,3 +75,14 @@ def decode(line: bytes) -> Message | None:
     except (ValueError, UnicodeDecodeError):
         return None
     return message if isinstance(message, dict) and isinstance(message.get("t"), str) else None
+
+
+def pack_lines(lines: list[str | TooLong]) -> list[str | dict[str, int]]:
+    """Input lines as `in` and `again` carry them: a line dropped as too long
+    travels as {"long": n}, so the side that reads it still tells the player."""
+    return [{"long": x.length} if isinstance(x, TooLong) else x for x in lines]
+
+
+def unpack_lines(packed: list[Any]) -> list[str | TooLong]:
+    """The lines of an `in` or `again` message, as the Session read them."""
+    return [TooLong(int(x["long"])) if isinstance(x, dict) else str(x) for x in packed]

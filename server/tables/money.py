@@ -18,7 +18,7 @@ from typing import Callable, Protocol
 
 from server import logs
 from server.accounts.names import name_key
-from server.games.intents import Forfeit, Hold, MoneyIntent, Refund, Settle
+from server.games.intents import Hold, MoneyIntent, Refund, Settle
 from server.games.seam import Event, Note
 from server.ledger import InsufficientFunds, LedgerError, Refused
 

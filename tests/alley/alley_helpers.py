@@ -11,7 +11,7 @@ TPS = 10
 
 
 class LedgerModel:
-    """Applies money intents the way LEDGER.md promises."""
+    """Applies money intents the way docs/ledger.md promises."""
 
     def __init__(self, wallets: dict[str, int]) -> None:
         self.wallets = dict(wallets)

@@ -1,4 +1,4 @@
-"""Crapless craps (RULES.md "Crapless"): all 36 outcomes of every bet it
+"""Crapless craps (docs/play-craps-variants.md): all 36 outcomes of every bet it
 offers, on the come-out and with each of its ten points on; payout units,
 odds limits, refusals by name, and the edges edge.py computes."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Diceless craps (RULES.md "Diceless"): bank craps dealt with two cards.
+"""Diceless craps (docs/play-craps-variants.md): bank craps dealt with two cards.
 The deal is one draw in [0, 36) split red first, blue second; a pair is hard;
 every bet, payout and edge is bank craps'; the words say deal and cards."""
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""Die Rich (RULES.md "Die Rich"): one die, a fair draw in [0, 6). Pass: come-out
-6 wins 1:1, 1 loses, 2 to 5 is the point; then the point pays 2:1 on the
+"""Die Rich (docs/play-craps-variants.md): one die, a fair draw in [0, 6). Pass:
+come-out 6 wins 1:1, 1 loses, 2 to 5 is the point; then the point pays 2:1 on the
 hand's second roll, 1:1 on the third, 2:1 on the fourth; a 1 loses; a fourth
 roll that is neither loses. Face bets on the next roll, 4:1. Every face on
 every roll of the hand; payouts; refusals by name; the draw (fair, verify,

@@ -1,4 +1,4 @@
-"""High Point craps (RULES.md "High Point"): one bet, `high` (`pass` its alias),
+"""High Point craps (docs/play-craps-variants.md): one bet, `high` (`pass` its alias),
 a contract. Come-out 2 or 3: no decision; 11 or 12 wins 1:1; 4 to 10 is the
 point and the next roll decides: higher wins 1:1, equal or lower loses. Every
 one of the 36 outcomes on the come-out and on each point; refusals by name;

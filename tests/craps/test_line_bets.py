@@ -6,7 +6,11 @@ from server.games.craps.outcome import ALL_DICE, Outcome, Result, TableView, rul
 from support.sweep import Sweep
 
 BOOK = rulebook(2)
-WIN1 = lambda n: Outcome(Result.WIN, n)
+
+
+def WIN1(n: int) -> Outcome:
+    return Outcome(Result.WIN, n)
+
 
 # What a 10-chip bet does on the come-out (or, for come/don't come, in the come box).
 COME_OUT_DO = {2: "lose", 3: "lose", 12: "lose", 7: "win", 11: "win"}

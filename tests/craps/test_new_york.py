@@ -1,4 +1,4 @@
-"""New York craps (RULES.md "New York"): pass and don't pass with odds, the
+"""New York craps (docs/play-craps-variants.md "New York craps"): pass and don't pass with odds, the
 box numbers bought or laid with the 5% charge taken when the bet is made (its
 own Hold, settled to the house at once, never returned); all 36 outcomes of
 every bet in every state; refusals by name; edges from edge.py."""

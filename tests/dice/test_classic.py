@@ -50,7 +50,7 @@ def test_minimal_standard_10000th_value():
 
 
 def test_minimal_standard_seed_0_is_123459876():
-    # RULES.md: the state 0 cannot be, so the library seeds 0 as 123459876;
+    # docs/play-simplified-craps.md: the state 0 cannot be, so the library seeds 0 as 123459876;
     # 16807 * 123459876 mod (2^31 - 1) = 520932930.
     assert first(MacRand(0), 1) == [16807 * 123459876 % (2**31 - 1)] == [520932930]
     assert first(MacRand(0), 5) == first(MacRand(123459876), 5)

@@ -1,6 +1,6 @@
 """What every client's screen gets: negotiation, prompts and message blocks.
 
-Over real telnet connections to a real server (CLIENTS.md): the negotiation
+Over real telnet connections to a real server (docs/running.md "Connecting"): the negotiation
 that keeps inetutils telnet free of the staircase, text nobody asked for
 starting on a fresh line with the prompt shown again after it, and one block
 (one prompt) for a roll and its settlement whoever or whatever rolled.

@@ -25,7 +25,6 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
 import telnetlib3
 
 from support.telnet import Client, login, plain
@@ -206,7 +205,7 @@ async def make_player(server: Server, i: int, web: bool) -> Player:
         ttype = "dumb" if i % 11 == 5 else "xterm-256color"
         client = await Client.open(server.port, cols=cols, ttype=ttype)
         said = await login(client, name, PASSWORD)
-    assert f"You have 1000 chips" in plain(said), said
+    assert "You have 1000 chips" in plain(said), said
     walk, room = WALKS[i % len(WALKS)]
     player = Player(name, client, room)
     for way in walk:

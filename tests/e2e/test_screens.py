@@ -1,5 +1,5 @@
 """What a player's screen shows in the real clients: inetutils telnet and
-TinTin++ in tmux, against a real server on 127.0.0.1 (CLIENTS.md).
+TinTin++ in tmux, against a real server on 127.0.0.1 (docs/running.md "Connecting").
 
 For each client: the password never shows; the reply to a typed command
 starts in column 0 (no staircase); text from another player starts on its own

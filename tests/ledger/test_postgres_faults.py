@@ -9,14 +9,12 @@ writer's connection around its next COMMIT, as a network fault would.
 """
 from __future__ import annotations
 
-import asyncio
 import os
 import signal
 import socket
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import pytest

@@ -22,7 +22,7 @@ def lines(events: list) -> list[str]:
 
 
 class LedgerModel:
-    """Applies money intents the way LEDGER.md promises, so tests can check balance."""
+    """Applies money intents the way docs/ledger.md promises, so tests can check balance."""
 
     def __init__(self, wallets: dict[str, int]) -> None:
         self.wallets = dict(wallets)

@@ -34,7 +34,7 @@ def test_each_spin_is_committed_before_its_bets_and_verifiable_after(capsys):
         lines = fair_lines(dice, WHEEL)
         assert lines[0] == "Provably fair wheel at table roulette."
         assert "deterministic: wheel derived from --seed 7" in lines
-        assert f"    1 spin(s) (--draw 37): client seed 'roulette' nonce 0" in lines
+        assert "    1 spin(s) (--draw 37): client seed 'roulette' nonce 0" in lines
         assert "Check a spin: casino verify --server-seed S --client-seed C --nonce N --draw 37" in lines
         assert main(["verify", "--server-seed", revealed.server_seed, "--client-seed", "roulette",
                      "--nonce", "0", "--draw", "37"]) == 0

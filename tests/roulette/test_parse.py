@@ -106,7 +106,7 @@ def test_amount_and_number_reasons(typed, reason):
 
 
 def test_cents_are_returned_with_a_note():
-    """RULES.md: an amount typed with cents is cut to whole chips and the player is told."""
+    """docs/play-roulette.md: an amount typed with cents is cut to whole chips and the player is told."""
     assert parse_noted("red 10.50") == (parse("red 10"), "0.50 returned, your wager is 10")
     assert parse_noted("red 10.5") == (parse("red 10"), "0.50 returned, your wager is 10")
     assert parse_noted("red 10.00") == (parse("red 10"), None)

@@ -2,7 +2,8 @@
 
 Each Screen runs one client in a pane of a private tmux server (its own
 socket, killed afterwards), types with `send-keys` and reads what a player
-would see with `capture-pane` (CLIENTS.md "How to test as a player would").
+would see with `capture-pane` (docs/running.md "Connecting": the screens the
+end-to-end tests check).
 Waiting polls the screen of a real process; it never waits for game time.
 """
 from __future__ import annotations

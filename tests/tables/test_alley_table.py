@@ -11,7 +11,6 @@ from server.config.load import load_config
 from server.games.alley import events as ev
 from server.games.intents import Hold, Refund, Settle
 from server.render.prefs import Prefs
-from server.games.alley.dealer import AlleyDealer
 from server.games.seam import Note, Viewer, WalletReport
 from support.dice import TableDice
 from support.pure_table import PureTable

@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 from server.config.load import load_config
-from server.games.craps import events as ev
 from server.games.craps.events import LastCall, WindowClosed
 from server.games.intents import Hold
 from server.games.seam import Note, Viewer

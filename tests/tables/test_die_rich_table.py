@@ -1,6 +1,6 @@
 """A Die Rich table by ticks (no network): one die drawn from the table's fair
 source as a draw of 6, shown as one die, carried by GMCP Casino.Roll; a win
-keeps the die, a loss passes it on (RULES.md "Die Rich"); bank craps'
+keeps the die, a loss passes it on (docs/play-craps-variants.md "Die Rich"); bank craps'
 windows, last call, dealer roll, autoroll, leave, disconnect and shutdown."""
 from __future__ import annotations
 

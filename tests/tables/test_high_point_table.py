@@ -1,5 +1,5 @@
 """A High Point table's seats, queue and timing, driven by ticks (no network):
-a win keeps the dice, a loss passes them on (RULES.md "High Point"), with
+a win keeps the dice, a loss passes them on (docs/play-craps-variants.md "High Point craps"), with
 bank craps' windows, last call, dealer roll, autoroll, leave, disconnect and
 shutdown unchanged."""
 from __future__ import annotations

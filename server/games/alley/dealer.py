@@ -1,6 +1,6 @@
 """The alley craps table: seats, game starts and the pure engine behind them.
 
-Seating policy (RULES.md "Alley craps", issue 6):
+Seating policy (docs/play-alley-craps.md "Seats and starting a game", issue 6):
 - `play alley` takes a seat (up to max_players) if the wallet covers the
   buy-in; nothing is held yet. A game starts when someone seated types `start`
   with at least min_players seated, or by itself on the tick after an arrival

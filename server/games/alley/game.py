@@ -1,4 +1,4 @@
-"""The alley craps table as a pure state machine (spec 000, RULES.md "Alley craps").
+"""The alley craps table as a pure state machine (spec 000, docs/play-alley-craps.md).
 
 The seam with the table host, in the manner of h11: commands and elapsed ticks
 go in, lists of events come out; nothing here awaits, sleeps, prints, reads a

@@ -1,4 +1,4 @@
-"""Alley craps' rules as tables and small pure functions (spec 000, RULES.md).
+"""Alley craps' rules as tables and small pure functions (spec 000, docs/play-alley-craps.md).
 
 What a roll decides, and whether an amount a player typed is a valid action or
 fade, live here apart from the game's turn and tick bookkeeping.

@@ -49,7 +49,8 @@ TRUE_ODDS = {4: (2, 1), 10: (2, 1), 5: (3, 2), 9: (3, 2), 6: (6, 5), 8: (6, 5)}
 # True odds when laying against a point (laid odds and lay bets).
 LAID_ODDS = {n: (d, p) for n, (p, d) in TRUE_ODDS.items()}
 PLACE_ODDS = {4: (9, 5), 10: (9, 5), 5: (7, 5), 9: (7, 5), 6: (7, 6), 8: (7, 6)}
-# Crapless craps adds four points (RULES.md "Crapless"): their true odds and place pays.
+# Crapless craps adds four points (docs/play-craps-variants.md "Crapless craps"):
+# their true odds and place pays.
 CRAPLESS_POINTS = (2, 3, 4, 5, 6, 8, 9, 10, 11, 12)
 CRAPLESS_TRUE_ODDS = {**TRUE_ODDS, 2: (6, 1), 12: (6, 1), 3: (3, 1), 11: (3, 1)}
 CRAPLESS_PLACE_ODDS = {**PLACE_ODDS, 2: (11, 2), 12: (11, 2), 3: (11, 4), 11: (11, 4)}
@@ -64,13 +65,13 @@ HOP_PAIR_ODDS = (30, 1)
 HORN_ODDS = {n: (p - 3, 4) for n, (p, _) in PROP_ODDS.items()}
 FIRE_PAYS = {4: 24, 5: 249, 6: 999}          # distinct made points -> odds to 1
 ATS_PAYS = {"small": 34, "tall": 34, "all": 175}
-# High Point (RULES.md "High Point"): a come-out 4 to 10 is the point, 7 too;
+# High Point (docs/play-craps-variants.md "High Point craps"): a come-out 4 to 10 is the point, 7 too;
 # 11 and 12 win at once, 2 and 3 decide nothing; every decision pays 1:1.
 HIGH_POINTS = (4, 5, 6, 7, 8, 9, 10)
 HIGH_WINS = (11, 12)
 HIGH_NO_DECISION = (2, 3)
 HIGH_ODDS = (1, 1)
-# Die Rich (RULES.md "Die Rich"): one die; come-out 6 wins 1:1, 1 loses, 2 to 5
+# Die Rich (docs/play-craps-variants.md "Die Rich"): one die; come-out 6 wins 1:1, 1 loses, 2 to 5
 # is the point; the point on the 2nd, 3rd and 4th roll of the hand pays these.
 DIE_FACES = (1, 2, 3, 4, 5, 6)
 DIE_POINTS = (2, 3, 4, 5)

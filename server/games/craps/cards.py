@@ -1,5 +1,5 @@
 """Diceless craps' draw: two cards, one from each of two six-card packs
-(RULES.md "Diceless"). Red (hearts) and blue (spades), ranked ace (1) to six;
+(docs/play-craps-variants.md "Diceless craps"). Red (hearts) and blue (spades), ranked ace (1) to six;
 both packs are whole again before every deal, so one deal is one fair draw in
 [0, 36) split exactly as two dice are: the red card first, the blue second.
 The cards are drawn small, with rank and pack: "A-h" and "5-s" in ASCII,

@@ -1,6 +1,6 @@
 """Bank craps at a table: the rules state, the shooter queue and pacing.
 
-Policy (RULES.md "Bank craps", "Table timing"); the host's Seating is the queue:
+Policy (docs/play-craps.md "Sitting down", "Rolling"); the host's Seating is the queue:
 - the shooter is the first active seat; arrivals (and players back from
   sitting out) join at the tail; a made point keeps the shooter; a seven-out
   sends the shooter to the tail; sitting-out seats are skipped;

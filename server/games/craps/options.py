@@ -17,7 +17,7 @@ MAX_CHIPS = 1_000_000_000
 
 @dataclass(frozen=True)
 class CrapsTiming:
-    """Table timing for multiplayer craps, in seconds (RULES.md "Table timing")."""
+    """Table timing for multiplayer craps, in seconds (docs/play-craps.md "Rolling")."""
 
     window: int = option(10, as_int, 2, 600)           # betting before each roll
     last_call: int = option(3, as_int, 1, 599)         # left in the window at the last call
@@ -50,7 +50,8 @@ CRAPS_FIELDS = rows_of(CrapsOptions)
 SIMPLIFIED_ONLY = ("dont_pass_bar", "press", "dice")
 
 # Per variant: (max_players default, max_players ceiling, min_bet default, max_bet default).
-# Simplified is a solo table against the house (RULES.md), minimum 5 as in 001.
+# Simplified is a solo table against the house
+# (docs/play-simplified-craps.md), minimum 5 as in 001.
 VARIANTS = {"bank": (12, 20, 1, 10000), "simplified": (1, 1, 5, 1000)}
 
 

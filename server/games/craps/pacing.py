@@ -1,6 +1,6 @@
 """When the dice may, must or will roll at a multiplayer craps table.
 
-Pure counters of manager ticks (RULES.md "Table timing"): a betting window
+Pure counters of manager ticks (docs/play-craps.md "Rolling"): a betting window
 before each roll with a last call near its end, then a deadline for the
 shooter after which the dealer rolls, and autoroll's cadence. Nothing counts
 while no bet is live. Solo play has no window and no deadline.

@@ -293,7 +293,7 @@ class CrapsState:
                 paid = w.bet.amount
             back[w.player] = back.get(w.player, 0) + paid
         if decided:
-            # One durable write for everything the roll decided (ARCHITECTURE.md
+            # One durable write for everything the roll decided (docs/architecture.md
             # "One settlement per roll"): a full table is one ledger transaction,
             # not one commit per wager awaited in turn. A player who gets nothing
             # back is still named, with 0, so the host can tell every owner of a

@@ -1,4 +1,4 @@
-"""The craps variants, each one plain frozen data (RULES.md "Craps variants").
+"""The craps variants, each one plain frozen data (docs/play-craps-variants.md).
 
 A variant is the bank craps game with a different outcome table, set of bets
 and draw, not a copy of it: this record says which bets a table takes, on

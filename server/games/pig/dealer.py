@@ -1,6 +1,6 @@
 """Pig at its table: seats, `start`, and the pure engine (server.games.pig) wired to the host.
 
-Seating policy (RULES.md "Pig", tracker issue 7):
+Seating policy (docs/play-pig.md, tracker issue 7):
 - anyone may sit while there is a free seat (`max_players`); people who sit
   during a game wait for the next one;
 - a seated player is in the next game only when ready: sitting down while no

@@ -1,4 +1,4 @@
-"""The Pig table as a pure state machine (spec 003, RULES.md "Pig").
+"""The Pig table as a pure state machine (spec 003, docs/play-pig.md).
 
 The seam with the table host, in the manner of h11: commands and elapsed ticks
 go in, lists of events come out; nothing here awaits, sleeps, prints, reads a

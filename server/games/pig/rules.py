@@ -1,7 +1,7 @@
 """Pig's rules as small pure functions: what a roll does, when the computer stops.
 
 Kept apart from the game's turn/tick bookkeeping so each rule can be read and
-tested on its own (spec 003, RULES.md "Pig").
+tested on its own (spec 003, docs/play-pig.md "The rules").
 """
 from __future__ import annotations
 

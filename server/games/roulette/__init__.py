@@ -1,4 +1,4 @@
-"""Single-zero roulette as a pure state machine (RULES.md "Single-zero roulette").
+"""Single-zero roulette as a pure state machine (docs/play-roulette.md).
 
 Modules, one idea each: layout (the wheel and the 3x12 layout as data), kinds
 (the one table of bet kinds), bets (Bet and the parser), payout (what a bet

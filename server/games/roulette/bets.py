@@ -4,9 +4,9 @@
 whatever the player typed (other scripts' digits, superscripts, 5000-digit
 numbers). Parsing knows nothing of the table: the wheel checks min/max.
 
-Amounts are whole chips. As RULES.md says for every game, typed cents are cut
+Amounts are whole chips. As at every table, typed cents are cut
 off and the player is told ("0.50 returned, your wager is 10"): that note
-travels with the bet from `parse_noted`.
+travels with the bet from `parse_noted` (docs/play-roulette.md "Amounts and limits").
 """
 from __future__ import annotations
 

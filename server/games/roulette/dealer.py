@@ -1,6 +1,6 @@
 """Roulette at a table: the pure wheel (wheel.py) wired to the host's seats and dice.
 
-Policy (RULES.md "Single-zero roulette"), the host's Seating being who is here:
+Policy (docs/play-roulette.md), the host's Seating being who is here:
 - the wheel runs on its own round clock when two or more are seated (or bets
   of players who left are down), so a lone player is never hurried: they
   type `spin` (which they may also do while riders' bets wait);

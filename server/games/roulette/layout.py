@@ -4,7 +4,7 @@ Everything a bet can cover is a set of pockets, and every set a bet may cover
 is listed here once (splits, streets, corners, six lines, the zero groups,
 dozens, columns, the even-money halves). Parsing, settling and the house-edge
 calculation all read these sets, so a wrong adjacency cannot hide in one of
-them alone. RULES.md "Single-zero roulette" is the source.
+them alone. docs/play-roulette.md ("The layout", "Betting") is the source.
 
 The layout: 0 on top, then twelve rows of three, 1 2 3 / 4 5 6 / ... / 34 35 36.
 Column 1 is 1, 4, ..., 34; column 3 is 3, 6, ..., 36.

@@ -3,7 +3,7 @@
 Nothing here is a quoted number: each edge is 1 - (chips returned over the 37
 equally likely pockets) / (37 x stake), as a Fraction, for every pocket set
 the kind table allows. So a wrong payout or a wrong set shows up here (and
-in `casino odds`) instead of being papered over: RULES.md says 1/37 for every
+in `casino odds`) instead of being papered over: docs/play-roulette.md says 1/37 for every
 bet, and 1/74 for the even-money bets with la partage on an even stake.
 """
 from __future__ import annotations
@@ -15,7 +15,7 @@ from .kinds import KINDS, Kind
 from .layout import POCKETS
 from .payout import settle
 
-QUOTE_STAKE = 2      # even, so la partage's half stake is whole chips (RULES.md)
+QUOTE_STAKE = 2      # even, so la partage's half stake is whole chips (docs/play-roulette.md)
 
 
 def edge(bet: Bet, la_partage: bool = False) -> Fraction:

@@ -14,7 +14,7 @@ from typing import ClassVar
 from server.config.keys import Field, Problem, as_int, describe, option, rows_of
 from server.games.seam import Built, OptionsReader, TableKeys
 
-WHEELS = ("single_zero",)          # the wheels this package plays (RULES.md: European, 37 pockets)
+WHEELS = ("single_zero",)          # the wheels it plays (European, 37 pockets: docs/play-roulette.md)
 MAX_CHIPS = 1_000_000_000
 
 
@@ -39,7 +39,7 @@ def as_wheel(value: object, raw: str | None = None) -> str:
 
 @dataclass(frozen=True)
 class RouletteOptions:
-    """Defaults are RULES.md's: 20 s window, last call at 5 s left, ball drops 3 s later.
+    """Defaults are docs/play-roulette.md's: 20 s window, last call at 5 s left, ball drops 3 s later.
 
     Each field is a config key of a `game: roulette` entry (`option`: its
     check, range and default, declared once; `rows_of` makes the rows)."""

@@ -3,7 +3,7 @@
 A winning bet returns its stake plus `pays` times it (35, 17, 11, 8, 5, 2, 1
 to 1, from the kind table). Zero loses every bet that does not cover it;
 with la partage an even-money bet gets half its stake back, rounded down
-(RULES.md), so nothing is ever paid in fractions of a chip.
+(docs/play-roulette.md "La partage"), so nothing is ever paid in fractions of a chip.
 """
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The round clock: which phase a wheel is in and how many ticks it has left.
 
-Time exists only as ticks handed in (ARCHITECTURE.md "Time"); durations are
+Time exists only as ticks handed in (docs/architecture.md "Time is ticks"); durations are
 configured in seconds and turned into ticks here, once. The clock counts and
 announces (BetsOpen, LastCall exactly once per window, NoMoreBets); the wheel
 decides when a window may start or must stop, and drops the ball.

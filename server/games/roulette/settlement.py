@@ -1,6 +1,6 @@
 """Settling one spin: a single Settle for the whole spin, one Settlement per player.
 
-ARCHITECTURE.md: a roll (here a spin) that decides many wagers writes one
+docs/architecture.md "One settlement per roll": a roll (here a spin) that decides many wagers writes one
 durable transaction, not one per wager. So every live stake is closed by one
 Settle whose pays are summed per player, and each player then gets one
 consolidated fact listing what won and lost.

@@ -18,7 +18,7 @@ If the ledger refuses a Hold, the host calls `hold_refused(key)` before any
 other input and shows the BetCancelled it returns instead of the BetAccepted
 that followed the Hold; no intent ever names a stake that was not held.
 
-Rounds (RULES.md): the wheel is idle until someone has a bet. With others at
+Rounds (docs/play-roulette.md "A round"): the wheel is idle until someone has a bet. With others at
 the wheel (`multiplayer`), a bet opens a window of `bet_window` seconds with a
 last call at `last_call` seconds left, then "No more bets", and the ball drops
 `spin_seconds` later. Alone, a player is never forced: the window does not run

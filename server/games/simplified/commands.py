@@ -1,4 +1,4 @@
-"""Simplified craps' words, each declared once (COMMANDS.md "Simplified craps").
+"""Simplified craps' words, each declared once (docs/play-simplified-craps.md "Commands").
 
 ACTIONS is the one table of the game's words: the dealer's dispatch, `help`,
 the answer to a word the game does not have and the opening words all read

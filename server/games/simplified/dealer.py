@@ -5,7 +5,7 @@ until it is decided (the player rolls it out); a disconnect forfeits the live
 stakes; shutdown refunds them. The dice rotate (reveal and re-commit) after
 every decided game.
 
-A table with `dice: classic` (RULES.md "Classic dice") rolls from a
+A table with `dice: classic` (docs/play-simplified-craps.md "Classic dice") rolls from a
 ClassicSource instead of the fair dice: the player's `seed msvc 22` (taken
 in the fair dice' place: Dealer.own_draws) starts a C program's rand()
 stream, which carries on from game to game. Whoever knows the seed knows

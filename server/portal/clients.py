@@ -1,0 +1,162 @@
+"""The portal's record of every player connection, kept across game processes.
+
+A game process can be replaced at any moment (`restart`, a crash), and the
+next one must be handed every connection as if nothing had happened: the id
+it knows the connection by, what the client said about itself, who is logged
+in where, and what was typed while no game process listened. All of that is
+kept here, in the portal, beside the sockets, so a game process holds nothing
+that its exit would lose. What a game process writes to a connection comes
+back through `deliver`, onto the connection's Session as it is.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from server.net.lifecycle import logged_in as count_login
+from server.net.lines import TooLong
+from server.net.session import Session
+from server.net.throttle import ConnectionCounter
+from server.portal import protocol
+
+BUFFERED_LINES = 20        # lines a player may type while the game process restarts
+
+
+class Clients:
+    """Every connection the portal holds, by the id the game process knows it by
+    (given here, never reused while the portal runs)."""
+
+    def __init__(self, counter: ConnectionCounter) -> None:
+        self.counter = counter                 # the caps: a login moves a connection out of the not-logged-in count
+        self.sessions: dict[int, Session] = {}
+        self.ids: dict[Session, int] = {}
+        self.states: dict[int, Any] = {}       # connection -> {"name", "room"} once logged in
+        self.told: dict[int, dict[str, Any]] = {}   # the client facts the game process has
+        self.waiting: dict[int, list[str | TooLong]] = {}   # typed while no game process listens
+        self.online: set[int] = set()          # logged in (MSSP counts them)
+        self.greeted: set[int] = set()         # handed to a game process (it showed the banner)
+        self.known: set[int] = set()           # connections the current game process was given
+        self._next_id = 1
+
+    def add(self, session: Session) -> int:
+        """A new connection: its id, its client facts as they are now."""
+        cid = self._next_id
+        self._next_id += 1
+        self.sessions[cid] = session
+        self.ids[session] = cid
+        self.told[cid] = self.facts(session)
+        return cid
+
+    def remove(self, session: Session) -> int | None:
+        """Forget a connection; its id if the current game process knows it (and must be told `gone`)."""
+        cid = self.ids.pop(session, None)
+        if cid is None:
+            return None
+        for kept in (self.sessions, self.states, self.told, self.waiting):
+            kept.pop(cid, None)
+        self.online.discard(cid)
+        self.greeted.discard(cid)
+        if cid not in self.known:
+            return None
+        self.known.discard(cid)
+        return cid
+
+    # --- client facts ---------------------------------------------------------------
+    def facts(self, session: Session) -> dict[str, Any]:
+        """What the game process reads of this client (protocol.FACTS, naws, gmcp)."""
+        out: dict[str, Any] = {}
+        for key in protocol.FACTS:
+            try:
+                value = session.writer.get_extra_info(key)
+            except Exception:      # a closing transport may refuse
+                value = None
+            if value is not None:
+                out[key] = value if isinstance(value, (str, int, float, bool)) else str(value)
+        if session.naws_cols:
+            out["naws"] = session.naws_cols
+        if session.gmcp is not None:
+            out["gmcp"] = bool(session.gmcp.enabled)
+            if session.gmcp.modules is not None:
+                out["gmcp_modules"] = sorted(session.gmcp.modules)
+        return out
+
+    def changed_facts(self, cid: int, session: Session) -> dict[str, Any]:
+        """The facts that changed since the game process was last told (now told)."""
+        now = self.facts(session)
+        before = self.told.get(cid, {})
+        changed = {k: v for k, v in now.items() if before.get(k) != v}
+        if changed:
+            self.told[cid] = now
+        return changed
+
+    # --- handing connections to a game process --------------------------------------
+    def handover(self) -> list[dict[str, Any]]:
+        """Every connection, as `hello` gives them to a new game process (now known to it)."""
+        conns = [{"id": cid, "ip": s.ip, "x": self.told.get(cid) or self.facts(s), "s": self.states.get(cid),
+                  "new": cid not in self.greeted} for cid, s in self.sessions.items()]
+        self.greeted.update(self.sessions)
+        self.known = set(self.sessions)
+        return conns
+
+    def opened(self, cid: int, session: Session) -> protocol.Message:
+        """The `open` that gives the game process one more connection (now known to it)."""
+        self.known.add(cid)
+        self.greeted.add(cid)
+        return {"t": "open", "id": cid, "ip": session.ip, "x": self.told.get(cid) or self.facts(session)}
+
+    def unknown(self) -> list[tuple[int, Session]]:
+        """Connections that came while the current game process was starting."""
+        return [(cid, s) for cid, s in self.sessions.items() if cid not in self.known]
+
+    def wait(self, cid: int, lines: list[str | TooLong]) -> None:
+        """Typed while no game process listens: kept for the next one (a few lines each)."""
+        kept = self.waiting.setdefault(cid, [])
+        kept.extend(lines[:max(0, BUFFERED_LINES - len(kept))])
+
+    def handed_back(self, returned: dict[int, list[str | TooLong]]) -> None:
+        """Lines a stopping game process did not handle (`again`): typed before what
+        waits here, so they go first."""
+        for cid, lines in returned.items():
+            if cid in self.sessions:
+                self.waiting[cid] = (lines + self.waiting.get(cid, []))[:BUFFERED_LINES]
+
+    def take_waiting(self) -> list[protocol.Message]:
+        """What waited, as `in` messages for the game process that now listens."""
+        messages: list[protocol.Message] = [{"t": "in", "id": cid, "l": protocol.pack_lines(lines)}
+                                            for cid, lines in self.waiting.items() if cid in self.sessions]
+        self.waiting.clear()
+        return messages
+
+    # --- what the game process writes ------------------------------------------------
+    def deliver(self, m: protocol.Message) -> None:
+        """One message from the game process for one connection."""
+        session = self.sessions.get(m.get("id", 0))
+        if session is None:
+            return
+        kind = m["t"]
+        if kind == "w" or kind == "p":
+            session.relay(m["d"], prompt=kind == "p")
+        elif kind == "g":
+            if session.gmcp is not None:
+                session.gmcp.send(m["p"], m["d"])
+        elif kind == "data":
+            session.writer.data(m["p"], m["d"])     # the browser page's own view; telnet ignores it
+        elif kind == "s":
+            self._state(m["id"], session, m["s"])
+        elif kind == "echo":
+            try:
+                session.writer.echo(bool(m["on"]))
+            except Exception:      # noqa: BLE001 - a transport already gone
+                session.abort()
+        elif kind == "close":
+            session.close()
+        elif kind == "abort":
+            session.abort()
+
+    def _state(self, cid: int, session: Session, state: Any) -> None:
+        """Who is logged in here and where, kept for the next game process."""
+        self.states[cid] = state
+        if state is None:
+            self.online.discard(cid)
+            return
+        self.online.add(cid)
+        count_login(self.counter, session)   # no longer counted among those logging in

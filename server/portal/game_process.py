@@ -1,0 +1,126 @@
+"""The portal's side of one game process: starting it, hearing it, and when to give up.
+
+The game process is a child (`casino game`) given one end of a socket pair;
+the portal keeps the other. What the game process says about itself (ready,
+bye, lines handed back) is kept on its `GameProcess`, since what the portal
+does when it exits depends on it: a `bye` without `restart` is a stop for
+good, a `bye` with it a replacement, and no `bye` at all a crash.
+
+`StartFailures` is the rule that stops restarting: a game process that
+fails three times within a minute (cannot start, or dies within ten seconds
+of starting) has something wrong with it that another start will not mend.
+One that dies after serving a while is always replaced.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import socket
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from server.net.lines import TooLong
+from server.portal import protocol
+
+log = logging.getLogger("casino.portal")
+
+RESTART_WINDOW = 60.0      # seconds: three failed starts within it stop the portal
+FAILED_STARTS = 3
+CRASH_SOON = 10.0          # seconds: a game process that dies this soon after ready counts as failed
+
+
+class GameProcess:
+    """One game process: the child and our end of its socket."""
+
+    def __init__(self, proc: asyncio.subprocess.Process, reader: asyncio.StreamReader,
+                 writer: asyncio.StreamWriter) -> None:
+        self.proc = proc
+        self.reader = reader
+        self.writer = writer
+        self.ready = False
+        self.ready_at = 0.0                           # when it said ready (monotonic)
+        self.started: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self.bye: protocol.Message | None = None      # what it said before exiting
+        self.returned: dict[int, list[str | TooLong]] = {}   # lines it handed back (`again`)
+        self.ended = False                 # we sent our last message
+
+    @classmethod
+    async def spawn(cls, argv: list[str], env: dict[str, str]) -> GameProcess:
+        """Start `argv` with the far end of a new socket pair (its fd in CASINO_LINK_FD)."""
+        here, there = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        env = dict(os.environ, CASINO_LINK_FD=str(there.fileno()), **env)
+        # the portal's process group (a kill of the group is a crash of the whole casino);
+        # a terminal's Ctrl-C or hang-up reaches both, and the game process ignores them
+        # (server/cli/game.py): the portal's `stop` stops it cleanly instead
+        proc = await asyncio.create_subprocess_exec(*argv, pass_fds=(there.fileno(),), env=env)
+        there.close()
+        reader, writer = await asyncio.open_unix_connection(sock=here, limit=protocol.LINE_LIMIT)
+        return cls(proc, reader, writer)
+
+    def send(self, message: protocol.Message) -> None:
+        if not self.ended and not self.writer.is_closing():
+            self.writer.write(protocol.encode(message))
+
+    def end(self) -> None:
+        """Send nothing more: the game process reads to the end of what it was sent, then exits."""
+        self.ended = True
+        if self.writer.can_write_eof() and not self.writer.is_closing():
+            self.writer.write_eof()
+
+    async def run(self, on_message: Callable[[protocol.Message], None]) -> int:
+        """Read everything it says until it exits, its exit code then. What is about
+        itself is kept here; every other message goes to `on_message`."""
+        try:
+            while line := await self.reader.readline():
+                message = protocol.decode(line)
+                if message is None:
+                    continue
+                if message["t"] == "ready":
+                    self.ready = True
+                    self.ready_at = time.monotonic()
+                    self.started.set_result(True)
+                elif message["t"] == "bye":
+                    self.bye = message
+                    self.ready = False         # what is typed from now on waits for the next one
+                    self.end()
+                elif message["t"] == "again":
+                    self.returned.setdefault(message["id"], []).extend(protocol.unpack_lines(message["l"]))
+                else:
+                    on_message(message)
+        except ConnectionError as e:               # it died mid-message: its exit says the rest
+            log.warning("event=game_link_lost error=%r", e)
+        except ValueError:                         # a line past the reader's limit: a bug
+            log.exception("event=game_link_error")
+        self.writer.close()                        # the game process waits for this after its bye
+        code = await self.proc.wait()
+        if not self.started.done():                # it never served
+            self.started.set_result(False)
+        return code
+
+    @property
+    def crashed(self) -> bool:
+        """It exited without saying goodbye (kill -9, an uncaught error)."""
+        return not self.bye
+
+    def died_at_once(self) -> bool:
+        """A crash so soon after it started serving that it counts as a failed start."""
+        return self.crashed and time.monotonic() - self.ready_at < CRASH_SOON
+
+
+@dataclass
+class StartFailures:
+    """When game processes failed to start (or died at once): too many, too close, stops the portal."""
+
+    times: list[float] = field(default_factory=list)
+
+    def add(self) -> None:
+        self.times.append(time.monotonic())
+
+    def recent(self) -> int:
+        now = time.monotonic()
+        return sum(1 for t in self.times if now - t < RESTART_WINDOW)
+
+    def too_many(self) -> bool:
+        return self.recent() >= FAILED_STARTS
