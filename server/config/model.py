@@ -7,7 +7,7 @@ Durations are seconds here; the table host turns them into ticks.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Generic, Protocol, TypeVar
 
 
 class GameOptions(Protocol):

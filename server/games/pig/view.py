@@ -18,7 +18,7 @@ from server.games.pig.rules import COMPUTER_HOLDS_AT, RollOutcome
 from server.games.pig.snapshot import PigSnapshot
 from server.dice.kinds import DICE
 from server.render.text import paint
-from server.render.width import fit_all, glue
+from server.render.width import fit_all
 from server.games.seam import Event, Viewer, Views, render_note
 
 

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from server.games.seam import Viewer, Views, render_note
 from server.render.text import paint, sentence, wrap
-from server.render.width import fit, glue
+from server.render.width import fit
 
 from . import board
 from .events import (
