@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from server.config.errors import ConfigError, ConfigInvalid, Report
-from server.config.fields import did_you_mean, expect_map
+from server.config.fields import expect_map
+from server.config.keys import did_you_mean
 from server.config.model import CasinoConfig, Settings, TableConfig
 from server.config.rooms import RoomDraft, read_room
 from server.config.settings import read_settings
