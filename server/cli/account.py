@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from server.db.url import Database
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from server.cli._database import add_options as add_database_options
     p = sub.add_parser("account", help="make an account (operators are made this way)")
     actions = p.add_subparsers(dest="action", metavar="ACTION", required=True)
