@@ -100,7 +100,9 @@ class TableConfig:
     max_players: int
     min_bet: int
     max_bet: int
-    options: Any                # the game's own options dataclass (server/games/<game>/options.py)
+    # the game's own options dataclass (server/games/<game>/options.py): Any, because
+    # only that game knows its class (as the seam's Built.options), and it reads it as such
+    options: Any
     source: Source | None = None
 
 
