@@ -101,8 +101,10 @@ class Field:
         if self.choices:
             return self._choose(value)
         value = self.convert(value, raw)
-        if not isinstance(value, (int, float)):     # ranges are for numbers only
+        if self.lo is None and self.hi is None:
             return value
+        if not isinstance(value, (int, float)):    # a row's mistake, not the file's
+            raise TypeError(f"{self.name}: a range is for numbers, not {value!r}")
         if self.lo is not None and self.lo == self.hi and value != self.lo:
             raise Problem(f"must be {self.lo:,}, not {value:,}")
         if self.lo is not None and self.hi is not None and not self.lo <= value <= self.hi:
