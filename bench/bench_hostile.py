@@ -205,11 +205,11 @@ def make_accounts(db: Path, names: list[str]) -> None:
     code = (
         "import asyncio, sys\n"
         "from server.accounts.store import AccountStore\n"
-        "from server.accounts.passwords import hash_password\n"
+        "from server.accounts.passwords import Argon2id\n"
         "from server.ledger import Ledger\n"
         "async def main():\n"
         "    ledger = await Ledger.open(sys.argv[1]); store = AccountStore(sys.argv[1])\n"
-        "    h = await hash_password('benchpass1')\n"
+        "    h = Argon2id().hash('benchpass1')\n"
         "    for name in sys.argv[2:]:\n"
         "        await store.create(name, h)\n"
         "        await ledger.mint(f'start:{name}', name, 1000, 'starting chips')\n"

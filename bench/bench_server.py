@@ -141,11 +141,11 @@ def make_accounts(db: Path) -> None:
     code = (
         "import asyncio, sys\n"
         "from server.accounts.store import AccountStore\n"
-        "from server.accounts.passwords import hash_password\n"
+        "from server.accounts.passwords import Argon2id\n"
         "from server.ledger import Ledger\n"
         "async def main():\n"
         "    ledger = await Ledger.open(sys.argv[1]); store = AccountStore(sys.argv[1])\n"
-        "    h = await hash_password('benchpass1')\n"
+        "    h = Argon2id().hash('benchpass1')\n"
         f"    for i in range({CLIENTS}):\n"
         "        await store.create(f'bench{i}', h)\n"
         "        await ledger.mint(f'start:bench{i}', f'bench{i}', 1000, 'starting chips')\n"

@@ -418,11 +418,11 @@ def make_accounts(db: Path, names: list[str]) -> None:
     code = (
         "import asyncio, sys\n"
         "from server.accounts.store import AccountStore\n"
-        "from server.accounts.passwords import hash_password\n"
+        "from server.accounts.passwords import Argon2id\n"
         "from server.ledger import Ledger\n"
         "async def main():\n"
         "    ledger = await Ledger.open(sys.argv[1]); store = AccountStore(sys.argv[1])\n"
-        f"    h = await hash_password({PASSWORD!r})\n"
+        f"    h = Argon2id().hash({PASSWORD!r})\n"
         "    for name in sys.argv[2:]:\n"
         "        await store.create(name, h)\n"
         f"        await ledger.mint(f'start:{{name}}', name, {STARTING}, 'starting chips')\n"

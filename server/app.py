@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Protocol
 
 from server import logs
-from server.accounts import passwords
+from server.accounts.passwords import Passwords
 from server.accounts.store import SERVER, AccountStore
 from server.db.url import Database
 from server.net.host import addresses
@@ -217,9 +217,7 @@ class Casino:
                                              limits.max_login_connections, limits.login_connections_per_ip)
         self.login_failures = LoginThrottle(limits.failed_logins_per_minute, limits.login_delay_max)
         self.creations = CreationLimit(limits.accounts_per_ip_per_hour)
-        passwords.configure(limits.hash_concurrency, limits.hash_queue, limits.hashes_per_ip)
-        cost = self.config.settings.password_hash
-        passwords.configure_cost(cost.time_cost, cost.memory_kib, cost.parallelism)
+        self.passwords = Passwords.of(config.settings)     # what logins and sign-ups hash with
         self.operators = {name.lower() for name in config.settings.operators}
         self._ledger: Ledger | None = None          # opened by start()
         self._accounts: AccountStore | None = None  # opened by start()
@@ -409,9 +407,7 @@ class Casino:
         self.login_failures.free = limits.failed_logins_per_minute
         self.login_failures.max_wait = limits.login_delay_max
         self.creations.limit = limits.accounts_per_ip_per_hour
-        passwords.configure(limits.hash_concurrency, limits.hash_queue, limits.hashes_per_ip)
-        cost = self.config.settings.password_hash
-        passwords.configure_cost(cost.time_cost, cost.memory_kib, cost.parallelism)
+        self.passwords.configure(settings)
         self.session_clock.configure()
 
     async def reload(self) -> tuple[bool, list[str]]:
@@ -513,6 +509,7 @@ class Casino:
             self._accounts.close()
         if self._table_time:
             self._table_time.close()
+        self.passwords.close()
         self.stopped.set()
 
     # --- sessions -------------------------------------------------------

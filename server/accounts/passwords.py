@@ -14,34 +14,27 @@ that many times the configured memory however many arrive at once; at most `hash
 may wait for a turn, beyond which `HashBusy` is raised and the player told the
 casino is busy. One address may have at most `hashes_per_ip` of those running or
 waiting, so a login flood from one address is told "busy" itself and cannot fill
-the queue for everyone else (`configure` sets all three from the server's limits).
+the queue for everyone else.
+
+The casino owns one `Passwords` (the pool and today's `Argon2id`), built from
+its settings and handed to whatever hashes (login, sign-up, `casino account
+create`); nothing about hashing lives in this module's globals, so two casinos
+in one process (the tests) never share a cost or a queue.
 """
 from __future__ import annotations
 
 import asyncio
 import threading
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Callable
+from dataclasses import dataclass, field
+from typing import Callable, TypeVar
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
-_hasher = PasswordHasher(time_cost=2, memory_cost=19456, parallelism=1)   # see configure_cost
+from server.config.model import Limits, PasswordHash, Settings
 
-
-def configure_cost(time_cost: int, memory_kib: int, parallelism: int) -> None:
-    """The Argon2id parameters new hashes are made with."""
-    global _hasher
-    if (time_cost, memory_kib, parallelism) != (_hasher.time_cost, _hasher.memory_cost, _hasher.parallelism):
-        _hasher = PasswordHasher(time_cost=time_cost, memory_cost=memory_kib, parallelism=parallelism)
-
-
-def needs_rehash(stored: str) -> bool:
-    """Whether a stored hash was made with parameters other than today's."""
-    try:
-        return _hasher.check_needs_rehash(stored)
-    except InvalidHashError:
-        return False
+T = TypeVar("T")
 
 MIN_PASSWORD = 6
 MAX_PASSWORD = 128
@@ -55,81 +48,123 @@ def password_problem(password: str) -> str | None:
     return None
 
 
+@dataclass(frozen=True)
+class Argon2id:
+    """Hashing at one cost: new hashes are made with it, a stored hash of any
+    cost verifies. Immutable, so a worker thread may use it while a reload
+    puts a new one in its place."""
+
+    cost: PasswordHash = PasswordHash()
+    _argon2: PasswordHasher = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        hasher = PasswordHasher(time_cost=self.cost.time_cost, memory_cost=self.cost.memory_kib,
+                                parallelism=self.cost.parallelism)
+        object.__setattr__(self, "_argon2", hasher)     # frozen: set once, here
+
+    def hash(self, password: str) -> str:
+        """A new hash (slow: call it on a worker thread)."""
+        return self._argon2.hash(password)
+
+    def verify(self, stored: str, password: str) -> bool:
+        """Whether `password` matches `stored` (slow: call it on a worker thread)."""
+        try:
+            return self._argon2.verify(stored, password)
+        except (VerificationError, InvalidHashError):
+            return False
+
+    def needs_rehash(self, stored: str) -> bool:
+        """Whether a stored hash was made with parameters other than this cost (fast)."""
+        try:
+            return self._argon2.check_needs_rehash(stored)
+        except InvalidHashError:
+            return False
+
+
 class HashBusy(Exception):
     """Too many password hashes are already waiting."""
 
 
-class _Pool:
-    def __init__(self, workers: int, queue: int, per_owner: int) -> None:
-        self.workers, self.queue, self.per_owner = workers, queue, per_owner
-        self.executor = ThreadPoolExecutor(workers, thread_name_prefix="casino-argon2")
+class Passwords:
+    """Today's Argon2id and the threads its hashes run on, with the limits
+    on how many run, wait, and wait for one address (see the module's docstring)."""
+
+    def __init__(self, cost: PasswordHash = PasswordHash(), limits: Limits = Limits()) -> None:
+        self.hasher = Argon2id(cost)
+        self.workers = limits.hash_concurrency
+        self.queue = limits.hash_queue
+        self.per_owner = limits.hashes_per_ip
+        self._executor = ThreadPoolExecutor(self.workers, thread_name_prefix="casino-argon2")
         self.pending = 0        # running or waiting
-        self.owners: dict[str, int] = {}    # running or waiting, by who asked (an address)
-        self.running = 0        # hashing right now (counted in the worker threads)
-        self.peak = 0
-        self.lock = threading.Lock()
+        self._owners: dict[str, int] = {}    # running or waiting, by who asked (an address)
+        self._running = 0       # hashing right now (counted in the worker threads)
+        self.peak = 0           # the most ever hashing at once
+        self._lock = threading.Lock()
 
-    def call(self, fn: Callable[..., Any], *args: Any) -> Any:
-        with self.lock:
-            self.running += 1
-            self.peak = max(self.peak, self.running)
-        try:
-            return fn(*args)
-        finally:
-            with self.lock:
-                self.running -= 1
+    @classmethod
+    def of(cls, settings: Settings) -> Passwords:
+        """Hashing as the settings' `password_hash` and `limits` say."""
+        return cls(settings.password_hash, settings.limits)
 
+    def configure(self, settings: Settings) -> None:
+        """Take new settings (a reload): hashes already running finish as they began."""
+        if settings.password_hash != self.hasher.cost:
+            self.hasher = Argon2id(settings.password_hash)
+        limits = settings.limits
+        if limits.hash_concurrency != self.workers:
+            old, self._executor = self._executor, ThreadPoolExecutor(limits.hash_concurrency,
+                                                                     thread_name_prefix="casino-argon2")
+            self.workers = limits.hash_concurrency
+            old.shutdown(wait=False)
+        self.queue = limits.hash_queue
+        self.per_owner = limits.hashes_per_ip
 
-_pool = _Pool(2, 32, 4)
+    def load(self) -> tuple[int, int]:
+        """(hashes running or waiting now, the most ever computed at once)."""
+        return self.pending, self.peak
 
+    async def hash(self, password: str, owner: str | None = None) -> str:
+        """A new hash at today's cost; `owner` (an address) is held to its share."""
+        hasher = self.hasher
+        return await self._run(owner, lambda: hasher.hash(password))
 
-def configure(workers: int, queue: int, per_owner: int = 4) -> None:
-    """Hashes computed at once, how many more may wait, and how many of
-    those (running or waiting) one address may have."""
-    if workers != _pool.workers:
-        old = _pool.executor
-        _pool.executor = ThreadPoolExecutor(workers, thread_name_prefix="casino-argon2")
-        _pool.workers = workers
-        old.shutdown(wait=False)
-    _pool.queue = queue
-    _pool.per_owner = per_owner
+    async def verify(self, stored: str, password: str, owner: str | None = None) -> bool:
+        """Whether `password` matches; `owner` (an address) is held to its share."""
+        hasher = self.hasher
+        return await self._run(owner, lambda: hasher.verify(stored, password))
 
+    def needs_rehash(self, stored: str) -> bool:
+        """Whether a stored hash was made with parameters other than today's."""
+        return self.hasher.needs_rehash(stored)
 
-def load() -> tuple[int, int]:
-    """(hashes running or waiting now, the most ever computed at once)."""
-    return _pool.pending, _pool.peak
+    def close(self) -> None:
+        """Stop the threads once the hashes asked for are done (the casino has stopped)."""
+        self._executor.shutdown(wait=False)
 
-
-async def _run(owner: str | None, fn: Callable[..., Any], *args: Any) -> Any:
-    if _pool.pending >= _pool.workers + _pool.queue:
-        raise HashBusy()
-    if owner is not None and _pool.owners.get(owner, 0) >= _pool.per_owner:
-        raise HashBusy()
-    _pool.pending += 1
-    if owner is not None:
-        _pool.owners[owner] = _pool.owners.get(owner, 0) + 1
-    try:
-        return await asyncio.get_running_loop().run_in_executor(_pool.executor, _pool.call, fn, *args)
-    finally:
-        _pool.pending -= 1
+    async def _run(self, owner: str | None, work: Callable[[], T]) -> T:
+        if self.pending >= self.workers + self.queue:
+            raise HashBusy()
+        if owner is not None and self._owners.get(owner, 0) >= self.per_owner:
+            raise HashBusy()
+        self.pending += 1
         if owner is not None:
-            left = _pool.owners.pop(owner) - 1
-            if left:
-                _pool.owners[owner] = left
+            self._owners[owner] = self._owners.get(owner, 0) + 1
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._executor, self._counted, work)
+        finally:
+            self.pending -= 1
+            if owner is not None:
+                left = self._owners.pop(owner) - 1
+                if left:
+                    self._owners[owner] = left
 
-
-async def hash_password(password: str, owner: str | None = None) -> str:
-    """A new hash at today's cost; `owner` (an address) is held to its share."""
-    return await _run(owner, _hasher.hash, password)
-
-
-def _verify(stored: str, password: str) -> bool:
-    try:
-        return _hasher.verify(stored, password)
-    except (VerificationError, InvalidHashError):
-        return False
-
-
-async def verify_password(stored: str, password: str, owner: str | None = None) -> bool:
-    """Whether `password` matches; `owner` (an address) is held to its share."""
-    return await _run(owner, _verify, stored, password)
+    def _counted(self, work: Callable[[], T]) -> T:
+        """`work` in a worker thread, counted in `peak`."""
+        with self._lock:
+            self._running += 1
+            self.peak = max(self.peak, self._running)
+        try:
+            return work()
+        finally:
+            with self._lock:
+                self._running -= 1

@@ -16,10 +16,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from server.config.model import Settings
     from server.db.url import Database
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from server.cli._database import add_options as add_database_options
     p = sub.add_parser("account", help="make an account (operators are made this way)")
     actions = p.add_subparsers(dest="action", metavar="ACTION", required=True)
@@ -64,32 +65,34 @@ def run(args: argparse.Namespace) -> int:
         print(problem, file=sys.stderr)
         return 1
     try:
-        return asyncio.run(_create(args, database, password, config.settings.starting_chips,
-                                   config.settings.operators))
+        return asyncio.run(_create(args, database, password, config.settings))
     except open_errors() as exc:     # down, refused, held by a running casino: one line
         print(refuse("casino account create", database, exc), file=sys.stderr)
         return 1
 
 
-async def _create(args: argparse.Namespace, database: Database, password: str, chips: int,
-                  operators: tuple[str, ...]) -> int:
+async def _create(args: argparse.Namespace, database: Database, password: str, settings: Settings) -> int:
     from server.accounts.create import create_account
+    from server.accounts.passwords import Passwords
     from server.accounts.store import AccountStore, NameTaken
     from server.ledger import Ledger
     if database.path is not None:
         database.path.parent.mkdir(parents=True, exist_ok=True)
     ledger = await Ledger.open(database)
     try:
-        accounts = AccountStore(database, operators)
+        accounts = AccountStore(database, settings.operators)
     except BaseException:
         await ledger.close()
         raise
+    passwords = Passwords.of(settings)       # the server's cost, so its logins need no rehash
+    chips = settings.starting_chips
     try:
-        account = await create_account(accounts, ledger, args.name, password, chips)
+        account = await create_account(accounts, ledger, passwords, args.name, password, chips)
     except NameTaken:
         print(f"The name {args.name} is taken.", file=sys.stderr)
         return 1
     finally:
+        passwords.close()
         accounts.close()
         await ledger.close()
     print(f"Created account {account.name} with {chips} chips.")

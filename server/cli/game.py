@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from server.cli._database import add_options as add_database_options
     p = sub.add_parser("game", help="the game process behind the portal (casino serve starts it)")
     p.add_argument("--config", default="config", help="config directory (default ./config)")

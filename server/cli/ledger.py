@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from server.cli._database import add_options
     parser = subparsers.add_parser("ledger", help="inspect or move the chip ledger")
     sub = parser.add_subparsers(dest="ledger_command", metavar="ACTION", required=True)

@@ -12,7 +12,7 @@ import argparse
 from pathlib import Path
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "odds", help="exact house edge of each bet at each table against the house",
         description="Print the exact house edge of each bet at every table in the config "
@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
         if not tables:
             print(f"no table {args.table!r} with a house edge in {args.config}")
             return 1
-    rows: list[dict] = []
+    rows: list[dict[str, object]] = []
     for table, odds in tables:
         sheet = odds(table)
         if args.json:

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from server.cli._database import add_options as add_database_options
     p = sub.add_parser("restart", help="restart a running casino's game process; everyone stays connected")
     p.add_argument("--pid-file", default=None,

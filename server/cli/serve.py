@@ -34,7 +34,7 @@ class ReloadApp(Protocol):
     async def reload(self) -> tuple[bool, list[str]]: ...
 
 
-def register(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from server.cli._database import add_options as add_database_options
     p = sub.add_parser("serve", help="run the casino server")
     p.add_argument("--host", default=None, help="address to listen on (default 127.0.0.1, or config)")

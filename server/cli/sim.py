@@ -10,7 +10,7 @@ import argparse
 from pathlib import Path
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "sim", help="simulate a craps strategy",
         description="Play a strategy at a bank craps table (or a variant's) for N rolls and report the result. "

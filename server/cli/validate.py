@@ -10,7 +10,7 @@ import argparse
 from pathlib import Path
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "validate", help="check the config and room files",
         description="Check the config and room files; exit 0 if they are valid, 1 if not.")

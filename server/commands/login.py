@@ -24,8 +24,7 @@ from server.net.lifecycle import logged_in as count_login
 from server.net.throttle import ConnectionCounter, CreationLimit, LoginThrottle
 from server.accounts.names import name_key, name_problem, new_name_problem
 from server.accounts.create import create_account
-from server.accounts.passwords import (HashBusy, hash_password, needs_rehash, password_problem,
-                                       verify_password)
+from server.accounts.passwords import HashBusy, Passwords, password_problem
 from server.accounts.store import Account, AccountStore, NameTaken
 from server.ledger import Ledger
 from server.render.text import clean
@@ -55,6 +54,8 @@ class LoginApp(RoomApp, stats.StatsApp, Protocol):
     def accounts(self) -> AccountStore: ...
     @property
     def ledger(self) -> Ledger: ...
+    @property
+    def passwords(self) -> Passwords: ...          # what logins and sign-ups hash with
     @property
     def operators(self) -> set[str]: ...           # names nobody may sign up as
     @property
@@ -230,7 +231,7 @@ async def _create(app: LoginApp, session: Session, name: str, password: str, now
     app.creations.made(session.ip, now)     # taken now: sign-ups racing from one address count
     chips = app.config.settings.starting_chips
     try:
-        account = await create_account(app.accounts, app.ledger, name, password, chips, session.ip)
+        account = await create_account(app.accounts, app.ledger, app.passwords, name, password, chips, session.ip)
     except NameTaken:
         app.creations.cancel(session.ip, now)
         session.tell(f"The name {name} is taken. Pick another, or connect if it is yours.")
@@ -257,7 +258,7 @@ async def _connect(app: LoginApp, session: Session, name: str, password: str, no
         return
     account = await app.accounts.get(name) if not name_problem(name) else None
     try:
-        right = account is not None and await verify_password(account.pwhash, password, session.ip)
+        right = account is not None and await app.passwords.verify(account.pwhash, password, session.ip)
     except HashBusy:
         _busy(session)
         return
@@ -268,9 +269,9 @@ async def _connect(app: LoginApp, session: Session, name: str, password: str, no
         session.tell("Wrong name or password.")
         return
     app.login_failures.clear(f"ip:{session.ip}:name:{key}")
-    if needs_rehash(account.pwhash):
+    if app.passwords.needs_rehash(account.pwhash):
         try:        # made with older parameters: re-made with today's, once
-            await app.accounts.set_hash(account.name, await hash_password(password, session.ip))
+            await app.accounts.set_hash(account.name, await app.passwords.hash(password, session.ip))
             logs.event(log, "password_rehashed", name=key)
         except HashBusy:
             pass    # next time

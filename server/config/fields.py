@@ -11,8 +11,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from server.config.errors import Report
-from server.config.keys import (REQUIRED, Field, Problem, as_float, as_id, as_int,  # noqa: F401
-                                as_text, describe, did_you_mean)
+from server.config.keys import REQUIRED, Field, Problem, describe, did_you_mean
 from server.config.yamlsrc import YList, YMap
 
 
@@ -30,8 +29,12 @@ def unknown_key(report: Report, m: YMap, key: str, path: str, known: Iterable[st
     report.error(line, key_path(path, key), "unknown key" + did_you_mean(key, known))
 
 
-class Values(dict):
-    """Checked values by key; `bad` names keys whose value was refused (default used)."""
+class Values(dict[str, Any]):
+    """Checked values by key; `bad` names keys whose value was refused (default used).
+
+    Values are Any: each key's type is its row's (an int for `as_int`, ...),
+    which one mapping cannot say; the dataclass built from them (`Limits(**values)`)
+    is where each key meets its declared type."""
 
     bad: set[str]
 
@@ -78,7 +81,7 @@ def empty_map(line: int) -> YMap:
     return empty
 
 
-def expect_map(report: Report, value: Any, line: int, path: str) -> YMap | None:
+def expect_map(report: Report, value: object, line: int, path: str) -> YMap | None:
     """The value if it is a mapping (empty if left blank); otherwise report it and return None."""
     if isinstance(value, YMap):
         return value
@@ -88,7 +91,7 @@ def expect_map(report: Report, value: Any, line: int, path: str) -> YMap | None:
     return None
 
 
-def expect_list(report: Report, value: Any, line: int, path: str) -> YList | None:
+def expect_list(report: Report, value: object, line: int, path: str) -> YList | None:
     """The value if it is a list (empty if left blank); otherwise report it and return None."""
     if isinstance(value, YList):
         return value

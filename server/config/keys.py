@@ -10,11 +10,11 @@ import dataclasses
 import difflib
 import re
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable, TypeVar
+from typing import Callable, Final, Iterable, TypeVar
 
 T = TypeVar("T")
 
-REQUIRED: Any = object()
+REQUIRED: Final = object()   # a Field's default when the key must be given
 ID_RE = re.compile(r"^[A-Za-z0-9_-]{1,40}$")
 
 
@@ -28,7 +28,7 @@ class Problem(Exception):
         self.line = line
 
 
-def describe(value: Any) -> str:
+def describe(value: object) -> str:
     """How a wrong value is named in a message, so `yes` shows as a yes/no value."""
     if isinstance(value, bool):
         return f"the yes/no value {str(value).lower()}"
@@ -53,19 +53,19 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str:
     return f" (did you mean {close[0]!r}?)" if close else ""
 
 
-def as_int(value: Any, raw: str | None = None) -> int:
+def as_int(value: object, raw: str | None = None) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise Problem(f"must be a whole number, not {describe(value)}")
     return value
 
 
-def as_float(value: Any, raw: str | None = None) -> float:
+def as_float(value: object, raw: str | None = None) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise Problem(f"must be a number of seconds, not {describe(value)}")
     return float(value)
 
 
-def as_text(value: Any, raw: str | None = None) -> str:
+def as_text(value: object, raw: str | None = None) -> str:
     if not isinstance(value, str) or not value.strip():
         raise Problem(f"must be non-empty text, not {describe(value)}")
     if any(ord(c) < 32 and c != "\n" or ord(c) == 127 for c in value):
@@ -73,7 +73,7 @@ def as_text(value: Any, raw: str | None = None) -> str:
     return value
 
 
-def as_id(value: Any, raw: str | None = None) -> str:
+def as_id(value: object, raw: str | None = None) -> str:
     """An id is the text as written: `6185` is the id "6185", never a number."""
     if isinstance(value, int) and not isinstance(value, bool) and raw is not None:
         value = raw
@@ -84,22 +84,27 @@ def as_id(value: Any, raw: str | None = None) -> str:
     return value
 
 
-Convert = Callable[[Any, "str | None"], Any]
+# value (whatever YAML gave: a YMap, a YList or a scalar) and its raw text -> the checked value
+Convert = Callable[[object, "str | None"], object]
 
 
 @dataclass(frozen=True)
 class Field:
     name: str
     convert: Convert
-    default: Any = REQUIRED
+    default: object = REQUIRED
     lo: float | None = None
     hi: float | None = None
-    choices: tuple[Any, ...] = ()
+    choices: tuple[object, ...] = ()
 
-    def check(self, value: Any, raw: str | None) -> Any:
+    def check(self, value: object, raw: str | None) -> object:
         if self.choices:
             return self._choose(value)
         value = self.convert(value, raw)
+        if self.lo is None and self.hi is None:
+            return value
+        if not isinstance(value, (int, float)):    # a row's mistake, not the file's
+            raise TypeError(f"{self.name}: a range is for numbers, not {value!r}")
         if self.lo is not None and self.lo == self.hi and value != self.lo:
             raise Problem(f"must be {self.lo:,}, not {value:,}")
         if self.lo is not None and self.hi is not None and not self.lo <= value <= self.hi:
@@ -108,7 +113,7 @@ class Field:
             raise Problem(f"must be at least {self.lo:,}, not {value:,}")
         return value
 
-    def _choose(self, value: Any) -> Any:
+    def _choose(self, value: object) -> object:
         if value in self.choices and type(value) in {type(c) for c in self.choices}:
             return value
         shown = ", ".join(str(c) for c in self.choices)
@@ -117,7 +122,7 @@ class Field:
 
 
 def option(default: T, convert: Convert, lo: float | None = None, hi: float | None = None,
-           choices: tuple[Any, ...] = ()) -> T:
+           choices: tuple[object, ...] = ()) -> T:
     """An options dataclass field that carries its config row: the key is the
     field's name, the default the field's default, so each key is declared
     once (`rows_of` makes the rows the loader, `casino validate` and the docs read)."""

@@ -16,8 +16,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from server.config.errors import ConfigError, ConfigInvalid, Report
-from server.config.fields import did_you_mean, expect_map
-from server.config.model import CasinoConfig, Settings, TableConfig
+from server.config.fields import expect_map
+from server.config.keys import did_you_mean
+from server.config.model import CasinoConfig, GameOptions, Settings, TableConfig
 from server.config.rooms import RoomDraft, read_room
 from server.config.settings import read_settings
 from server.config.tables import read_tables
@@ -70,7 +71,7 @@ class _ConfigDir:
 
     settings: Settings = field(default_factory=Settings)
     start_at: tuple[str, int] | None = None
-    tables: list[TableConfig] = field(default_factory=list)
+    tables: list[TableConfig[GameOptions]] = field(default_factory=list)
     all_tables: bool = True
     complete: bool = True
 
@@ -105,8 +106,8 @@ def _read_config_dir(directory: Path, errors: list[ConfigError]) -> _ConfigDir:
     return out
 
 
-def _unique_tables(report: Report, tables: list[TableConfig]) -> list[TableConfig]:
-    kept: dict[str, TableConfig] = {}
+def _unique_tables(report: Report, tables: list[TableConfig[GameOptions]]) -> list[TableConfig[GameOptions]]:
+    kept: dict[str, TableConfig[GameOptions]] = {}
     for table in tables:
         first = kept.get(table.id)
         if first is not None and first.source and table.source:

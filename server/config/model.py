@@ -144,5 +144,5 @@ class RoomConfig:
 @dataclass(frozen=True)
 class CasinoConfig:
     settings: Settings
-    tables: dict[str, TableConfig]
+    tables: dict[str, TableConfig[GameOptions]]
     rooms: dict[str, RoomConfig]

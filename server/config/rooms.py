@@ -7,11 +7,10 @@ so the rest of the server only ever sees `north`, never `n`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from server.config.errors import Report
-from server.config.fields import (Field, Problem, as_id, as_text, did_you_mean,
-                                  expect_list, expect_map, read_fields)
+from server.config.fields import expect_list, expect_map, read_fields
+from server.config.keys import Field, Problem, as_id, as_text, did_you_mean
 from server.config.model import RoomConfig, Source
 from server.config.yamlsrc import YMap
 
@@ -21,7 +20,7 @@ ALIASES = {"n": "north", "s": "south", "e": "east", "w": "west", "u": "up", "d":
            "ne": "northeast", "nw": "northwest", "se": "southeast", "sw": "southwest"}
 
 
-def as_name(value: Any, raw: str | None = None) -> str:
+def as_name(value: object, raw: str | None = None) -> str:
     name = as_text(value, raw)
     if "\n" in name.strip() or len(name) > 60:
         raise Problem("must be one line of at most 60 characters")
@@ -47,7 +46,7 @@ class RoomDraft:
     exits_whole: bool = True        # every exit entry was usable (else a way back may be the broken one)
 
 
-def read_room(report: Report, doc: Any) -> RoomDraft | None:
+def read_room(report: Report, doc: object) -> RoomDraft | None:
     """The room in one file, or None if it has no usable id."""
     top = expect_map(report, doc, 1, "")
     if top is None:

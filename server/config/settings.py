@@ -2,18 +2,17 @@
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from server.config.errors import Report
-from server.config.fields import (Field, Problem, as_float, as_id, as_int, as_text,
-                                  describe, expect_map, read_fields)
+from server.config.fields import expect_map, read_fields
+from server.config.keys import Field, Problem, as_float, as_id, as_int, as_text, describe
 from server.config.model import Limits, Mssp, PasswordHash, Relief, Settings
 from server.config.yamlsrc import YList
 
 NAME_RE = re.compile(r"^[A-Za-z0-9_]{3,20}$")   # account names (docs/running.md "Accounts")
 
 
-def as_names(value: Any, raw: str | None = None) -> tuple[str, ...]:
+def as_names(value: object, raw: str | None = None) -> tuple[str, ...]:
     """Operator account names, lower-cased: names are unique ignoring case."""
     if not isinstance(value, YList):
         raise Problem(f"must be a list of account names, not {describe(value)}")
@@ -30,7 +29,7 @@ def as_names(value: Any, raw: str | None = None) -> tuple[str, ...]:
 _ORIGIN_RE = re.compile(r"^[A-Za-z0-9.\-]{1,253}(:[0-9]{1,5})?$|^\[[0-9A-Fa-f:.]{2,45}\](:[0-9]{1,5})?$")
 
 
-def as_origins(value: Any, raw: str | None = None) -> tuple[str, ...]:
+def as_origins(value: object, raw: str | None = None) -> tuple[str, ...]:
     """Names (host or host:port, lower-cased) a browser may reach the page by."""
     if not isinstance(value, YList):
         raise Problem(f"must be a list of host names (host or host:port), not {describe(value)}")
@@ -42,7 +41,7 @@ def as_origins(value: Any, raw: str | None = None) -> tuple[str, ...]:
     return tuple(names)
 
 
-def as_database(value: Any, raw: str | None = None) -> str:
+def as_database(value: object, raw: str | None = None) -> str:
     """A database URL, checked as `casino serve` will read it, so a typo is a
     config error at `validate` or `reload` rather than a failed start."""
     from server.db.url import Database, DatabaseError
@@ -94,7 +93,7 @@ LIMIT_FIELDS = (
 DEFAULT_MSSP = Mssp()
 
 
-def as_words(value: Any, raw: str | None = None) -> str:
+def as_words(value: object, raw: str | None = None) -> str:
     """A line of text for a directory listing ('' allowed); no control characters."""
     if value is None:
         return ""
@@ -130,7 +129,7 @@ RELIEF_FIELDS = (
 )
 
 
-def read_settings(report: Report, value: Any, line: int) -> tuple[Settings, int]:
+def read_settings(report: Report, value: object, line: int) -> tuple[Settings, int]:
     """Settings from the `server:` value, and the line to blame for start_room."""
     section = expect_map(report, value, line, "server")
     if section is None:

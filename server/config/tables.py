@@ -7,12 +7,11 @@ and says where keys that belong to another game do belong.
 """
 from __future__ import annotations
 
-from typing import Any
 
 from server.config.errors import Report
-from server.config.fields import (Field, Values, as_id, empty_map, expect_list, expect_map,
-                                  key_path, read_fields)
-from server.config.model import Source, TableConfig
+from server.config.fields import Values, empty_map, expect_list, expect_map, key_path, read_fields
+from server.config.keys import Field, as_id
+from server.config.model import GameOptions, Source, TableConfig
 from server.config.yamlsrc import YMap
 from server.games.catalogue import table_keys
 from server.games.seam import TableKeys
@@ -68,7 +67,7 @@ def game_field() -> Field:
     return Field("game", as_id, choices=tuple(table_keys()))
 
 
-def read_table(report: Report, entry: Any, index: int, line: int) -> TableConfig | None:
+def read_table(report: Report, entry: object, index: int, line: int) -> TableConfig[GameOptions] | None:
     """One entry of casino_tables, or None if its id or game is unusable.
 
     The id is read first so later messages can name the table by it; the game
@@ -103,7 +102,7 @@ def _only(entry: YMap, key: str) -> YMap:
     return only
 
 
-def read_tables(report: Report, value: Any, line: int) -> tuple[list[TableConfig], bool]:
+def read_tables(report: Report, value: object, line: int) -> tuple[list[TableConfig[GameOptions]], bool]:
     """Every usable table of the casino_tables list, in file order, and whether
     that is all of them (an entry without a usable id or game is left out)."""
     entries = expect_list(report, value, line, "casino_tables")

@@ -22,15 +22,18 @@ from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 from server.config.errors import ConfigError, Report
 
 
-class YMap(dict):
-    """A mapping with `line` (its start), and per key `key_line` and `raw` text."""
+class YMap(dict[str, object]):
+    """A mapping with `line` (its start), and per key `key_line` and `raw` text.
+
+    Values are a YMap, a YList or a scalar as SafeLoader constructs it (text,
+    number, yes/no, empty, date...): `object`, narrowed where each is read."""
 
     line: int
     key_line: dict[str, int]
     raw: dict[str, str | None]
 
 
-class YList(list):
+class YList(list[object]):
     """A sequence with `line` (its start), and per item `item_line` and `raw` text."""
 
     line: int
@@ -48,11 +51,14 @@ class _Loader(yaml.SafeLoader):
 
     _depth = 0
 
+    # `index` is PyYAML's: an item's position, a mapping value's key node, or None
+    # at the top (its stubs say int), passed straight back to it
     def compose_node(self, parent: Node | None, index: Any) -> Node | None:
         self._depth += 1
         try:
             if self._depth > MAX_DEPTH:
-                mark = self.peek_event().start_mark
+                # where the next node starts (types-PyYAML leaves peek_event unannotated: Any)
+                mark = self.peek_event().start_mark  # type: ignore[no-untyped-call]
                 raise ComposerError(
                     None, None, f"refused: nested more than {MAX_DEPTH} levels deep", mark)
             return super().compose_node(parent, index)
@@ -117,7 +123,7 @@ def _raw(node: Node) -> str | None:
     return node.value if isinstance(node, ScalarNode) else None
 
 
-def _convert(loader: _Loader, node: Node, report: Report, path: str) -> Any:
+def _convert(loader: _Loader, node: Node, report: Report, path: str) -> object:
     if isinstance(node, MappingNode):
         merged_count = getattr(node, "merged_count", None)
         if merged_count is None:       # an aliased node is flattened only once
@@ -157,7 +163,7 @@ def _convert(loader: _Loader, node: Node, report: Report, path: str) -> Any:
     return loader.construct_object(node, deep=True)
 
 
-def read_yaml(path: Path, report: Report) -> tuple[Any, bool]:
+def read_yaml(path: Path, report: Report) -> tuple[object, bool]:
     """The file's one document (None if empty) and whether it could be read at all.
 
     A file that cannot be parsed gives exactly one error, at the line YAML

@@ -32,7 +32,7 @@ class CheckReport:
     pending_outcomes: int = 0
     invariants: tuple[str, ...] = field(default_factory=tuple)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, object]:
         d = asdict(self)
         d["broken"] = list(self.broken)
         d["invariants"] = list(self.invariants)
@@ -128,13 +128,13 @@ def _check(c: Conn, version: int) -> CheckReport:
     holds = {(t, h): (hid, closed, amt) for hid, t, h, closed, amt in
              c.execute("SELECT id, table_id, handle, closed_by, amount FROM holds")}
     players = dict(c.execute("SELECT id, player FROM holds"))
-    claims: Counter = Counter()
+    claims: Counter[tuple[str, str]] = Counter()      # (table, handle) -> operations closing it
     claimed_by: dict[tuple[str, str], int] = {}
     expected: dict[str, list[int]] = {}      # player -> [wagered, won, net, wins]
     for op_id, kind, table, args in c.execute("SELECT id, kind, table_id, args FROM operations"
                                               " WHERE kind IN ('settle', 'refund', 'forfeit')"):
         a = json.loads(args)
-        staked: Counter = Counter()
+        staked: Counter[str] = Counter()             # player -> chips staked
         for handle in a.get("stakes") or [a.get("stake")]:
             claims[(table, handle)] += 1
             claimed_by[(table, handle)] = op_id
@@ -155,7 +155,7 @@ def _check(c: Conn, version: int) -> CheckReport:
         if closed is None and stake in claimed_by:
             fail("hold_closed_once", f"stake {stake[1]} at {stake[0]} is open but was closed by {claimed_by[stake]}")
 
-    open_by_table: Counter = Counter()
+    open_by_table: Counter[str] = Counter()
     open_holds = 0
     for (table, _), (_, closed, amt) in holds.items():
         if closed is None:

@@ -25,7 +25,6 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, fields
-from typing import Any
 
 from server.db.connection import Conn, Dialect, connect, dialect_of
 from server.db.url import POSTGRES, SQLITE, Database
@@ -162,7 +161,7 @@ def _copy_table(src: Conn, dst: Conn, dialect: Dialect, name: str, columns: tupl
     return n
 
 
-def _pages(src: Conn, name: str, columns: tuple[str, ...]) -> Iterator[list[tuple[Any, ...]]]:
+def _pages(src: Conn, name: str, columns: tuple[str, ...]) -> Iterator[list[tuple[object, ...]]]:
     """The table's rows in key order, PAGE at a time (keyset paging: each page is one index
     seek). The key is the first column, or the first KEY_COLUMNS[name] (a row value)."""
     width = KEY_COLUMNS.get(name, 1)

@@ -16,9 +16,10 @@ the first read of any other player fills in the rest.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import TypeVar, cast
 
 from server.ledger.errors import LedgerClosed
 from server.ledger.mirror import RECENT_KEYS
@@ -28,6 +29,8 @@ from server.db.url import Database
 from server.ledger.stats import PlayerStats
 from server.ledger.store import Store, open_store
 from server.ledger.writer import GroupCommitWriter
+
+T = TypeVar("T")
 
 
 class Ledger:
@@ -99,12 +102,14 @@ class Ledger:
 
     async def take_notices(self, player: str) -> list[str]:
         """Fetch and clear what the ledger has to tell a player (recovery results)."""
-        return await self._submit(TakeNotices(player))  # type: ignore[return-value]
+        # the store answers a TakeNotices with the texts it took (Store.apply_batch)
+        return cast("list[str]", await self._submit(TakeNotices(player)))
 
-    async def _read(self, fn, *args):
+    async def _read(self, read: Callable[[], T]) -> T:
+        """`read` (a store read) on the reader thread."""
         if self._closed:
             raise LedgerClosed("the ledger is closed")
-        return await asyncio.get_running_loop().run_in_executor(self._reader, fn, *args)
+        return await asyncio.get_running_loop().run_in_executor(self._reader, read)
 
     async def balance(self, player: str) -> Balance:
         """The player's wallet and open holds, as committed when asked.
@@ -156,24 +161,23 @@ class Ledger:
         loop.run_in_executor(self._reader, self.store.balances, list(asking)).add_done_callback(done)
 
     async def statement(self, player: str, n: int = 10) -> list[Movement]:
-        return await self._read(self.store.statement, player, n)
+        return await self._read(lambda: self.store.statement(player, n))
 
     async def board(self, board: str, page: int, asker: str, excluded: list[str]) -> Board:
         """A page of `top`'s `board` (1-based), and where `asker` stands; `excluded`
         (the operators) are never listed."""
-        return await self._read(self.store.board, board, page, asker, excluded)
+        return await self._read(lambda: self.store.board(board, page, asker, excluded))
 
     async def last_minted(self, prefix: str) -> float | None:
         """When the newest mint whose key starts with `prefix` was committed
         (epoch seconds), or None: a player's last relief, for its waiting time."""
-        return await self._read(self.store.last_minted, prefix)
+        return await self._read(lambda: self.store.last_minted(prefix))
 
     async def stats(self, player: str, groups: Mapping[str, str] | None = None) -> PlayerStats:
         """The player's rounds and money figures, derived from committed rows
         (server.ledger.stats), per table id or per `groups[table id]`: on the
         reader thread, like `statement`."""
-        result: PlayerStats = await self._read(self.store.stats, player, groups)
-        return result
+        return await self._read(lambda: self.store.stats(player, groups))
 
     def fail_next_commits(self, n: int) -> None:
         """Test hook: the next `n` commits fail with sqlite3.OperationalError."""

@@ -90,9 +90,10 @@ class Mirror:
         self.order: deque[Key] = deque(self.ops)
         self.pending: dict[Key, Sig] = {(s, k): (kind, a) for s, k, kind, a in
                                         q("SELECT scope, key, kind, args FROM pending_outcomes")}
-        self.next_op = q("SELECT COALESCE(MAX(id), 0) FROM operations").fetchone()[0] + 1
-        self.next_transfer = q("SELECT COALESCE(MAX(transfer), 0) FROM entries").fetchone()[0] + 1
-        self.next_account = q("SELECT COALESCE(MAX(id), 0) FROM accounts").fetchone()[0] + 1
+        # (a database row's values are Any: these columns are integers)
+        self.next_op: int = q("SELECT COALESCE(MAX(id), 0) FROM operations").fetchone()[0] + 1
+        self.next_transfer: int = q("SELECT COALESCE(MAX(transfer), 0) FROM entries").fetchone()[0] + 1
+        self.next_account: int = q("SELECT COALESCE(MAX(id), 0) FROM accounts").fetchone()[0] + 1
 
     def _held(self, player: str, table: str, amount: int) -> None:
         tables = self.held.setdefault(player, {})
@@ -126,7 +127,7 @@ class Mirror:
             for _ in range(excess):
                 del ops[oldest()]
 
-    def snapshot(self) -> tuple:
+    def snapshot(self) -> tuple[object, ...]:
         """Everything the mirror holds, for tests comparing it with a fresh load."""
         return (self.ids, self.wallets, self.holds, self.ops, self.pending,
                 self.next_op, self.next_transfer, self.next_account, self.owners, self.held)
@@ -154,7 +155,7 @@ class Batch:
         self.next_account = mirror.next_account
         # rows to write, in the columns order of sqlite_store's statements
         self.account_rows: list[tuple[int, str, str]] = []
-        self.op_rows: list[tuple] = []
+        self.op_rows: list[tuple[int, str, str, str, str | None, str, float]] = []
         self.hold_rows: list[tuple[int, str, str, str, int]] = []
         self.close_rows: list[tuple[int, int]] = []
         self.legs: list[tuple[int, int, int, int]] = []

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from enum import Enum
 from typing import final
-from json.encoder import encode_basestring_ascii  # type: ignore[attr-defined]
+from json.encoder import encode_basestring_ascii
 
 from server.ledger.errors import InvalidOperation
 
@@ -120,7 +120,7 @@ class Op:
         return cls(Kind.FORFEIT, table_scope(table), _name("key", key), table=table,
                    stakes=(_name("stake", stake),))
 
-    def args(self) -> dict:
+    def args(self) -> dict[str, object]:
         """The arguments that make two operations with one key the same operation."""
         if self.kind is Kind.MINT:
             return {"player": self.player, "amount": self.amount, "reason": self.reason}

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from server.db.connection import PgConn, dialect_of
 from server.db.url import Database
@@ -114,7 +114,7 @@ class PostgresStore(SQLStore):
 
     def _load(self) -> None:
         super()._load()
-        self._raw: Any = self._w.raw.cursor()     # psycopg's own cursor, for COPY
+        self._raw = self._w.raw.cursor()     # psycopg's own cursor, for COPY
 
     def _write(self, batch: Batch) -> None:
         """Write a judged batch's rows in at most eight statements, whatever its size.

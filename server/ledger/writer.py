@@ -40,16 +40,16 @@ from server.ledger.store import Store
 
 log = logging.getLogger("casino.ledger")
 
-_STOP = object()
 MAX_BATCH = 2048
 SPLIT_AT = 32        # this many waiting and nothing in flight: take half, start two groups
 
-Request = tuple[Item, asyncio.Future, asyncio.AbstractEventLoop]
+Request = tuple[Item, "asyncio.Future[object]", asyncio.AbstractEventLoop]
+_STOP = None             # queued after the last request: the thread finishes and ends
 Moved = dict[str, Balance]
 Done = tuple[list[Request], list[object], Moved]  # a committed batch, its results, balances it changed
 
 
-def _resolve(pairs: list[tuple[asyncio.Future, object]], moved: Moved,
+def _resolve(pairs: list[tuple[asyncio.Future[object], object]], moved: Moved,
              on_moved: Callable[[Moved], None] | None) -> None:
     if moved and on_moved is not None:
         on_moved(moved)
@@ -66,7 +66,7 @@ def _hand_back(done: Done, on_moved: Callable[[Moved], None] | None) -> None:
     """Resolve a committed batch's futures: one call_soon_threadsafe per event loop
     (`on_moved` is told on each of them; a ledger is used from one)."""
     batch, results, moved = done
-    by_loop: dict[asyncio.AbstractEventLoop, list] = {}
+    by_loop: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[object], object]]] = {}
     for (_, fut, loop), result in zip(batch, results):
         by_loop.setdefault(loop, []).append((fut, result))
     for loop, pairs in by_loop.items():
@@ -80,17 +80,18 @@ class GroupCommitWriter:
     def __init__(self, store: Store, on_moved: Callable[[Moved], None] | None = None) -> None:
         self._store = store
         self._on_moved = on_moved
-        self._queue: queue.SimpleQueue = queue.SimpleQueue()
+        self._queue: queue.SimpleQueue[Request | None] = queue.SimpleQueue()
         self._closed = False
         self._thread = threading.Thread(target=self._run, name="casino-ledger-writer", daemon=True)
         self._thread.start()
 
-    def submit(self, item: Item) -> asyncio.Future:
-        """Queue an item; the returned future resolves once it is durable (or refused/failed)."""
+    def submit(self, item: Item) -> asyncio.Future[object]:
+        """Queue an item; the returned future resolves once it is durable (or refused/failed),
+        with the store's result for it (see Store.apply_batch)."""
         if self._closed:
             raise LedgerClosed("the ledger is closed")
         loop = asyncio.get_running_loop()
-        fut = loop.create_future()
+        fut: asyncio.Future[object] = loop.create_future()
         self._queue.put((item, fut, loop))
         return fut
 

@@ -55,11 +55,12 @@ import json
 import logging
 from collections import deque
 from pathlib import Path
-from typing import Any, AsyncGenerator
+from typing import AsyncGenerator
 from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 from aiohttp.http_exceptions import HttpProcessingError
+from aiohttp.typedefs import Handler
 from aiohttp.web_protocol import RequestHandler
 
 from server import logs
@@ -93,7 +94,7 @@ class WebWriter:
     """A Session's Writer over a WebSocket: frames queue here and one pump
     task sends them in order, so a slow page backs up into a queue we count."""
 
-    def __init__(self, ws: web.WebSocketResponse, transport: Any) -> None:
+    def __init__(self, ws: web.WebSocketResponse, transport: asyncio.Transport | None) -> None:
         self.ws = ws
         self.transport = transport
         self._frames: deque[str] = deque()
@@ -118,13 +119,13 @@ class WebWriter:
     def echo(self, on: bool) -> None:
         self._send({"t": "echo", "on": on})
 
-    def data(self, package: str, payload: Any) -> None:
+    def data(self, package: str, payload: object) -> None:
         """A GMCP package the page shows beside the text (Char.Stats: its stats view).
         Only what a command sends on purpose: the page is no GMCP client, so
         tables never compute their data for it."""
         self._send({"t": "data", "p": package, "d": payload})
 
-    def get_extra_info(self, key: str) -> Any:
+    def get_extra_info(self, key: str) -> object:
         return BROWSER_INFO.get(key)
 
     def unsent(self) -> int:
@@ -147,7 +148,7 @@ class WebWriter:
         self._wake.set()
 
     # --- sending --------------------------------------------------------
-    def _send(self, frame: dict[str, Any]) -> None:
+    def _send(self, frame: dict[str, object]) -> None:
         if self._closing:
             return
         text = json.dumps(frame, ensure_ascii=False)
@@ -184,7 +185,7 @@ class _Conn:
 
     __slots__ = ("transport", "due", "conn", "refused", "upgraded")
 
-    def __init__(self, transport: Any, conn: Connection | None, refused: str | None) -> None:
+    def __init__(self, transport: asyncio.Transport, conn: Connection | None, refused: str | None) -> None:
         self.transport = transport
         self.due: int | None = None
         self.conn = conn
@@ -344,10 +345,11 @@ def _lines_of(frame: str, session: Session) -> str | None:
         return None
     if not isinstance(data, dict):
         return None
-    if data.get("t") == "line" and isinstance(data.get("d"), str):
-        return data["d"]
-    if data.get("t") == "cols" and isinstance(data.get("n"), int) and not isinstance(data.get("n"), bool):
-        session.on_resize(data["n"])
+    kind, text, cols = data.get("t"), data.get("d"), data.get("n")
+    if kind == "line" and isinstance(text, str):
+        return text
+    if kind == "cols" and isinstance(cols, int) and not isinstance(cols, bool):
+        session.on_resize(cols)
     return None
 
 
@@ -387,7 +389,7 @@ def _foreign(request: web.Request) -> bool:
 
 
 @web.middleware
-async def _admission(request: web.Request, handler: Any) -> web.StreamResponse:
+async def _admission(request: web.Request, handler: Handler) -> web.StreamResponse:
     """A request on a connection past a cap is answered with the reason (the
     WebSocket itself says it in a frame); each request restarts its deadline."""
     why = request.app[GATE].refusal(request.protocol)
@@ -397,7 +399,7 @@ async def _admission(request: web.Request, handler: Any) -> web.StreamResponse:
 
 
 @web.middleware
-async def _headers(request: web.Request, handler: Any) -> web.StreamResponse:
+async def _headers(request: web.Request, handler: Handler) -> web.StreamResponse:
     """The page runs only its own script and talks only to its own server:
     a second wall behind the page's rule of showing server text as text."""
     response = await handler(request)

@@ -253,18 +253,17 @@ async def test_sign_ups_are_limited_per_address_even_when_they_race(casino_facto
 
 
 async def test_password_hashing_runs_a_bounded_number_at_once(casino_factory):
-    from server.accounts import passwords
     app = await casino_factory(limits={"hash_concurrency": 2, "hash_queue": 3})
     first = await Client.open(app.port)
     await login(first, "hashed")
     clients = [await Client.open(app.port, source=f"127.0.0.{10 + i}") for i in range(8)]
     for c in clients:
         await c.read_until_prompt()
-    passwords._pool.peak = 0
+    app.passwords.peak = 0
     for c in clients:
         await c.send("connect hashed wrongpass")
     answers = [plain(await c.read_until_prompt()) for c in clients]
-    assert passwords.load()[1] <= 2                       # never more than two hashes at once
+    assert app.passwords.load()[1] <= 2                       # never more than two hashes at once
     busy = sum("busy" in a for a in answers)
     assert busy >= 1 and busy + sum("Wrong name or password" in a for a in answers) == 8
     for c in [first, *clients]:
@@ -280,7 +279,7 @@ async def test_a_login_flood_from_one_address_is_told_busy_and_others_still_log_
     is known exactly, not raced."""
     import threading
 
-    from server.accounts import passwords
+    from server.accounts.passwords import Argon2id
     app = await casino_factory(limits={"hash_concurrency": 1, "hash_queue": 16, "hashes_per_ip": 2})
     player = await Client.open(app.port)
     await login(player, "player")
@@ -289,14 +288,14 @@ async def test_a_login_flood_from_one_address_is_told_busy_and_others_still_log_
     await owner.send("quit")
     await owner.read_until_closed()
     gate = threading.Event()
-    verify = passwords._verify
-    monkeypatch.setattr(passwords, "_verify", lambda stored, pw: gate.wait(10) and verify(stored, pw))
+    verify = Argon2id.verify
+    monkeypatch.setattr(Argon2id, "verify", lambda hasher, stored, pw: gate.wait(10) and verify(hasher, stored, pw))
     flood = [await Client.open(app.port, source="127.0.0.7") for _ in range(6)]
     for c in flood:
         await c.read_until_prompt()
     for pending, c in enumerate(flood[:2], start=1):          # one at a time: which two wait is known
         await c.send("connect owner wrongpass")
-        await until(lambda: passwords.load()[0] == pending)
+        await until(lambda: app.passwords.load()[0] == pending)
     for c in flood[2:]:
         await c.send("connect owner wrongpass")
     busy = [plain(await c.read_until_prompt()) for c in flood[2:]]
@@ -304,14 +303,14 @@ async def test_a_login_flood_from_one_address_is_told_busy_and_others_still_log_
     back = await Client.open(app.port, source="127.0.0.8")
     await back.read_until_prompt()
     await back.send("connect owner secret123")
-    await until(lambda: passwords.load()[0] == 3)            # another address: not busy, it waits its turn
+    await until(lambda: app.passwords.load()[0] == 3)            # another address: not busy, it waits its turn
     await player.send("balance")                              # the loop answers everyone meanwhile
     assert "Wallet: 1000" in plain(await player.expect("Wallet:"))
     gate.set()
     assert "You have 1000 chips" in plain(await back.read_until_prompt())
     for c in flood[:2]:
         assert "Wrong name or password" in plain(await c.read_until_prompt())
-    assert passwords.load()[0] == 0
+    assert app.passwords.load()[0] == 0
     for c in [player, back, *flood]:
         await c.close()
 
@@ -362,13 +361,12 @@ async def test_a_clean_stop_refunds_every_stake_with_bets_arriving_to_the_end(ca
 
 
 async def test_hanging_up_while_the_password_is_hashed_never_enters(casino_factory):
-    from server.accounts import passwords
     app = await casino_factory()
     reader, writer = await raw(app.port)
     await until(lambda: len(app.sessions) == 1)
     writer.write(b"create hangup secret123\r\n")
     await writer.drain()
-    await until(lambda: passwords.load()[0] > 0)          # the hash is running
+    await until(lambda: app.passwords.load()[0] > 0)          # the hash is running
     writer.transport.abort()
     await until(lambda: not app.sessions and app.connections.total == 0)
     assert await app.accounts.get("hangup") is not None   # made, but never logged in

@@ -31,7 +31,7 @@ async def until(condition, timeout: float = 10.0) -> None:
 async def operator(app) -> Client:
     from server.accounts.create import create_account
     if await app.accounts.get("admin") is None:
-        await create_account(app.accounts, app.ledger, "admin", "secret123", 1000)
+        await create_account(app.accounts, app.ledger, app.passwords, "admin", "secret123", 1000)
     c = await Client.open(app.port)
     await login(c, "admin", create=False)
     return c

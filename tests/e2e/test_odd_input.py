@@ -58,7 +58,7 @@ async def test_every_command_in_the_lobby(fast, caplog):
 
 async def test_every_operator_command(fast, caplog):
     from server.accounts.create import create_account
-    await create_account(fast.accounts, fast.ledger, "admin", "secret123", 1000)
+    await create_account(fast.accounts, fast.ledger, fast.passwords, "admin", "secret123", 1000)
     c = await Client.open(fast.port)
     await login(c, "admin", create=False)
     await sweep(c, words("operator", operator=True), caplog)

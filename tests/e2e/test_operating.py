@@ -35,7 +35,7 @@ async def operator(app) -> Client:
     """The operator account, made on the server side as operators are."""
     from server.accounts.create import create_account
     if await app.accounts.get("admin") is None:
-        await create_account(app.accounts, app.ledger, "admin", "secret123", 1000)
+        await create_account(app.accounts, app.ledger, app.passwords, "admin", "secret123", 1000)
     c = await Client.open(app.port, ttype="dumb")
     await login(c, "admin", create=False)
     return c

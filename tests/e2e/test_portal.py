@@ -459,7 +459,7 @@ async def test_restart_is_refused_in_one_process(casino, connect):
     """In one process there is no portal to keep the connections: `restart` answers
     with one line, and nobody is dropped or told anything."""
     from server.accounts.create import create_account
-    await create_account(casino.accounts, casino.ledger, "admin", PASSWORD, 1000)
+    await create_account(casino.accounts, casino.ledger, casino.passwords, "admin", PASSWORD, 1000)
     bystander = await connect(ttype="dumb")
     await login(bystander, "bea")
     admin = await connect(ttype="dumb")

@@ -41,7 +41,7 @@ def board(out: str) -> list[tuple[bool, int, str, int]]:
 async def test_top_after_real_play_pages_and_ranks(casino_factory):
     app = await casino_factory(seed=5, operators=("admin",))
     from server.accounts.create import create_account
-    await create_account(app.accounts, app.ledger, "admin", "secret123", 1000)
+    await create_account(app.accounts, app.ledger, app.passwords, "admin", "secret123", 1000)
     admin = await Client.open(app.port, ttype="dumb")
     await login(admin, "admin", create=False)
     start = app.config.settings.starting_chips

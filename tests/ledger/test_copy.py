@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from server.accounts.create import create_account
-from server.accounts.passwords import verify_password
+from server.accounts.passwords import Passwords
 from server.accounts.table_time import TableTimeStore
 from server.accounts.store import SERVER, AccountStore
 from server.db import Database, connect
@@ -46,10 +46,11 @@ async def build_casino(where: str) -> None:
     hold and a pending outcome (it stopped mid-hand after a failed write), notices, prefs."""
     led = await Ledger.open(where)
     accounts = AccountStore(where)
+    passwords = Passwords()
     try:
-        await create_account(accounts, led, "Carol", PASSWORD, 1000)                 # an operator's, made on the server
+        await create_account(accounts, led, passwords, "Carol", PASSWORD, 1000)     # an operator's, made on the server
         for name in ("Alice", "Bob"):
-            await create_account(accounts, led, name, PASSWORD, 1000, owner="10.0.0.9")
+            await create_account(accounts, led, passwords, name, PASSWORD, 1000, owner="10.0.0.9")
         await accounts.save_prefs("Alice", {"color": False})
         await led.show_on_boards("bob", False)                  # `top`'s hidden flag is copied too
         await led.hold("a1", "alice", "craps", 10)
@@ -72,6 +73,7 @@ async def build_casino(where: str) -> None:
         finally:
             times.close()
     finally:
+        passwords.close()
         accounts.close()
         await led.close()
 
@@ -93,16 +95,18 @@ async def opened(url: str) -> dict:
     """What a casino started on `url` sees: recovery, balances, notices, logins."""
     led = await Ledger.open(url)
     accounts = AccountStore(url)
+    passwords = Passwords()
     try:
         seen = {"recovered": sorted(map(repr, led.recovered)),
                 "balances": {p: await led.balance(p) for p in PEOPLE},
                 "notices": {p: await led.take_notices(p) for p in PEOPLE}}
         for p in PEOPLE:
             account = await accounts.get(p)
-            assert account is not None and await verify_password(account.pwhash, PASSWORD)
+            assert account is not None and await passwords.verify(account.pwhash, PASSWORD)
             seen[p] = (account.name, account.origin, account.prefs)
         return seen
     finally:
+        passwords.close()
         accounts.close()
         await led.close()
 
@@ -143,14 +147,16 @@ async def test_the_copy_goes_on_where_the_original_stopped(tmp_path, pg_url, cli
     assert copy_cli(cli, original, pg_url).returncode == 0
     led = await Ledger.open(pg_url)
     accounts = AccountStore(pg_url)
+    passwords = Passwords()
     try:
-        await create_account(accounts, led, "Dave", PASSWORD, 500, owner="10.0.0.8")
+        await create_account(accounts, led, passwords, "Dave", PASSWORD, 500, owner="10.0.0.8")
         await led.hold("d1", "dave", "craps", 50)
         await led.settle("sd1", "craps", ["d1"], {"dave": 100})
         await led.notify("dave", "Nice roll.")
         assert await led.take_notices("dave") == ["Nice roll."]
         assert (await led.balance("dave")).wallet == 550
     finally:
+        passwords.close()
         accounts.close()
         await led.close()
     report = check(pg_url)
