@@ -10,6 +10,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from server.games.intents import MoneyIntent
+
+
+class GameFact:
+    """The base of every game's facts (the frozen dataclasses of its
+    events.py): what happened at the table, for people, which only its own
+    game's view renders. A marker with no fields, so that Event below is a
+    closed union the host can check, while each game keeps its own facts."""
+
+    __slots__ = ()
+
 
 @dataclass(frozen=True)
 class Note:
@@ -67,7 +78,9 @@ class Ask:
     word: str
 
 
-Event = object
-"""A fact for people (a frozen dataclass of the game's events.py, or a Note),
-a money intent (server.games.intents) or a request to the host (SeatRequest,
-Ask, Notice, WalletReport, HandResult)."""
+HostRequest = SeatRequest | Ask | Notice | WalletReport | HandResult
+"""What a game asks of the table host besides moving money."""
+
+Event = GameFact | Note | MoneyIntent | HostRequest
+"""What a dealer answers with: a fact for people (a game's GameFact, or a
+plain Note), a money intent (server.games.intents) or a request to the host."""

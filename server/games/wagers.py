@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Generic, Protocol, TypeVar
 
+from server.games.events import GameFact
+
 
 class Wager(Protocol):
     """What every game's wager has: its stake's handle (the key of its Hold),
@@ -27,32 +29,32 @@ W = TypeVar("W", bound=Wager, covariant=True)
 
 
 @dataclass(frozen=True)
-class BetAccepted(Generic[W]):
+class BetAccepted(GameFact, Generic[W]):
     wager: W
     note: str | None = None   # cents returned: "0.36 returned, your wager is 10"
 
 
 @dataclass(frozen=True)
-class BetRefused:
+class BetRefused(GameFact):
     player: str
     reason: str
 
 
 @dataclass(frozen=True)
-class BetRemoved(Generic[W]):
+class BetRemoved(GameFact, Generic[W]):
     """Taken down (`unbet`, or with its base); the stake's Refund comes first."""
 
     wager: W
 
 
 @dataclass(frozen=True)
-class UnbetRefused:
+class UnbetRefused(GameFact):
     player: str
     reason: str
 
 
 @dataclass(frozen=True)
-class BetCancelled(Generic[W]):
+class BetCancelled(GameFact, Generic[W]):
     """The ledger would not hold the stake: the wager never was (no money moves)."""
 
     wager: W

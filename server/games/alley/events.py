@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from server.games.events import GameFact
 from server.dice.source import Dice
 from server.games.alley.rules import Decision
 
@@ -69,14 +70,14 @@ class GameEnd(Enum):
 
 
 @dataclass(frozen=True)
-class GameStarted:
+class GameStarted(GameFact):
     players: tuple[str, ...]     # seat order
     buy_in: int
     total: int                   # all the money in the game
 
 
 @dataclass(frozen=True)
-class ShooterUp:
+class ShooterUp(GameFact):
     """`Bill, you are the shooter! You have $100 ...`: waiting for `bet`."""
 
     shooter: str
@@ -86,13 +87,13 @@ class ShooterUp:
 
 
 @dataclass(frozen=True)
-class ActionSet:
+class ActionSet(GameFact):
     shooter: str
     amount: int
 
 
 @dataclass(frozen=True)
-class FadeAsked:
+class FadeAsked(GameFact):
     """`Tony, Bill has bet $100. How much of the $100 action do you want?`"""
 
     player: str
@@ -104,7 +105,7 @@ class FadeAsked:
 
 
 @dataclass(frozen=True)
-class Faded:
+class Faded(GameFact):
     player: str
     amount: int
     covered: int         # of the action, after this fade
@@ -112,12 +113,12 @@ class Faded:
 
 
 @dataclass(frozen=True)
-class FadeDeclined:
+class FadeDeclined(GameFact):
     player: str
 
 
 @dataclass(frozen=True)
-class ActionCovered:
+class ActionCovered(GameFact):
     """"The action is covered, NO MORE BETS": later opponents are not asked."""
 
     shooter: str
@@ -125,7 +126,7 @@ class ActionCovered:
 
 
 @dataclass(frozen=True)
-class ActionPartlyCovered:
+class ActionPartlyCovered(GameFact):
     """Everyone was asked; only `covered` of the action is at risk."""
 
     shooter: str
@@ -134,7 +135,7 @@ class ActionPartlyCovered:
 
 
 @dataclass(frozen=True)
-class NoAction:
+class NoAction(GameFact):
     """Nobody faded: the action is returned; the shooter may roll again or pass."""
 
     shooter: str
@@ -142,14 +143,14 @@ class NoAction:
 
 
 @dataclass(frozen=True)
-class PassCalledOff:
+class PassCalledOff(GameFact):
     """The shooter left (or was dropped) before the dice flew: nothing was at risk."""
 
     shooter: str
 
 
 @dataclass(frozen=True)
-class RollAsked:
+class RollAsked(GameFact):
     """Waiting for the shooter's `roll` (`point` None on the come-out)."""
 
     shooter: str
@@ -157,7 +158,7 @@ class RollAsked:
 
 
 @dataclass(frozen=True)
-class Rolled:
+class Rolled(GameFact):
     shooter: str
     dice: Dice
     total: int
@@ -167,7 +168,7 @@ class Rolled:
 
 
 @dataclass(frozen=True)
-class PassResolved:
+class PassResolved(GameFact):
     """Who won the pass; `results` is each player's change in bankroll."""
 
     shooter: str
@@ -178,39 +179,39 @@ class PassResolved:
 
 
 @dataclass(frozen=True)
-class Balances:
+class Balances(GameFact):
     """Every bankroll at the table, shown to everyone after each pass."""
 
     bankrolls: tuple[tuple[str, int], ...]
 
 
 @dataclass(frozen=True)
-class CleanedOut:
+class CleanedOut(GameFact):
     player: str
 
 
 @dataclass(frozen=True)
-class ChoiceAsked:
+class ChoiceAsked(GameFact):
     """The shooter may `roll` (another pass) or `pass` the bones."""
 
     shooter: str
 
 
 @dataclass(frozen=True)
-class BonesPassed:
+class BonesPassed(GameFact):
     from_shooter: str
     to_shooter: str
     reason: PassReason
 
 
 @dataclass(frozen=True)
-class TimedOut:
+class TimedOut(GameFact):
     player: str
     waiting: Waiting
 
 
 @dataclass(frozen=True)
-class PlayerLeft:
+class PlayerLeft(GameFact):
     """`at_risk` chips stay in the pass in play; the player is paid when it ends."""
 
     player: str
@@ -218,7 +219,7 @@ class PlayerLeft:
 
 
 @dataclass(frozen=True)
-class PaidOut:
+class PaidOut(GameFact):
     """A player who left got their table bankroll back in their wallet."""
 
     player: str
@@ -226,14 +227,14 @@ class PaidOut:
 
 
 @dataclass(frozen=True)
-class BuyInRefused:
+class BuyInRefused(GameFact):
     """The ledger refused this player's buy-in (or re-hold): they are out."""
 
     player: str
 
 
 @dataclass(frozen=True)
-class GameOver:
+class GameOver(GameFact):
     """`Congratulations, Bill! You have won the total pot of $200!`"""
 
     winner: str | None
@@ -243,7 +244,7 @@ class GameOver:
 
 
 @dataclass(frozen=True)
-class GameClosed:
+class GameClosed(GameFact):
     """Shutdown: every player got their bankroll back; a pass in play was called off."""
 
     reason: str
@@ -251,7 +252,7 @@ class GameClosed:
 
 
 @dataclass(frozen=True)
-class Refused:
+class Refused(GameFact):
     player: str
     reason: str
 

@@ -24,7 +24,7 @@ from server.dice.kinds import DICE
 from server.render.dice import dice_inline
 from server.render.text import paint, wrap
 from server.render.width import fit, fit_all, glue
-from server.games.seam import Event, Viewer, Views, render_note
+from server.games.seam import Event, Viewer, Views
 
 
 _ROLL_CALL = MappingProxyType({
@@ -289,9 +289,6 @@ LINES: Mapping[type, Line] = MappingProxyType(dict((
 
 
 def event_lines(table: AlleySnapshot, event: Event, viewer: Viewer) -> list[str]:
-    note = render_note(event, viewer)
-    if note is not None:
-        return note
     fn = LINES.get(type(event))
     return fn(_Ctx(table, viewer), event) if fn else []
 

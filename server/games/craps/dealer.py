@@ -164,7 +164,7 @@ class BankCrapsDealer(Dealer[CrapsSnapshot]):
         # (and New York's charge, held and paid to the house, with it).
         holds = [e for e in events if isinstance(e, (Hold, Settle))]
         told = [e for e in events if isinstance(e, ev.Charged)]
-        return holds + accepted + told + [BetsSummary(player, accepted[0].wager.handle)]
+        return [*holds, *accepted, *told, BetsSummary(player, accepted[0].wager.handle)]
 
     def _bets(self, move: Move) -> list[Event]:
         return [BetsSummary(move.player)]

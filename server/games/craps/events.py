@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from server.games.events import GameFact
 from server.games.wagers import BetAccepted as BetAccepted
 from server.games.wagers import BetCancelled as BetCancelled
 from server.games.wagers import BetRefused as BetRefused
@@ -30,7 +31,7 @@ class Wager:
 
 
 @dataclass(frozen=True)
-class Rolled:
+class Rolled(GameFact):
     dice: tuple[int, ...]     # two dice (or cards); Die Rich's one die
     total: int
     point: int                # the point before the roll (0: come-out)
@@ -38,28 +39,28 @@ class Rolled:
 
 
 @dataclass(frozen=True)
-class PointSet:
+class PointSet(GameFact):
     number: int
 
 
 @dataclass(frozen=True)
-class PointMade:
+class PointMade(GameFact):
     number: int
     fire: tuple[int, ...]     # distinct points made this hand, after this one
 
 
 @dataclass(frozen=True)
-class SevenOut:
+class SevenOut(GameFact):
     point: int                # the shooter hand ends; the next one starts fresh
 
 
 @dataclass(frozen=True)
-class ComeOutSeven:
+class ComeOutSeven(GameFact):
     """A seven on the come-out: line bets decide, Small/Tall/All reset, the hand goes on."""
 
 
 @dataclass(frozen=True)
-class HandWon:
+class HandWon(GameFact):
     """High Point and Die Rich: the shooter's line bet wins on this roll; the
     shooter keeps the dice and a new come-out follows. `pays` is the line
     bet's odds to 1; `roll` is the roll of the hand it won on (1: the come-out)."""
@@ -70,7 +71,7 @@ class HandWon:
 
 
 @dataclass(frozen=True)
-class HandLost:
+class HandLost(GameFact):
     """High Point and Die Rich: the shooter's line bet loses on this roll; the
     hand is over and the dice pass to the next shooter."""
 
@@ -79,26 +80,26 @@ class HandLost:
 
 
 @dataclass(frozen=True)
-class BetWon:
+class BetWon(GameFact):
     wager: Wager
     amount: int               # won on top of the returned stake, after commission
     commission: int = 0
 
 
 @dataclass(frozen=True)
-class BetLost:
+class BetLost(GameFact):
     wager: Wager
 
 
 @dataclass(frozen=True)
-class BetPushed:
+class BetPushed(GameFact):
     """The stake comes back: bar 12, or come odds that were off on the come-out."""
 
     wager: Wager
 
 
 @dataclass(frozen=True)
-class Travelled:
+class Travelled(GameFact):
     """A come/don't come (or line) bet moved to its number."""
 
     wager: Wager
@@ -107,13 +108,13 @@ class Travelled:
 
 # --- the dealer's facts: seats, the dice and the clock ------------------------
 @dataclass(frozen=True)
-class ShooterUp:
+class ShooterUp(GameFact):
     player: str
     dealer: bool = False            # the dealer took the dice (nobody can shoot)
 
 
 @dataclass(frozen=True)
-class Throw:
+class Throw(GameFact):
     """Who threw the dice that the next Rolled shows."""
 
     shooter: str | None
@@ -121,7 +122,7 @@ class Throw:
 
 
 @dataclass(frozen=True)
-class WindowClosed:
+class WindowClosed(GameFact):
     """The betting window is over: the shooter may roll (bets stay open until
     the dice fly); `seconds` until the dealer rolls, or autoroll throws next."""
 
@@ -131,12 +132,12 @@ class WindowClosed:
 
 
 @dataclass(frozen=True)
-class LastCall:
+class LastCall(GameFact):
     seconds: int
 
 
 @dataclass(frozen=True)
-class BetsSummary:
+class BetsSummary(GameFact):
     """Show a player their numbered live wagers (as they stand when shown);
     `after` is the wager just placed: no summary if its hold was refused."""
 
@@ -145,7 +146,7 @@ class BetsSummary:
 
 
 @dataclass(frozen=True)
-class RollSettlement:
+class RollSettlement(GameFact):
     """One player's consolidated result of a roll."""
 
     player: str
@@ -160,7 +161,7 @@ class RollSettlement:
 
 
 @dataclass(frozen=True)
-class Charged:
+class Charged(GameFact):
     """New York: the 5% charge on a buy or lay, paid to the house when the bet
     was made (its own Hold, settled to the house at once); never returned."""
 

@@ -18,7 +18,7 @@ from server.games.craps.variants import BANK, Scheme, Variant
 from server.dice.kinds import DICE, DrawKind
 from server.render.text import paint, sentence, wrap
 from server.render.width import NBSP, SEPARATOR, boxed, display_width, fit, glue
-from server.games.seam import Event, Viewer, Views, render_note
+from server.games.seam import Event, Viewer, Views
 
 NUMBERS = (4, 5, 6, 8, 9, 10)
 NUMBER_TITLES = {4: "4", 5: "5", 6: "SIX", 8: "8", 9: "NINE", 10: "10"}
@@ -29,9 +29,6 @@ HIGH_CALLS = {2: "Two, aces", 3: "Three, ace-deuce", 11: "Yo eleven", 12: "Twelv
 DIE_WORDS = {1: "One", 2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six"}
 ORDINALS = {1: "come-out", 2: "second", 3: "third", 4: "fourth"}
 def event_lines(snap: CrapsSnapshot, event: Event, viewer: Viewer) -> list[str]:
-    note = render_note(event, viewer)
-    if note is not None:
-        return note
     c = viewer.prefs.color
     me = viewer.key
     if isinstance(event, ev.BetAccepted):

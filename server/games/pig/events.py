@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from server.games.events import GameFact
 from server.dice.source import Dice
 from server.games.pig.rules import RollOutcome
 
@@ -31,7 +32,7 @@ class GameEnd(Enum):
 
 
 @dataclass(frozen=True)
-class GameStarted:
+class GameStarted(GameFact):
     players: tuple[str, ...]   # turn order; the computer is last in a solo game
     target: int
     stake: int                 # each player's ante; 0 for no stake
@@ -40,7 +41,7 @@ class GameStarted:
 
 
 @dataclass(frozen=True)
-class TurnStarted:
+class TurnStarted(GameFact):
     """`Amanda: 75` at the start of a turn; `round_no` counts turns (003 "round")."""
 
     player: str
@@ -50,7 +51,7 @@ class TurnStarted:
 
 
 @dataclass(frozen=True)
-class Rolled:
+class Rolled(GameFact):
     """`2, 4 Current Round Score: 6`."""
 
     player: str
@@ -60,7 +61,7 @@ class Rolled:
 
 
 @dataclass(frozen=True)
-class TurnEnded:
+class TurnEnded(GameFact):
     """`Amanda: 19` after the turn: `score` is the player's score now."""
 
     player: str
@@ -70,19 +71,19 @@ class TurnEnded:
 
 
 @dataclass(frozen=True)
-class PlayerLeft:
+class PlayerLeft(GameFact):
     player: str
 
 
 @dataclass(frozen=True)
-class AnteRefused:
+class AnteRefused(GameFact):
     """The ledger refused this player's ante: they are out without a stake."""
 
     player: str
 
 
 @dataclass(frozen=True)
-class GameOver:
+class GameOver(GameFact):
     """`Amanda wins!` and `10 rounds`; `winner` is None when nobody won."""
 
     winner: str | None
@@ -93,14 +94,14 @@ class GameOver:
 
 
 @dataclass(frozen=True)
-class GameClosed:
+class GameClosed(GameFact):
     """The table shut down mid-game; every ante was refunded."""
 
     reason: str
 
 
 @dataclass(frozen=True)
-class Refused:
+class Refused(GameFact):
     """A command that changed nothing, with a one-line reason for the player."""
 
     player: str

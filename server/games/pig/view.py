@@ -19,7 +19,7 @@ from server.games.pig.snapshot import PigSnapshot
 from server.dice.kinds import DICE
 from server.render.text import paint
 from server.render.width import fit_all
-from server.games.seam import Event, Viewer, Views, render_note
+from server.games.seam import Event, Viewer, Views
 
 
 
@@ -33,9 +33,6 @@ def _sentence(reason: str) -> str:
 
 # --- events ------------------------------------------------------------------
 def event_lines(table: PigSnapshot, event: Event, viewer: Viewer) -> list[str]:
-    note = render_note(event, viewer)
-    if note is not None:
-        return note
     c = viewer.prefs.color
     me = viewer.key
     if isinstance(event, ev.GameStarted):

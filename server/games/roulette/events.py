@@ -9,6 +9,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from server.games.events import GameFact
 from server.games.wagers import BetAccepted as BetAccepted
 from server.games.wagers import BetCancelled as BetCancelled
 from server.games.wagers import BetRefused as BetRefused
@@ -32,13 +33,13 @@ class Wager:
 
 
 @dataclass(frozen=True)
-class SpinRefused:
+class SpinRefused(GameFact):
     player: str
     reason: str
 
 
 @dataclass(frozen=True)
-class BetsOpen:
+class BetsOpen(GameFact):
     """A betting window started (someone has a bet and others are at the wheel)."""
 
     spin: int                  # the number of the spin this window leads to
@@ -46,13 +47,13 @@ class BetsOpen:
 
 
 @dataclass(frozen=True)
-class LastCall:
+class LastCall(GameFact):
     spin: int
     seconds: float             # seconds left in the window
 
 
 @dataclass(frozen=True)
-class NoMoreBets:
+class NoMoreBets(GameFact):
     """The ball is spinning: no bets and no removals until it drops."""
 
     spin: int
@@ -60,7 +61,7 @@ class NoMoreBets:
 
 
 @dataclass(frozen=True)
-class BallDropped:
+class BallDropped(GameFact):
     """The number, called: `call` is "17 black, odd, low, second dozen, second column"."""
 
     spin: int
@@ -89,7 +90,7 @@ class Line:
 
 
 @dataclass(frozen=True)
-class Settlement:
+class Settlement(GameFact):
     """One player's whole spin, consolidated (after the spin's single Settle).
 
     `away`: the player had left or disconnected; their bets rode and were
@@ -111,7 +112,7 @@ class Settlement:
 
 
 @dataclass(frozen=True)
-class BetsRide:
+class BetsRide(GameFact):
     """A player left or disconnected with bets down: they stay for the next spin."""
 
     player: str
@@ -120,14 +121,14 @@ class BetsRide:
 
 
 @dataclass(frozen=True)
-class BetsSummary:
+class BetsSummary(GameFact):
     """Show a player their numbered live wagers (as they stand when shown)."""
 
     player: str
 
 
 @dataclass(frozen=True)
-class WheelClosed:
+class WheelClosed(GameFact):
     """Shutdown or eviction: every bet not yet spun was refunded (Refunds come first)."""
 
     reason: str

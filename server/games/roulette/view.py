@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from server.games.seam import Viewer, Views, render_note
+from server.games.seam import Viewer, Views
 from server.render.text import paint, sentence, wrap
 from server.render.width import fit
 
@@ -44,9 +44,6 @@ def pocket(n: int, color: bool) -> str:
 
 # --- events ------------------------------------------------------------------
 def event_lines(snap: TableSnapshot, event: object, viewer: Viewer) -> list[str]:
-    note = render_note(event, viewer)
-    if note is not None:
-        return note
     c, me = viewer.prefs.color, viewer.key
     if isinstance(event, BetAccepted):
         w = event.wager

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from server.games.events import GameFact
 from server.dice.source import Dice
 from server.games.intents import MoneyIntent
 from server.games.simplified.rules import Outcome, Side
@@ -51,14 +52,14 @@ Command = Bet | Roll | Press | Odds | Ride | Collect
 
 # --- facts -------------------------------------------------------------------
 @dataclass(frozen=True)
-class Refused:
+class Refused(GameFact):
     """A command changed nothing; `reason` is one line."""
 
     reason: str
 
 
 @dataclass(frozen=True)
-class BetPlaced:
+class BetPlaced(GameFact):
     """A flat bet is on the table. `returned` is typed cents handed back
     ("0.36"), with `note` the sentence to show ("0.36 returned, your wager is 10")."""
 
@@ -70,7 +71,7 @@ class BetPlaced:
 
 
 @dataclass(frozen=True)
-class Rolled:
+class Rolled(GameFact):
     """The dice. `point` is the point the roll was made against (None on a come-out)."""
 
     dice: Dice
@@ -79,7 +80,7 @@ class Rolled:
 
 
 @dataclass(frozen=True)
-class PointSet:
+class PointSet(GameFact):
     """The come-out set the point; `can_press` says whether to offer `press` now."""
 
     point: int
@@ -87,21 +88,21 @@ class PointSet:
 
 
 @dataclass(frozen=True)
-class RollAgain:
+class RollAgain(GameFact):
     """No decision: the point stands and the player rolls again."""
 
     point: int
 
 
 @dataclass(frozen=True)
-class Pressed:
+class Pressed(GameFact):
     """The flat bet was doubled to `flat`."""
 
     flat: int
 
 
 @dataclass(frozen=True)
-class OddsPlaced:
+class OddsPlaced(GameFact):
     """Odds of `amount` behind the flat bet, winning `wins` if the bet wins."""
 
     side: Side
@@ -113,7 +114,7 @@ class OddsPlaced:
 
 
 @dataclass(frozen=True)
-class GameOver:
+class GameOver(GameFact):
     """One game's result. `net` is won (+) or lost (-) over the whole game;
     `paid` went back to the wallet (stakes plus winnings; 0 on a loss).
     `how`: "natural", "craps", "bar", "point made" or "seven out".
@@ -133,14 +134,14 @@ class GameOver:
 
 
 @dataclass(frozen=True)
-class Collected:
+class Collected(GameFact):
     """After a win the player picked up the chips (they were paid already)."""
 
     amount: int
 
 
 @dataclass(frozen=True)
-class HoldCancelled:
+class HoldCancelled(GameFact):
     """The ledger refused the hold for a wager; the wager is off again."""
 
     what: str          # "bet", "press" or "odds"
@@ -148,7 +149,7 @@ class HoldCancelled:
 
 
 @dataclass(frozen=True)
-class Closed:
+class Closed(GameFact):
     """The table closed under the player: live stakes refunded or forfeited."""
 
     refunded: int
@@ -156,7 +157,7 @@ class Closed:
 
 
 @dataclass(frozen=True)
-class Practice:
+class Practice(GameFact):
     """A classic-dice table's practice bankroll, shown like a wallet (never the ledger's)."""
 
     bankroll: int

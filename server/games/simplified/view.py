@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from server.games.craps.options import CrapsOptions
-from server.games.seam import Event, Viewer, Views, render_note
+from server.games.seam import Event, Viewer, Views
 from server.games.simplified import events as ev
 from server.games.simplified.engine import Phase
 from server.games.simplified.rules import Outcome, Side
@@ -94,9 +94,6 @@ class TableState:
 
 # --- facts -------------------------------------------------------------------
 def event_lines(event: Event, seat: Seat, viewer: Viewer) -> list[str]:
-    note = render_note(event, viewer)
-    if note is not None:
-        return note
     you = viewer.key == seat.player
     who = "You" if you else (seat.player or "The player")
     c = viewer.prefs.color

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from server.games.events import GameFact
+
 
 @dataclass(frozen=True)
 class Wager:
@@ -12,14 +14,14 @@ class Wager:
 
 
 @dataclass(frozen=True)
-class BetsShown:
+class BetsShown(GameFact):
     """Show `player` their bet on the table."""
 
     player: str
 
 
 @dataclass(frozen=True)
-class Dealt:
+class Dealt(GameFact):
     """One deal: each bettor's card and the house's, and what each won (net)."""
 
     deal: int
