@@ -30,7 +30,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(args: argparse.Namespace) -> int:
     from server.cli.odds import rooms_dir
     from server.cli._config import load_or_report
-    from server.config.model import TableConfig
+    from server.config.model import GameOptions, TableConfig
     from server.games.craps.options import CrapsOptions
     from server.sim import craps as sim
     from server.sim import strategies
@@ -41,10 +41,9 @@ def run(args: argparse.Namespace) -> int:
     cfg = load_or_report(args.config, rooms_dir(args.config, args.rooms))
     if cfg is None:
         return 1
-    def played(t: object) -> bool:
+    def played(t: TableConfig[GameOptions]) -> bool:
         """Bank craps and its variants (the solo simplified table is another engine)."""
-        return isinstance(t, TableConfig) and t.game == "craps" and isinstance(t.options, CrapsOptions) \
-            and t.options.variant != "simplified"
+        return t.game == "craps" and t.options.variant != "simplified"
 
     table = cfg.tables.get(args.table)
     if table is None or not played(table):
@@ -56,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     except (ValueError, ImportError, OSError) as exc:
         print(exc)
         return 2
-    result = sim.run(table, strategy, args.rolls, args.seed)
+    result = sim.run(table.narrowed(CrapsOptions), strategy, args.rolls, args.seed)
     print(f"table {table.id}, strategy {args.strategy}, seed {args.seed}")
     print(f"rolls            {result.rolls}")
     print(f"chips wagered    {result.wagered}")

@@ -18,8 +18,10 @@ import random
 import time
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Callable
 
 from server.config.model import TableConfig
+from server.games.craps.options import CrapsOptions
 
 from server.games.craps.bets import BONUS, CONTRACTS, LINE, Bet, Kind, payout_unit
 from server.games.craps.limits import Limits, stake_problem, timing_problem
@@ -73,7 +75,7 @@ class Strategy:
 class Seat:
     """One player's hands on the simulated table: look at it and place bets."""
 
-    def __init__(self, table: TableConfig) -> None:
+    def __init__(self, table: TableConfig[CrapsOptions]) -> None:
         self.limits = Limits.of(table)
         self.book = rulebook(self.limits.field_12, self.limits.variant)
         self.view: TableView = COME_OUT
@@ -255,15 +257,16 @@ class SimResult:
         return self.rolls / self.seconds if self.seconds > 0 else float("inf")
 
 
-def _hook(strategy: object, name: str):
+def _hook(strategy: object, name: str) -> Callable[..., None] | None:
     """The strategy's hook, or None when it has none (or only Strategy's empty one)."""
     fn = getattr(strategy, name, None)
-    if fn is None or getattr(type(strategy), name, None) is getattr(Strategy, name):
+    if not callable(fn) or getattr(type(strategy), name, None) is getattr(Strategy, name):
         return None
-    return fn
+    hook: Callable[..., None] = fn     # a strategy's own method, called for what it does
+    return hook
 
 
-def run(table: TableConfig, strategy: Strategy, rolls: int, seed: int) -> SimResult:
+def run(table: TableConfig[CrapsOptions], strategy: object, rolls: int, seed: int) -> SimResult:
     """Play `rolls` rolls of one seat with `strategy`, dice from random.Random(seed)."""
     seat = Seat(table)
     index = seat.index

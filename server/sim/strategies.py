@@ -76,8 +76,12 @@ BUILT_IN: dict[str, Callable[[], Strategy]] = {
 }
 
 
-def load(name: str) -> Strategy:
-    """A built-in name, `package.module:Name` or `path/to/file.py:Name` (a class or factory)."""
+def load(name: str) -> object:
+    """A built-in name, `package.module:Name` or `path/to/file.py:Name` (a class or factory).
+
+    What a factory makes is any object with some of Strategy's hooks (the
+    simulator looks each up by name, docs/craps-engine.md), so it is an object
+    here: nothing more can be said of it until `run` asks for its hooks."""
     if name in BUILT_IN:
         return BUILT_IN[name]()
     where, sep, attr = name.rpartition(":")
@@ -95,4 +99,5 @@ def load(name: str) -> Strategy:
     factory = getattr(module, attr, None)
     if factory is None:
         raise ValueError(f"{where} has no {attr}")
-    return factory()
+    strategy: object = factory()
+    return strategy
