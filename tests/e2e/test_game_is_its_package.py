@@ -15,6 +15,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+import yaml
 from support.highcard import HIGH_CARD
 from support.highcard.cards import rank
 from support.telnet import login, plain
@@ -52,7 +53,9 @@ def casino_files(tmp_path: Path, ties: str = "house") -> tuple[Path, Path]:
     tables = config / "casino_tables.yaml"
     tables.write_text(tables.read_text() + TABLE.format(ties=ties))
     lobby = rooms / "lobby.yaml"
-    lobby.write_text(lobby.read_text().rstrip("\n") + "\ntables: [high_card]\n")
+    room = yaml.safe_load(lobby.read_text())
+    room["tables"] = [*room.get("tables", []), "high_card"]     # beside whatever the lobby holds
+    lobby.write_text(yaml.safe_dump(room, sort_keys=False))
     return config, rooms
 
 
