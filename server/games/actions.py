@@ -50,7 +50,8 @@ class Action(Generic[D]):
     word is taken (empty: any), `not_now` the answer in any other; `opens`
     marks a word that opens a wager or a game, which the host refuses at a
     closing table and to a player on the way out or sitting out. `remind`
-    puts the word in the "Commands:" line under the game's table view.
+    puts the word in the "Commands:" line under the game's table view, as
+    `brief` if it has one (a narrow screen keeps it on the line), else as usage.
     """
 
     word: str
@@ -63,6 +64,7 @@ class Action(Generic[D]):
     not_now: str = ""
     opens: bool = False
     remind: bool = True
+    brief: str = ""                 # its form in the "Commands:" line, where shorter than usage
 
     @property
     def help_line(self) -> str:
@@ -104,5 +106,5 @@ class Actions(Generic[D]):
         words marked `remind`, by their usage) and the table's own words after
         them ("leave", "help craps"): each command glued to its arguments and
         its bar, so a narrow screen never breaks one in two."""
-        words = [a.usage for a in self.rows if a.remind] + list(table_words)
+        words = [a.brief or a.usage for a in self.rows if a.remind] + list(table_words)
         return "Commands: " + " ".join(glue(*w.split(), "|") for w in words[:-1]) + " " + glue(*words[-1].split())

@@ -348,10 +348,12 @@ def make(config: TableConfig[GameOptions], tick_hz: int, dice: TableDraws, seati
 
 ACTIONS = Actions[BankCrapsDealer]("Bank craps", (
     Action("bet", "bet <kind> [numbers] <amount>", "place a wager, e.g. bet pass 10, bet place 6 12, "
-           "bet hop 2 3 5. 'help craps' lists the kinds.", BankCrapsDealer._bet, opens=True),
+           "bet hop 2 3 5. 'help craps' lists the kinds.", BankCrapsDealer._bet, opens=True,
+           brief="bet <kind> [n] <amount>"),
     Action("bets", "bets", "your wagers, numbered for unbet.", BankCrapsDealer._bets),
     Action("unbet", "unbet <number|name|all>", "take down a wager that is not a contract "
-           "(pass, come and bonus bets stay).", BankCrapsDealer._unbet, needs=True),
+           "(pass, come and bonus bets stay).", BankCrapsDealer._unbet, needs=True,
+           brief="unbet <n|name|all>"),
     Action("roll", "roll", "as the shooter, roll the dice (once the betting window has closed).",
            BankCrapsDealer._roll_word),
     Action("autoroll", "autoroll", "as the shooter, roll every few seconds while you have live bets; "

@@ -206,7 +206,7 @@ ACTIONS = Actions[RouletteDealer]("Roulette", (
     Action("bets", "bets", "your bets on the layout, numbered for unbet.", RouletteDealer._bets),
     Action("unbet", "unbet <number|name|all>",
            "take a bet down (unbet 2, unbet red, unbet split 17 20) until No more bets.",
-           RouletteDealer._unbet),
+           RouletteDealer._unbet, brief="unbet <n|name|all>"),
     Action("spin", "spin", "alone at the wheel with a bet down: no more bets, and the ball drops.",
            RouletteDealer._spin, opens=True),
 ))

@@ -148,7 +148,7 @@ class SimplifiedDealer(Dealer[TableState]):
         return [Note((player,), f"Seed set: your rolls now use '{self._client_seed()}' ('fair' shows "
                                 "how to check them).")]
 
-    def live(self, player: str) -> bool:
+    def has_live_bets(self, player: str) -> bool:
         """A leave waits for live bets; practice chips never hold anyone."""
         return bool(self.engine and self.engine.stakes) and self.classic is None
 
