@@ -14,7 +14,7 @@ import asyncio
 import dataclasses
 import logging
 from pathlib import Path
-from typing import Iterable, Any, Protocol
+from typing import Any, Iterable, Mapping, Protocol
 
 from server import logs
 from server.config.model import CasinoConfig
@@ -51,7 +51,7 @@ class Reloadable(Protocol):
     def online(self) -> Online: ...
 
     @property
-    def tables(self) -> dict[str, Any]: ...   # table id -> server.tables.host.TableHost
+    def tables(self) -> Mapping[str, Any]: ...   # table id -> server.tables.host.TableHost
 
     def apply_settings(self) -> None: ...
 

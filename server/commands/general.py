@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Protocol
+from typing import Mapping, Protocol
 
 from server.commands.registry import REGISTRY
 from server.commands.registry import Command, CommandApp, Context
@@ -30,7 +30,7 @@ class RoomApp(Protocol):
     @property
     def online(self) -> Online: ...
     @property
-    def tables(self) -> dict[str, TableHost]: ...
+    def tables(self) -> Mapping[str, TableHost]: ...
 
 
 def describe_room(app: RoomApp, session: Session) -> list[str]:

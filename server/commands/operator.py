@@ -33,8 +33,7 @@ async def grant(ctx: Context) -> None:
         ctx.tell(f"No account called {who[:20]}.")
         return
     chips = int(amount)
-    ctx.app.grants += 1                 # with the run id: unique across restarts too
-    key = f"grant:{ctx.app.run_id}:{ctx.app.grants}"
+    key = ctx.app.grant_key()
     await ctx.app.ledger.mint(key, account.key, chips, f"grant by {ctx.session.name}: {reason}")
     logs.event(log, "grant", operator=ctx.session.key, player=account.key, chips=chips, reason=reason)
     ctx.tell(f"Granted {chips} chips to {account.name}.")

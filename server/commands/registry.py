@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import difflib
 import asyncio
-from collections.abc import MutableMapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Protocol
 
@@ -50,9 +50,14 @@ class Command:
         return self.text.strip().splitlines()[0]
 
 
+class PlayerLocks(Protocol):
+    """A lock per player (server.casino.relief_locks.ReliefLocks)."""
+
+    def of(self, player: str) -> asyncio.Lock: ...
+
+
 class CommandApp(Protocol):
-    """What commands use of the casino (server.app.Casino), read-only but
-    for the count of grants. The casino itself is never imported here:
+    """What commands use of the casino (server.app.Casino). The casino itself is never imported here:
     server.app imports every command module."""
 
     @property
@@ -61,10 +66,7 @@ class CommandApp(Protocol):
     @property
     def database(self) -> Database: ...       # `ledger check` reads the live database
 
-    @property
-    def run_id(self) -> str: ...               # with `grants`: unique grant keys
-
-    grants: int                                # operator grants this run
+    def grant_key(self) -> str: ...             # a grant's ledger key, unique across restarts
 
     @property
     def registry(self) -> Registry: ...
@@ -85,7 +87,7 @@ class CommandApp(Protocol):
     def closed_rooms(self) -> set[str]: ...
 
     @property
-    def tables(self) -> dict[str, TableHost]: ...
+    def tables(self) -> Mapping[str, TableHost]: ...
 
     @property
     def ledger(self) -> Ledger: ...
@@ -94,7 +96,7 @@ class CommandApp(Protocol):
     def operators(self) -> set[str]: ...        # name keys never listed on `top`'s boards
 
     @property
-    def relief_claims(self) -> MutableMapping[str, asyncio.Lock]: ...   # player key -> their claim's lock
+    def relief_locks(self) -> PlayerLocks: ...  # one relief claim at a time per player
 
     def wall_clock(self) -> float: ...          # epoch seconds: relief's waits (tests move it)
     async def status(self, session: LoggedIn) -> dict[str, Any]: ...   # GMCP Char.Status

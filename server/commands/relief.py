@@ -19,7 +19,6 @@ hearing the answer, so three things stand in the way:
 """
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Iterable
 from datetime import UTC, datetime
@@ -99,11 +98,7 @@ async def relief(ctx: Context) -> None:
     if ctx.argv:
         ctx.tell("relief takes nothing after it: type just 'relief'.")
         return
-    claims = ctx.app.relief_claims
-    lock = claims.get(ctx.session.key)
-    if lock is None:
-        lock = claims[ctx.session.key] = asyncio.Lock()
-    async with lock:             # the lock lives while a claim holds it (the dict is weak)
+    async with ctx.app.relief_locks.of(ctx.session.key):
         await _claim(ctx)
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from typing import Protocol
+from typing import Mapping, Protocol
 
 from server.commands.registry import REGISTRY, Context
 from server.config.model import CasinoConfig
@@ -46,7 +46,7 @@ class StatsApp(Protocol):
     def table_time(self) -> TableTimeStore: ...
 
     @property
-    def tables(self) -> dict[str, TableHost]: ...
+    def tables(self) -> Mapping[str, TableHost]: ...
 
     @property
     def manager(self) -> Manager: ...

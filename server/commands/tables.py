@@ -8,7 +8,7 @@ table says they mean; `help <game>` lists them with their help text.
 """
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Mapping, Protocol
 
 from server.games.amounts import digits_problem
 from server.commands.registry import REGISTRY
@@ -30,7 +30,7 @@ class TablesApp(Protocol):
     @property
     def world(self) -> World: ...
     @property
-    def tables(self) -> dict[str, TableHost]: ...
+    def tables(self) -> Mapping[str, TableHost]: ...
 
 
 class WalletApp(Protocol):
