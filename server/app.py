@@ -21,7 +21,7 @@ from server.accounts import passwords
 from server.accounts.store import AccountStore
 from server.accounts.table_time import TableTimeStore
 from server.casino import gmcp
-from server.casino.life import COMMANDS_FINISH_WAIT, RESTARTING, CasinoLife, PortalLink
+from server.casino.life import COMMANDS_FINISH_WAIT, RESTARTING, CasinoLife
 from server.casino.listeners import CannotListen, Listeners
 from server.casino.operators import Operators
 from server.casino.relief_locks import ReliefLocks
@@ -31,6 +31,7 @@ from server.casino.tables import Tables
 from server.commands.registry import Registry
 from server.config.model import CasinoConfig
 from server.db.url import Database
+from server.net.host import PortalLink
 from server.net.lines import TooLong
 from server.net.session import Session
 from server.net.throttle import ConnectionCounter, CreationLimit, LoginThrottle

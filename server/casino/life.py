@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from server import logs
 from server.heap import Heap
+from server.net.host import PortalLink
 from server.reload import Reloadable, reload
 from server.render.text import sentence
 from server.tables.manager import Manager
@@ -25,12 +26,6 @@ log = logging.getLogger("casino")
 
 COMMANDS_FINISH_WAIT = 10.0      # seconds a clean stop waits for commands already running
 RESTARTING = "The casino is restarting."   # what every player reads at a restart, whatever the reason
-
-
-class PortalLink(Protocol):
-    """The game process's link to its portal (server.portal.game.GameLink), as the casino uses it."""
-
-    def send(self, message: dict[str, object]) -> None: ...
 
 
 class LifeApp(Reloadable, Protocol):

@@ -7,8 +7,7 @@ from typing import TYPE_CHECKING, Iterator, Protocol
 
 from server import logs
 from server.commands import login
-from server.commands.dispatch import dispatch
-from server.commands.registry import CommandApp
+from server.commands.dispatch import Commands, dispatch
 from server.net.lines import TooLong
 from server.net.session import Session, logged_in
 from server.net.throttle import TokenBucket
@@ -32,7 +31,7 @@ class Departure:
         self.waiting = 0
 
 
-class SessionsApp(login.LoginApp, CommandApp, Protocol):
+class SessionsApp(login.LoginApp, Commands, Protocol):
     """What the sessions use of the casino (server.app.Casino): the app that
     logging in and every command are handed, whether it is closing and why,
     and the crier that tells a room."""

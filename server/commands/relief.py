@@ -19,19 +19,51 @@ hearing the answer, so three things stand in the way:
 """
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Iterable
 from datetime import UTC, datetime
+from typing import Any, Mapping, Protocol
 
 from server import logs
 from server.commands.registry import REGISTRY, Context
-from server.config.model import TableConfig
+from server.config.model import CasinoConfig, TableConfig
 from server.games.seam import Dealer
-from server.ledger import KeyConflict
+from server.ledger import KeyConflict, Ledger
 from server.net import mud
+from server.net.session import LoggedIn
+from server.tables.host import TableHost
 
 log = logging.getLogger("casino.relief")
 REASON = "relief"          # the mint's reason: what `statement` shows
+
+
+class PlayerLocks(Protocol):
+    """A lock per player (server.casino.relief_locks.ReliefLocks)."""
+
+    def of(self, player: str) -> asyncio.Lock: ...
+
+
+class ReliefApp(Protocol):
+    """What `relief` uses of the casino: the rules (config), the wall clock
+    its waits are counted by, the ledger that mints it and knows the last,
+    the tables whose smallest bet says who is broke, one claim at a time
+    per player, and the chips told to GMCP after."""
+
+    @property
+    def config(self) -> CasinoConfig: ...
+    @property
+    def ledger(self) -> Ledger: ...
+    @property
+    def tables(self) -> Mapping[str, TableHost]: ...
+    @property
+    def relief_locks(self) -> PlayerLocks: ...
+
+    def wall_clock(self) -> float: ...          # epoch seconds (tests move it)
+    async def status(self, session: LoggedIn) -> dict[str, Any]: ...   # GMCP Char.Status
+
+
+Ctx = Context[ReliefApp]
 
 
 def takes_chips(table: TableConfig, dealer: Dealer) -> bool:
@@ -94,7 +126,7 @@ def hours(n: int) -> str:
 @REGISTRY.command("relief", help="""relief - out of chips? When your chips (wallet and bets at tables) are below the smallest bet at every table, the house gives you some, at most once a day.
 How many chips and how often is the operator's choice (100 chips every 24 hours
 unless they say otherwise). A refusal says why, and when you may ask again.""")
-async def relief(ctx: Context) -> None:
+async def relief(ctx: Ctx) -> None:
     if ctx.argv:
         ctx.tell("relief takes nothing after it: type just 'relief'.")
         return
@@ -102,7 +134,7 @@ async def relief(ctx: Context) -> None:
         await _claim(ctx)
 
 
-async def _claim(ctx: Context) -> None:
+async def _claim(ctx: Ctx) -> None:
     app, player = ctx.app, ctx.session.key
     rules = app.config.settings.relief
     period = rules.every_hours * 3600
