@@ -17,7 +17,6 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
-from server.accounts import passwords
 from server.accounts.store import AccountStore
 from server.accounts.table_time import TableTimeStore
 from server.casino import gmcp
@@ -26,6 +25,7 @@ from server.casino.listeners import CannotListen, Listeners
 from server.casino.operators import Operators
 from server.casino.relief_locks import ReliefLocks
 from server.casino.sessions import Departure, Sessions
+from server.casino.settings import apply_settings
 from server.casino.stores import Stores
 from server.casino.tables import Tables
 from server.commands.registry import Registry
@@ -68,11 +68,10 @@ class Casino:
         self.world.on_enter = lambda session, room_id: gmcp.room_info(self, session, room_id)
         self.online = Online()               # key -> live session, with a name-ordered roster
         self.who_pages = Memo()              # `who`'s pages, while nobody comes, goes or moves
-        limits = config.settings.limits
-        self.connections = ConnectionCounter(limits.connections_per_ip, limits.max_connections,
-                                             limits.max_login_connections, limits.login_connections_per_ip)
-        self.login_failures = LoginThrottle(limits.failed_logins_per_minute, limits.login_delay_max)
-        self.creations = CreationLimit(limits.accounts_per_ip_per_hour)
+        # the caps and throttles by the settings: apply_settings, below
+        self.connections = ConnectionCounter(0)
+        self.login_failures = LoginThrottle(0, 0.0)
+        self.creations = CreationLimit(0)
         # Prefixes every table's ledger keys: keys never repeat across restarts.
         self.run_id = f"{int(time.time()):x}{secrets.token_hex(3)}"
         self.started_at = time.time()        # MSSP's UPTIME
@@ -90,24 +89,7 @@ class Casino:
         self.manager.subscribe(self.session_clock)
         self.listeners = Listeners(config.settings.host)
         self.life = CasinoLife(self)
-        self.apply_settings()
-
-    def apply_settings(self) -> None:
-        """Settings that take effect without a restart (after `reload`)."""
-        settings = self.config.settings
-        self.rights.configure(settings.operators)
-        limits = settings.limits
-        self.connections.limit = limits.connections_per_ip
-        self.connections.total_limit = limits.max_connections
-        self.connections.anonymous_limit = limits.max_login_connections
-        self.connections.anonymous_per_ip = limits.login_connections_per_ip
-        self.login_failures.free = limits.failed_logins_per_minute
-        self.login_failures.max_wait = limits.login_delay_max
-        self.creations.limit = limits.accounts_per_ip_per_hour
-        passwords.configure(limits.hash_concurrency, limits.hash_queue, limits.hashes_per_ip)
-        cost = settings.password_hash
-        passwords.configure_cost(cost.time_cost, cost.memory_kib, cost.parallelism)
-        self.session_clock.configure(limits)
+        apply_settings(self)                 # as every reload does again
 
     # --- life (server.casino.life) ---------------------------------------
     async def start(self, host: str = "127.0.0.1", port: int = 0, *, web_port: int | None = None,
