@@ -63,7 +63,7 @@ class Tables(Mapping[str, TableHost]):
         for room in app.config.rooms.values():     # a second table of one game in a room: its id
             words: set[str] = set()
             for here in (self._hosts[t] for t in room.tables if t in self._hosts):
-                here.core.call(here.entry.word if here.entry.word not in words else here.id)
+                here.call(here.entry.word if here.entry.word not in words else here.id)
                 words.add(here.entry.word)
         return opened
 

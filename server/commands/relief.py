@@ -28,7 +28,6 @@ from typing import Any, Mapping, Protocol
 from server import logs
 from server.commands.registry import REGISTRY, Context
 from server.config.model import CasinoConfig, TableConfig
-from server.games.seam import Dealer
 from server.ledger import KeyConflict, Ledger
 from server.net import mud
 from server.net.session import LoggedIn
@@ -66,19 +65,25 @@ class ReliefApp(Protocol):
 Ctx = Context[ReliefApp]
 
 
-def takes_chips(table: TableConfig, dealer: Dealer) -> bool:
+class ChipGame(Protocol):
+    """A table's game, asked whether it plays ledger chips (a TableHost, or its Dealer)."""
+
+    def plays_for_chips(self) -> bool: ...
+
+
+def takes_chips(table: TableConfig, game: ChipGame) -> bool:
     """Whether playing at the table costs ledger chips. A Pig table without a
     stake (min_bet 0) plays for nothing, and a game may play chips that never
     reach the ledger (classic dice: a practice bankroll): being broke keeps
     nobody from either, so neither says what "too poor to play" is."""
-    return table.min_bet > 0 and dealer.plays_for_chips()
+    return table.min_bet > 0 and game.plays_for_chips()
 
 
-def smallest_minimum_bet(tables: Iterable[tuple[TableConfig, Dealer]]) -> int:
+def smallest_minimum_bet(tables: Iterable[tuple[TableConfig, ChipGame]]) -> int:
     """The smallest minimum bet over the tables that take chips: a player
     below it can play nowhere. 1 when no table takes chips (only a player
     with no chips at all is then below every table)."""
-    return min((t.min_bet for t, dealer in tables if takes_chips(t, dealer)), default=1)
+    return min((t.min_bet for t, game in tables if takes_chips(t, game)), default=1)
 
 
 def relief_prefix(player: str) -> str:
@@ -146,7 +151,7 @@ async def _claim(ctx: Ctx) -> None:
                  f"{span(due - now + 59)} (at {at(due, now)}).")     # the wait rounded up to a minute
         return
     bal = await app.ledger.balance(player)
-    floor = smallest_minimum_bet((host.config, host.core.dealer) for host in app.tables.values()
+    floor = smallest_minimum_bet((host.config, host) for host in app.tables.values()
                                  if not (host.closing or host.retiring))
     if bal.total >= floor:
         held = bal.total - bal.wallet

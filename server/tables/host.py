@@ -10,8 +10,9 @@ delivery (server.tables.delivery) renders every fact for each viewer and
 tells each person one block per input.
 
 Commands talk to a table through its verbs (play, leave, watch, unwatch,
-act, set_seed, fair, view, rules) and read it through a few questions
-(seats, watching, roles, live); they never reach into its dealer or seating.
+act, set_seed, fair, view, rules; the casino's `call`) and read it through a
+few questions (seats, watching, roles, live, plays_for_chips); they never
+reach into its dealer, seating or core (tests/test_layers.py).
 """
 from __future__ import annotations
 
@@ -153,6 +154,11 @@ class TableHost:
         """What players type to sit here: `play <word>`, `watch <word>`."""
         return self.core.usher.word
 
+    def call(self, word: str) -> None:
+        """The word players sit down with here (`play classic_craps` where
+        another table in the room already answers to the game's word)."""
+        self.core.call(word)
+
     def install(self, config: TableConfig) -> None:
         """A new dealer for a changed config, at the same seats with the same
         dice. A new dealer counts its keys from 1 again: the cashier's new
@@ -193,6 +199,10 @@ class TableHost:
     def live(self, player: str) -> int:
         """Chips `player` has in live bets here."""
         return self.cashier.live(player)
+
+    def plays_for_chips(self) -> bool:
+        """Whether the game here plays ledger chips (not a practice bankroll)."""
+        return self.core.dealer.plays_for_chips()
 
     # --- ordered inputs ---------------------------------------------------
     async def _work(self) -> None:
