@@ -20,11 +20,11 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 from server.accounts.store import AccountStore
 from server.accounts.table_time import TableTimeStore
 from server.casino import gmcp
-from server.casino.life import COMMANDS_FINISH_WAIT, RESTARTING, CasinoLife
+from server.casino.life import CasinoLife
 from server.casino.listeners import CannotListen, Listeners
 from server.casino.operators import Operators
 from server.casino.relief_locks import ReliefLocks
-from server.casino.sessions import Departure, Sessions
+from server.casino.sessions import Sessions
 from server.casino.settings import apply_settings
 from server.casino.stores import Stores
 from server.casino.tables import Tables
@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     from server.ledger import Ledger
     from server.tables.host import TableHost
 
-__all__ = ["Casino", "CannotListen", "COMMANDS_FINISH_WAIT", "Departure", "PortalLink", "RESTARTING"]
+__all__ = ["Casino", "CannotListen"]      # CannotListen: for `casino serve` and the portal
 
 
 class Casino:

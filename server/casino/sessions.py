@@ -70,7 +70,7 @@ class Sessions:
         return len(self._live)
 
     # --- admission ---------------------------------------------------------
-    def _admit(self, session: Session) -> bool:
+    def admit(self, session: Session) -> bool:
         """A session joins the casino (its deadlines, its command rate); False, and it is
         told why and closed, while the casino is stopping."""
         if self.app.closing:
@@ -85,7 +85,7 @@ class Sessions:
     async def on_connect(self, session: Session, *, again: bool = False) -> None:
         """A new connection: greeted with the banner. `again`: one the portal kept
         through a restart while it was logging in (its half-done login is gone)."""
-        if not self._admit(session):
+        if not self.admit(session):
             return
         logs.event(log, "connect", ip=session.ip)
         if again:
@@ -97,7 +97,7 @@ class Sessions:
     async def resume(self, session: Session, name: str, room: str | None, why: str | None) -> None:
         """A connection the portal kept through a restart of this process: logged in
         again, in the room it was in, with what recovery has to tell (its refunds)."""
-        if not self._admit(session):
+        if not self.admit(session):
             return
         account = await self.app.accounts.get(name)
         if account is None:                   # gone from the database meanwhile: log in anew
