@@ -8,5 +8,7 @@
   `shutdown` countdown; `listeners`, the telnet and browser ports;
 - `operators`: who has operator rights, and the grants they make;
 - `relief_locks`: one `relief` claim at a time per player;
+- `settings`: every setting a running casino takes, applied in one place
+  (when it is built, and after every reload);
 - `gmcp`: what GMCP clients are told of the casino (Char.Status, Room.Info).
 """
