@@ -92,8 +92,7 @@ async def measure(n: int, runs: int, rounds: int, mix: dict[str, int], profile: 
         for i in range(n):
             writer = CountingWriter()
             s = Session(writer, f"127.0.{i // 250}.{i % 250 + 1}")
-            app.sessions.add(s)
-            app.session_clock.start(s)
+            app.sessions.admit(s)
             s.bucket = TokenBucket(1_000_000, loop.time())
             account = await app.accounts.get(NAME.format(i=i))
             await login.enter(app, s, account)

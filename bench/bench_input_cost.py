@@ -116,7 +116,7 @@ async def measure() -> dict[str, dict[str, float]]:
             async with aiohttp.ClientSession() as http:
                 async with http.ws_connect(f"http://127.0.0.1:{app.web_port}/ws", autoping=False) as ws:
                     await ws.receive()
-                    handler = next(iter(app._web.gate._conns))
+                    handler = next(iter(app.listeners._web.gate._conns))
                     session = next(s for s in app.sessions if s.writer is not None
                                    and type(s.writer).__name__ == "WebWriter")
                     queue = session.writer.ws._reader    # type: ignore[attr-defined]

@@ -14,24 +14,24 @@ import asyncio
 import dataclasses
 import logging
 from pathlib import Path
-from typing import Iterable, Any, Protocol
+from typing import Any, Iterable, Mapping, Protocol
 
 from server import logs
+from server.casino.settings import Configured, apply_settings, keep_restart_only
 from server.config.model import CasinoConfig
 from server.world.roster import Online
 from server.world.rooms import World
 
 log = logging.getLogger("casino.reload")
 
-NEEDS_RESTART = ("host", "port", "web_port", "tick_hz", "connect_maxwait", "database")
-
 
 def _same_table(a: Any, b: Any) -> bool:
     return dataclasses.replace(a, source=None) == dataclasses.replace(b, source=None)
 
 
-class Reloadable(Protocol):
-    """What a reload reads and changes of the running casino (server.app.Casino)."""
+class Reloadable(Configured, Protocol):
+    """What a reload reads and changes of the running casino (server.app.Casino):
+    what its settings reach (Configured), and its rooms and tables."""
 
     config: CasinoConfig                 # replaced by the re-read one (restart-only settings kept)
 
@@ -51,9 +51,7 @@ class Reloadable(Protocol):
     def online(self) -> Online: ...
 
     @property
-    def tables(self) -> dict[str, Any]: ...   # table id -> server.tables.host.TableHost
-
-    def apply_settings(self) -> None: ...
+    def tables(self) -> Mapping[str, Any]: ...   # table id -> server.tables.host.TableHost
 
     async def refuse_squatted_operators(self, names: Iterable[str]) -> list[str]: ...
 
@@ -74,13 +72,11 @@ async def reload(app: Reloadable) -> tuple[bool, list[str]]:
 
     old = app.config
     report: list[str] = []
-    kept = {f: getattr(old.settings, f) for f in NEEDS_RESTART}
-    changed_restart = [f for f in NEEDS_RESTART if getattr(new.settings, f) != kept[f]]
+    settings, changed_restart = keep_restart_only(old.settings, new.settings)
     if changed_restart:
         report.append("Needs a restart to take effect: " + ", ".join(changed_restart) + ".")
-    settings = dataclasses.replace(new.settings, **kept)
     app.config = dataclasses.replace(new, settings=settings)
-    app.apply_settings()
+    apply_settings(app)
     # A name newly listed whose account a player made gets no rights (Casino.is_operator): say so.
     report += await app.refuse_squatted_operators(set(settings.operators) - set(old.settings.operators))
 

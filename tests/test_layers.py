@@ -4,7 +4,9 @@ Games are pure: no clock, no randomness of their own, no I/O, and nothing from
 the layers around them (the simulator, which times itself, lives in server/sim
 for this reason); a game declares its config keys with server.config.keys and
 never imports the loader. The ledger knows no game. Render knows no telnet:
-preferences are plain data in render.
+preferences are plain data in render. Besides the imports: the commands and
+the casino's services never reach past a table host into its dealer, seating
+or core.
 """
 from __future__ import annotations
 
@@ -132,3 +134,37 @@ def test_the_circle_finder_finds_a_circle() -> None:
     assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert circles({"a": {"b"}, "b": set()}) == []
     assert "server.commands.registry" in module_edges(SERVER / "commands" / "tables.py")
+
+
+# --- commands and the casino talk to a table through its host's verbs ------------
+# A table's dealer, seating and core are the host's to drive (server/tables/host.py):
+# the commands and the casino's services ask the host (`seats()`, `roles()`,
+# `plays_for_chips()`, `call(word)` ...) and never reach past it.
+TABLE_INSIDES = frozenset({"dealer", "seating", "core"})
+TABLE_USERS = sorted([*(SERVER / "commands").rglob("*.py"), *(SERVER / "casino").rglob("*.py"),
+                      SERVER / "app.py", SERVER / "reload.py"])
+
+
+def reaches_inside(source: str) -> list[str]:
+    """Each `x.dealer`, `x.seating`, `x.core` (or getattr(x, "core")) in `source`, as `line: name`."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Attribute) and node.attr in TABLE_INSIDES:
+            found.append(f"{node.lineno}: .{node.attr}")
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "getattr"
+              and len(node.args) >= 2 and isinstance(node.args[1], ast.Constant)
+              and node.args[1].value in TABLE_INSIDES):
+            found.append(f"{node.lineno}: getattr {node.args[1].value}")
+    return found
+
+
+def test_commands_and_the_casino_never_reach_into_a_table() -> None:
+    assert len(TABLE_USERS) > 15        # the commands, the casino's services, app and reload
+    found = {str(p.relative_to(SERVER)): reaches_inside(p.read_text()) for p in TABLE_USERS}
+    assert {path: hits for path, hits in found.items() if hits} == {}
+
+
+def test_the_reach_finder_sees_a_dealer_behind_a_host() -> None:
+    assert reaches_inside("floor = min(h.core.dealer.x for h in tables)") == ["1: .dealer", "1: .core"]
+    assert reaches_inside("s = getattr(host, 'seating')") == ["1: getattr seating"]
+    assert reaches_inside("host.seats(); host.plays_for_chips()") == []

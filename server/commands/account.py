@@ -5,8 +5,7 @@ one is told what to do instead."""
 from __future__ import annotations
 
 from server.accounts.passwords import MAX_PASSWORD, MIN_PASSWORD
-from server.commands.registry import REGISTRY
-from server.commands.registry import Context
+from server.commands.registry import REGISTRY, Context
 
 CREATE_HELP = f"""create <name> <password> - make a new account and log in (before logging in).
 Names are 3-20 letters, digits or underscores, unique ignoring case.
@@ -19,7 +18,8 @@ Or type just your name: you are asked for the password with echo off.
 Logging in again from elsewhere takes over the older connection."""
 
 
-async def _logged_in(ctx: Context) -> None:
+async def _logged_in(ctx: Context[object]) -> None:
+    """Uses nothing of the casino: the player is told what to do instead."""
     ctx.tell(f"You are logged in as {ctx.session.name}. To use another account, 'quit' and "
              "connect again.")
 

@@ -2,17 +2,42 @@
 from __future__ import annotations
 
 import logging
+from typing import Protocol
 
 from server import logs
-
-from server.commands.registry import CommandApp, Context
-from server.net.session import LoggedIn
+from server.commands.general import GeneralApp
+from server.commands.money import MoneyApp
+from server.commands.movement import MovementApp
+from server.commands.operator import OperatorApp
+from server.commands.prefs import PrefsApp
+from server.commands.registry import Context, Registry
+from server.commands.relief import ReliefApp
+from server.commands.stats import StatsCommandApp
+from server.commands.tables import TableWordsApp
+from server.net.session import LoggedIn, Session
 from server.tables.host import TableClosed
 
 log = logging.getLogger("casino.commands")
 
 
-async def dispatch(app: CommandApp, session: LoggedIn, line: str) -> None:
+class DispatchApp(Protocol):
+    """What finding a command uses of the casino: the registry, and whether
+    the player has the operator's words."""
+
+    @property
+    def registry(self) -> Registry: ...
+
+    def is_operator(self, session: Session) -> bool: ...
+
+
+class Commands(DispatchApp, GeneralApp, MovementApp, TableWordsApp, MoneyApp, PrefsApp, OperatorApp,
+               ReliefApp, StatsCommandApp, Protocol):
+    """The casino a line may reach through any command: what each command
+    module uses of it, together. Each module depends on its own part alone;
+    the app handed to `dispatch` must be all of them (server.app.Casino)."""
+
+
+async def dispatch(app: Commands, session: LoggedIn, line: str) -> None:
     if not line:
         session.tell()
         return

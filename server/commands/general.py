@@ -2,10 +2,9 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Protocol
+from typing import Mapping, Protocol
 
-from server.commands.registry import REGISTRY
-from server.commands.registry import Command, CommandApp, Context
+from server.commands.registry import REGISTRY, Command, Context, Registry
 from server.config.model import CasinoConfig, RoomConfig
 from server.games.catalogue import GAMES, entry_for
 from server.games.seam import GameEntry
@@ -13,8 +12,9 @@ from server.net.session import Session
 from server.render.text import paint, wrap
 from server.render.width import glue
 from server.tables.host import TableHost
+from server.tables.manager import Manager
 from server.world.rooms import World
-from server.world.roster import Online
+from server.world.roster import Memo, Online
 
 command = REGISTRY.command
 
@@ -30,7 +30,27 @@ class RoomApp(Protocol):
     @property
     def online(self) -> Online: ...
     @property
-    def tables(self) -> dict[str, TableHost]: ...
+    def tables(self) -> Mapping[str, TableHost]: ...
+
+
+class GeneralApp(RoomApp, Protocol):
+    """What looking, talking, `who` and `help` use of the casino: the room
+    (RoomApp), the clock a crowd's speech is rationed by, `who`'s kept pages,
+    the registry `help` lists, and the hosts that say where each player is."""
+
+    @property
+    def manager(self) -> Manager: ...
+    @property
+    def who_pages(self) -> Memo: ...
+    @property
+    def registry(self) -> Registry: ...
+
+    def is_operator(self, session: Session) -> bool: ...
+    def seat_of(self, key: str) -> TableHost | None: ...
+    def broadcast_room(self, room: str, text: str, exclude: Session | None = None) -> None: ...
+
+
+Ctx = Context[GeneralApp]
 
 
 def describe_room(app: RoomApp, session: Session) -> list[str]:
@@ -110,7 +130,7 @@ def describe_table(host: TableHost) -> list[str]:
     return lines
 
 
-def places_at_tables(app: CommandApp) -> dict[str, str]:
+def places_at_tables(app: RoomApp) -> dict[str, str]:
     """`who`'s table column for everyone at a table, by account key: where each
     plays (and their role) or watches. Made once per `who` from the hosts'
     seating (a few dozen seats), not asked of every host for each name shown."""
@@ -129,13 +149,13 @@ def places_at_tables(app: CommandApp) -> dict[str, str]:
 
 @command("look", aliases=("l",), help="""look - describe the room: who and what is here, and the exits.
 The last line is always 'Exits: ...'.""")
-async def look(ctx: Context) -> None:
+async def look(ctx: Ctx) -> None:
     ctx.tell(*describe_room(ctx.app, ctx.session))
 
 
 @command("say", help="""say <text> - speak to everyone in the room. Shortcut: 'text (and :text for emote)
 In a room of more than 30 people, speech is rationed: if the room is too loud you are told so and nothing is said ('tell' always works).""")
-async def say(ctx: Context) -> None:
+async def say(ctx: Ctx) -> None:
     text = ctx.args
     if not text:
         ctx.tell("Say what? For example: say hello")
@@ -147,7 +167,7 @@ async def say(ctx: Context) -> None:
     ctx.app.broadcast_room(room, f"{ctx.session.name} says, \"{text}\"", exclude=ctx.session)
 
 
-def _heard(ctx: Context, room: str) -> bool:
+def _heard(ctx: Ctx, room: str) -> bool:
     """Whether the crowd lets this speaker be heard now in `room` (World.heard); if not, why."""
     clock = ctx.app.manager
     if ctx.app.world.heard(room, clock.ticks / clock.tick_hz):     # the casino's one clock
@@ -161,7 +181,7 @@ WHO_PAGE = 20
 
 
 @command("who", help="""who [page] | who <name prefix> [page] - who is connected, 20 to a page in name order: the room each is in, and the table where each plays or watches.""")
-async def who(ctx: Context) -> None:
+async def who(ctx: Ctx) -> None:
     words = list(ctx.argv)
     number = int(words.pop()) if words and words[-1].isdecimal() and words[-1].isascii() else 1
     prefix = words[0] if words else ""
@@ -178,7 +198,7 @@ async def who(ctx: Context) -> None:
     ctx.tell(*page)
 
 
-def who_page(app: CommandApp, prefix: str, number: int, places: dict[str, str]) -> tuple[str, ...]:
+def who_page(app: GeneralApp, prefix: str, number: int, places: dict[str, str]) -> tuple[str, ...]:
     """Page `number` of `who` for names starting with `prefix`, as lines."""
     people, total = app.online.page(prefix, number, WHO_PAGE)
     pages = max(1, -(-total // WHO_PAGE))
@@ -203,7 +223,7 @@ def who_page(app: CommandApp, prefix: str, number: int, places: dict[str, str]) 
 
 
 @command("tell", help="""tell <name> <text> - say something to one player, wherever they are. 'reply <text>' answers the last one who told you something.""")
-async def tell(ctx: Context) -> None:
+async def tell(ctx: Ctx) -> None:
     if len(ctx.argv) < 2:
         ctx.tell("Tell whom what? For example: tell ann good luck")
         return
@@ -212,7 +232,7 @@ async def tell(ctx: Context) -> None:
 
 
 @command("reply", help="""reply <text> - answer the last player who told you something.""")
-async def reply(ctx: Context) -> None:
+async def reply(ctx: Ctx) -> None:
     if not ctx.args:
         ctx.tell("Reply what? For example: reply thanks")
         return
@@ -223,7 +243,7 @@ async def reply(ctx: Context) -> None:
     await _tell(ctx, last, ctx.args)
 
 
-async def _tell(ctx: Context, name: str, text: str) -> None:
+async def _tell(ctx: Ctx, name: str, text: str) -> None:
     from server.accounts.names import name_key
     target = ctx.app.online.get(name_key(name))
     if target is None:
@@ -238,7 +258,7 @@ async def _tell(ctx: Context, name: str, text: str) -> None:
 
 
 @command("emote", help="""emote <action> - show everyone in the room what you do: 'emote grins' shows "ann grins". Shortcut: :grins""")
-async def emote(ctx: Context) -> None:
+async def emote(ctx: Ctx) -> None:
     text = ctx.args
     if not text:
         ctx.tell("Emote what? For example: emote grins")
@@ -260,7 +280,7 @@ def _help_help() -> str:
 
 
 @command("help", aliases=("?",), help=_help_help)
-async def help_(ctx: Context) -> None:
+async def help_(ctx: Ctx) -> None:
     if ctx.args:
         ctx.tell(*help_topic(ctx.app, ctx.argv[0], ctx.app.is_operator(ctx.session), _at(ctx)))
         return
@@ -288,14 +308,14 @@ async def help_(ctx: Context) -> None:
     ctx.tell("Type 'help <command>' for more.")
 
 
-def _at(ctx: Context) -> GameEntry | None:
+def _at(ctx: Ctx) -> GameEntry | None:
     """The game of the table the player sits at or watches, if any."""
     key = ctx.session.key
     host = ctx.app.seat_of(key) or next((h for h in ctx.app.tables.values() if key in h.watching()), None)
     return host.entry if host is not None else None
 
 
-def help_topic(app: CommandApp, word: str, operator: bool, at: GameEntry | None = None) -> list[str]:
+def help_topic(app: GeneralApp, word: str, operator: bool, at: GameEntry | None = None) -> list[str]:
     """`help <word>`: a game (its words and bets; a word two games share is
     the one at the player's table, `at`), a command (every game's meaning of
     a table word), a bet kind, or a suggestion."""
@@ -322,7 +342,7 @@ def help_topic(app: CommandApp, word: str, operator: bool, at: GameEntry | None 
     return [tried + " Nearest topics: " + ", ".join(f"'help {w}'" for w in near) + "."]
 
 
-def nearest_topics(app: CommandApp, word: str, operator: bool, n: int = 3) -> list[str]:
+def nearest_topics(app: GeneralApp, word: str, operator: bool, n: int = 3) -> list[str]:
     """The help topics closest to a word `help` does not know: commands, games,
     game words and bet names, by spelling, then by prefix."""
     import difflib
@@ -339,7 +359,7 @@ def nearest_topics(app: CommandApp, word: str, operator: bool, n: int = 3) -> li
 
 @command("quit", help="""quit - leave the casino. Your chips stay in your wallet.
 With live bets at a table that forfeits them on a dropped connection you are warned first.""")
-async def quit_(ctx: Context) -> None:
+async def quit_(ctx: Ctx) -> None:
     session = ctx.session
     host = ctx.app.seat_of(session.key)
     live = host.chips_at_stake(session.name) if host else 0

@@ -33,14 +33,14 @@ log = logging.getLogger("casino.accounts")
 
 
 class Departing(Protocol):
-    """An account's previous session on its way out (server.app.Departure)."""
+    """An account's previous session on its way out (server.casino.sessions.Departure)."""
 
     done: asyncio.Event                 # set once it has left
     waiting: int                        # logins waiting for it
 
 
 class SessionDeadlines(Protocol):
-    """The casino's login and idle timeouts (server.app.SessionClock)."""
+    """The casino's login and idle timeouts (server.casino.deadlines.SessionClock)."""
 
     def place(self, session: Session) -> None: ...
 

@@ -2,18 +2,31 @@
 from __future__ import annotations
 
 import re
+from typing import Protocol
 
-from server.commands.registry import REGISTRY
-from server.commands.registry import Context
-from server.ledger import Movement
+from server.commands.registry import REGISTRY, Context
+from server.ledger import Ledger, Movement
 from server.ledger.boards import BOARDS, MAX_RANK, PAGE
 from server.render.width import NBSP, glue
 
 STATEMENT_DEFAULT, STATEMENT_MAX = 10, 100
 
 
+class MoneyApp(Protocol):
+    """What the chip commands use of the casino: the ledger, and the
+    operators' names, which `top` never lists."""
+
+    @property
+    def ledger(self) -> Ledger: ...
+    @property
+    def operators(self) -> set[str]: ...
+
+
+Ctx = Context[MoneyApp]
+
+
 @REGISTRY.command("balance", aliases=("bal",), help="""balance - your wallet chips, then chips held as live stakes at each table.""")
-async def balance(ctx: Context) -> None:
+async def balance(ctx: Ctx) -> None:
     bal = await ctx.app.ledger.balance(ctx.session.key)
     ctx.tell(f"Wallet: {bal.wallet} chips.")
     for table, amount in sorted(bal.held.items()):
@@ -22,7 +35,7 @@ async def balance(ctx: Context) -> None:
 
 
 @REGISTRY.command("statement", help=f"""statement [N] - your last N chip movements (default {STATEMENT_DEFAULT}, at most {STATEMENT_MAX}).""")
-async def statement(ctx: Context) -> None:
+async def statement(ctx: Ctx) -> None:
     n = STATEMENT_DEFAULT
     if ctx.argv:
         if not (ctx.argv[0].isascii() and ctx.argv[0].isdigit()) or not 1 <= int(ctx.argv[0]) <= STATEMENT_MAX:
@@ -59,7 +72,7 @@ net: chips won minus chips lost, over all your settled bets.
 Without a board word: wealth. Boards list the first {MAX_RANK} players ({TOP_PAGES} pages); your own
 rank is shown below the page when you are not on it. Operators and the house are never
 listed. 'set leaderboard off' takes you off every board; 'set leaderboard on' brings you back.""")
-async def top(ctx: Context) -> None:
+async def top(ctx: Ctx) -> None:
     board, page = "wealth", 1
     words = [w.lower() for w in ctx.argv]
     if words and words[0] in BOARDS:

@@ -1,13 +1,29 @@
 """Walking between rooms: the direction words, their short forms, and `go`."""
 from __future__ import annotations
 
-from server.commands.registry import REGISTRY
-from server.commands.general import describe_room
-from server.commands.registry import Context, Handler
+from typing import Protocol
+
+from server.commands.general import RoomApp, describe_room
+from server.commands.registry import REGISTRY, Context, Handler
+from server.net.session import Session
 from server.world.rooms import DIRECTIONS, arrival_from, direction
 
 
-async def move(ctx: Context, word: str) -> None:
+class MovementApp(RoomApp, Protocol):
+    """What walking uses of the casino: the rooms and their exits, the rooms
+    an operator closed, the arrival and departure told to each room, and
+    what describing the room arrived in reads (RoomApp)."""
+
+    @property
+    def closed_rooms(self) -> set[str]: ...
+
+    def announce(self, room: str, text: str, exclude: Session | None = None) -> None: ...
+
+
+Ctx = Context[MovementApp]
+
+
+async def move(ctx: Ctx, word: str) -> None:
     app, session = ctx.app, ctx.session
     way = direction(word) or word.lower()
     if session.room is None:
@@ -29,7 +45,7 @@ async def move(ctx: Context, word: str) -> None:
 
 
 def _walker(way: str) -> Handler:
-    async def walk(ctx: Context) -> None:
+    async def walk(ctx: Ctx) -> None:
         await move(ctx, way)
     return walk
 
@@ -41,7 +57,7 @@ for _way, _short in DIRECTIONS.items():
 
 
 @REGISTRY.command("go", topic="movement", help="""go <exit> - walk through an exit, e.g. 'go west'.""")
-async def go(ctx: Context) -> None:
+async def go(ctx: Ctx) -> None:
     if not ctx.argv:
         if ctx.session.room is None:
             return                      # gone from the world: nowhere to go from

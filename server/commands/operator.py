@@ -7,20 +7,55 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from typing import Mapping, Protocol
 
 from server import logs
 from server.accounts.names import name_key
-from server.commands.registry import REGISTRY
-from server.commands.registry import Context
+from server.accounts.store import AccountStore
+from server.commands.registry import REGISTRY, Context
+from server.db.url import Database
+from server.ledger import Ledger
+from server.tables.host import TableHost
+from server.world.rooms import World
+from server.world.roster import Online
 
 log = logging.getLogger("casino.operator")
 command = REGISTRY.command
 MAX_GRANT = 1_000_000_000
 
 
+class OperatorApp(Protocol):
+    """What the operator commands use of the casino: accounts and the ledger
+    (`grant`, `ledger check` on the live database), who is online (`kick`),
+    the rooms and tables (`tables`, `close`), and the casino's life
+    (`shutdown`, `restart`, `reload`)."""
+
+    @property
+    def accounts(self) -> AccountStore: ...
+    @property
+    def ledger(self) -> Ledger: ...
+    @property
+    def database(self) -> Database: ...
+    @property
+    def online(self) -> Online: ...
+    @property
+    def world(self) -> World: ...
+    @property
+    def tables(self) -> Mapping[str, TableHost]: ...
+
+    def grant_key(self) -> str: ...             # a grant's ledger key, unique across restarts
+    async def close_room(self, room_id: str, reason: str) -> list[str]: ...
+    def schedule_shutdown(self, seconds: int, reason: str) -> None: ...
+    def request_restart(self, reason: str) -> str | None: ...
+    async def reload(self) -> tuple[bool, list[str]]: ...
+
+
+Ctx = Context[OperatorApp]
+
+
 @command("grant", operator=True, topic="operator",
          help="""grant <player> <chips> <reason> - give a player chips, recorded in the ledger as a mint.""")
-async def grant(ctx: Context) -> None:
+async def grant(ctx: Ctx) -> None:
     if len(ctx.argv) < 3:
         ctx.tell("Usage: grant <player> <chips> <reason>")
         return
@@ -33,8 +68,7 @@ async def grant(ctx: Context) -> None:
         ctx.tell(f"No account called {who[:20]}.")
         return
     chips = int(amount)
-    ctx.app.grants += 1                 # with the run id: unique across restarts too
-    key = f"grant:{ctx.app.run_id}:{ctx.app.grants}"
+    key = ctx.app.grant_key()
     await ctx.app.ledger.mint(key, account.key, chips, f"grant by {ctx.session.name}: {reason}")
     logs.event(log, "grant", operator=ctx.session.key, player=account.key, chips=chips, reason=reason)
     ctx.tell(f"Granted {chips} chips to {account.name}.")
@@ -45,7 +79,7 @@ async def grant(ctx: Context) -> None:
 
 @command("kick", operator=True, topic="operator",
          help="""kick <player> - disconnect a player (their live bets are handled as a disconnect).""")
-async def kick(ctx: Context) -> None:
+async def kick(ctx: Ctx) -> None:
     if len(ctx.argv) != 1:
         ctx.tell("Usage: kick <player>")
         return
@@ -60,7 +94,7 @@ async def kick(ctx: Context) -> None:
 
 @command("ledger", operator=True, topic="operator",
          help="""ledger check - verify every ledger invariant on the live database.""")
-async def ledger(ctx: Context) -> None:
+async def ledger(ctx: Ctx) -> None:
     from server.ledger import check
     if ctx.argv != ["check"]:
         ctx.tell("Usage: ledger check")
@@ -72,7 +106,7 @@ async def ledger(ctx: Context) -> None:
 
 @command("shutdown", operator=True, topic="operator",
          help="""shutdown [seconds] [reason] - count down, refund every open stake, and stop the server.""")
-async def shutdown(ctx: Context) -> None:
+async def shutdown(ctx: Ctx) -> None:
     seconds, words = 0, list(ctx.argv)
     if words and words[0].isascii() and words[0].isdigit():
         seconds = min(int(words.pop(0)), 3600)
@@ -85,7 +119,7 @@ async def shutdown(ctx: Context) -> None:
 @command("restart", operator=True, topic="operator",
          help="""restart [reason] - restart the casino with the code now on disk; nobody is disconnected.
 Every live stake is refunded (table state is not kept); each player is logged in again where they were.""")
-async def restart(ctx: Context) -> None:
+async def restart(ctx: Ctx) -> None:
     reason = " ".join(ctx.argv) or "The casino is restarting."
     refused = ctx.app.request_restart(reason)
     if refused is not None:
@@ -98,7 +132,7 @@ async def restart(ctx: Context) -> None:
 @command("reload", operator=True, topic="operator",
          help="""reload - re-read config/ and rooms/; apply what is safe now and the rest when each table is idle.
 Any error changes nothing; each is shown as file:line: key: problem.""")
-async def reload(ctx: Context) -> None:
+async def reload(ctx: Ctx) -> None:
     applied, lines = await ctx.app.reload()
     logs.event(log, "operator_reload", operator=ctx.session.key, applied=applied)
     if not applied:
@@ -108,7 +142,7 @@ async def reload(ctx: Context) -> None:
 
 @command("tables", operator=True, topic="operator",
          help="""tables - every table: its room, players, phase and live stakes.""")
-async def tables(ctx: Context) -> None:
+async def tables(ctx: Ctx) -> None:
     app = ctx.app
     rooms = {t: r.id for r in app.world.rooms.values() for t in r.tables}
     if not app.tables:
@@ -125,7 +159,7 @@ async def tables(ctx: Context) -> None:
 
 @command("close", operator=True, topic="operator",
          help="""close <room> - refund every stake at the room's tables, show everyone out, keep it closed until reload.""")
-async def close(ctx: Context) -> None:
+async def close(ctx: Ctx) -> None:
     if len(ctx.argv) != 1:
         ctx.tell("Usage: close <room>")
         return

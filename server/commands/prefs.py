@@ -1,9 +1,25 @@
 """`set`: the player's display preferences, remembered with their account."""
 from __future__ import annotations
 
-from server.commands.registry import REGISTRY
-from server.commands.registry import Context
+from typing import Protocol
+
+from server.accounts.store import AccountStore
+from server.commands.registry import REGISTRY, Context
+from server.ledger import Ledger
 from server.net.client import MAX_WIDTH, MIN_WIDTH
+
+
+class PrefsApp(Protocol):
+    """What `set` uses of the casino: the accounts that keep a player's
+    choices, and the ledger that keeps whether `top` lists them."""
+
+    @property
+    def accounts(self) -> AccountStore: ...
+    @property
+    def ledger(self) -> Ledger: ...
+
+
+Ctx = Context[PrefsApp]
 
 _SWITCH = {"on": True, "off": False, "yes": True, "no": False, "true": True, "false": False}
 _SETTINGS = {
@@ -25,7 +41,7 @@ Without arguments, shows your settings; values not set by you are guessed from y
 Your choices are kept with your account. Width is {MIN_WIDTH} to {MAX_WIDTH} columns.
 'set width auto' (or color, unicode, dice auto) forgets your choice: your client's is used again.
 'set leaderboard off' takes you off the leaderboards (`top`); 'set leaderboard on' lists you again.""")
-async def set_(ctx: Context) -> None:
+async def set_(ctx: Ctx) -> None:
     session = ctx.session
     if not ctx.argv:
         prefs, chosen = session.prefs, session.account.prefs
@@ -67,7 +83,7 @@ async def set_(ctx: Context) -> None:
     ctx.tell(f"{key} is now {shown}.")
 
 
-async def _set_leaderboard(ctx: Context) -> None:
+async def _set_leaderboard(ctx: Ctx) -> None:
     """`set leaderboard on|off`. The ledger keeps it (the boards' indexes hold only listed
     players), written first: the account's prefs only remember it for `set`'s listing."""
     session = ctx.session

@@ -12,23 +12,12 @@ words at once. A registered command wins over a lent word of the same name.
 from __future__ import annotations
 
 import difflib
-import asyncio
-from collections.abc import MutableMapping
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable, Protocol
+from typing import Any, Awaitable, Callable, Generic, TypeVar
 
-from server.accounts.store import AccountStore
-from server.config.model import CasinoConfig
-from server.db.url import Database
-from server.ledger import Ledger
-from server.net.session import LoggedIn, Session
-from server.tables.host import TableHost
-from server.tables.manager import Manager
-from server.accounts.table_time import TableTimeStore
-from server.world.rooms import World
-from server.world.roster import Memo, Online
+from server.net.session import LoggedIn
 
-Handler = Callable[["Context"], Awaitable[None]]
+Handler = Callable[["Context[Any]"], Awaitable[None]]
 
 
 @dataclass(frozen=True)
@@ -50,74 +39,16 @@ class Command:
         return self.text.strip().splitlines()[0]
 
 
-class CommandApp(Protocol):
-    """What commands use of the casino (server.app.Casino), read-only but
-    for the count of grants. The casino itself is never imported here:
-    server.app imports every command module."""
-
-    @property
-    def config(self) -> CasinoConfig: ...      # tables, starting chips, start room
-
-    @property
-    def database(self) -> Database: ...       # `ledger check` reads the live database
-
-    @property
-    def run_id(self) -> str: ...               # with `grants`: unique grant keys
-
-    grants: int                                # operator grants this run
-
-    @property
-    def registry(self) -> Registry: ...
-
-    @property
-    def manager(self) -> Manager: ...          # the clock: ticks, tick_hz
-
-    @property
-    def world(self) -> World: ...
-
-    @property
-    def online(self) -> Online: ...            # account key -> live session
-
-    @property
-    def who_pages(self) -> Memo: ...
-
-    @property
-    def closed_rooms(self) -> set[str]: ...
-
-    @property
-    def tables(self) -> dict[str, TableHost]: ...
-
-    @property
-    def ledger(self) -> Ledger: ...
-
-    @property
-    def operators(self) -> set[str]: ...        # name keys never listed on `top`'s boards
-
-    @property
-    def relief_claims(self) -> MutableMapping[str, asyncio.Lock]: ...   # player key -> their claim's lock
-
-    def wall_clock(self) -> float: ...          # epoch seconds: relief's waits (tests move it)
-    async def status(self, session: LoggedIn) -> dict[str, Any]: ...   # GMCP Char.Status
-
-    @property
-    def accounts(self) -> AccountStore: ...
-
-    @property
-    def table_time(self) -> TableTimeStore: ...   # time at the tables (`stats`)
-
-    def is_operator(self, session: Session) -> bool: ...
-    def seat_of(self, key: str) -> TableHost | None: ...
-    def announce(self, room: str, text: str, exclude: Session | None = None) -> None: ...
-    def broadcast_room(self, room: str, text: str, exclude: Session | None = None) -> None: ...
-    def schedule_shutdown(self, seconds: int, reason: str) -> None: ...
-    def request_restart(self, reason: str) -> str | None: ...
-    async def reload(self) -> tuple[bool, list[str]]: ...
-    async def close_room(self, room_id: str, reason: str) -> list[str]: ...
+App = TypeVar("App")
 
 
 @dataclass
-class Context:
-    app: CommandApp
+class Context(Generic[App]):
+    """One command call. `app` is the casino as the command's module sees it:
+    each module names what it uses as a Protocol of its own (GeneralApp,
+    TablesApp, ...) and types its handlers `Context[ThatApp]`."""
+
+    app: App
     session: LoggedIn
     word: str                       # the command word as typed
     args: str                       # the rest of the line, stripped

@@ -23,31 +23,67 @@ import asyncio
 import logging
 from collections.abc import Iterable
 from datetime import UTC, datetime
+from typing import Any, Mapping, Protocol
 
 from server import logs
 from server.commands.registry import REGISTRY, Context
-from server.config.model import TableConfig
-from server.games.seam import Dealer
-from server.ledger import KeyConflict
+from server.config.model import CasinoConfig, TableConfig
+from server.ledger import KeyConflict, Ledger
 from server.net import mud
+from server.net.session import LoggedIn
+from server.tables.host import TableHost
 
 log = logging.getLogger("casino.relief")
 REASON = "relief"          # the mint's reason: what `statement` shows
 
 
-def takes_chips(table: TableConfig, dealer: Dealer) -> bool:
+class PlayerLocks(Protocol):
+    """A lock per player (server.casino.relief_locks.ReliefLocks)."""
+
+    def of(self, player: str) -> asyncio.Lock: ...
+
+
+class ReliefApp(Protocol):
+    """What `relief` uses of the casino: the rules (config), the wall clock
+    its waits are counted by, the ledger that mints it and knows the last,
+    the tables whose smallest bet says who is broke, one claim at a time
+    per player, and the chips told to GMCP after."""
+
+    @property
+    def config(self) -> CasinoConfig: ...
+    @property
+    def ledger(self) -> Ledger: ...
+    @property
+    def tables(self) -> Mapping[str, TableHost]: ...
+    @property
+    def relief_locks(self) -> PlayerLocks: ...
+
+    def wall_clock(self) -> float: ...          # epoch seconds (tests move it)
+    async def status(self, session: LoggedIn) -> dict[str, Any]: ...   # GMCP Char.Status
+
+
+Ctx = Context[ReliefApp]
+
+
+class ChipGame(Protocol):
+    """A table's game, asked whether it plays ledger chips (a TableHost, or its Dealer)."""
+
+    def plays_for_chips(self) -> bool: ...
+
+
+def takes_chips(table: TableConfig, game: ChipGame) -> bool:
     """Whether playing at the table costs ledger chips. A Pig table without a
     stake (min_bet 0) plays for nothing, and a game may play chips that never
     reach the ledger (classic dice: a practice bankroll): being broke keeps
     nobody from either, so neither says what "too poor to play" is."""
-    return table.min_bet > 0 and dealer.plays_for_chips()
+    return table.min_bet > 0 and game.plays_for_chips()
 
 
-def smallest_minimum_bet(tables: Iterable[tuple[TableConfig, Dealer]]) -> int:
+def smallest_minimum_bet(tables: Iterable[tuple[TableConfig, ChipGame]]) -> int:
     """The smallest minimum bet over the tables that take chips: a player
     below it can play nowhere. 1 when no table takes chips (only a player
     with no chips at all is then below every table)."""
-    return min((t.min_bet for t, dealer in tables if takes_chips(t, dealer)), default=1)
+    return min((t.min_bet for t, game in tables if takes_chips(t, game)), default=1)
 
 
 def relief_prefix(player: str) -> str:
@@ -95,19 +131,15 @@ def hours(n: int) -> str:
 @REGISTRY.command("relief", help="""relief - out of chips? When your chips (wallet and bets at tables) are below the smallest bet at every table, the house gives you some, at most once a day.
 How many chips and how often is the operator's choice (100 chips every 24 hours
 unless they say otherwise). A refusal says why, and when you may ask again.""")
-async def relief(ctx: Context) -> None:
+async def relief(ctx: Ctx) -> None:
     if ctx.argv:
         ctx.tell("relief takes nothing after it: type just 'relief'.")
         return
-    claims = ctx.app.relief_claims
-    lock = claims.get(ctx.session.key)
-    if lock is None:
-        lock = claims[ctx.session.key] = asyncio.Lock()
-    async with lock:             # the lock lives while a claim holds it (the dict is weak)
+    async with ctx.app.relief_locks.of(ctx.session.key):
         await _claim(ctx)
 
 
-async def _claim(ctx: Context) -> None:
+async def _claim(ctx: Ctx) -> None:
     app, player = ctx.app, ctx.session.key
     rules = app.config.settings.relief
     period = rules.every_hours * 3600
@@ -119,7 +151,7 @@ async def _claim(ctx: Context) -> None:
                  f"{span(due - now + 59)} (at {at(due, now)}).")     # the wait rounded up to a minute
         return
     bal = await app.ledger.balance(player)
-    floor = smallest_minimum_bet((host.config, host.core.dealer) for host in app.tables.values()
+    floor = smallest_minimum_bet((host.config, host) for host in app.tables.values()
                                  if not (host.closing or host.retiring))
     if bal.total >= floor:
         held = bal.total - bal.wallet

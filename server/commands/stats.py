@@ -15,9 +15,7 @@ The same figures go to GMCP clients as Char.Stats (docs/gmcp.md), after
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
-
-from typing import Protocol
+from typing import Any, Mapping, Protocol
 
 from server.commands.registry import REGISTRY, Context
 from server.config.model import CasinoConfig
@@ -27,6 +25,7 @@ from server.net.session import LoggedIn, Session
 from server.render.width import display_width
 from server.tables.host import TableHost
 from server.tables.manager import Manager
+from server.accounts.store import AccountStore
 from server.accounts.table_time import TableTimeStore
 
 COLUMNS = ("game", "rounds", "wagered", "won", "lost", "net", "best", "streak", "time")
@@ -46,10 +45,17 @@ class StatsApp(Protocol):
     def table_time(self) -> TableTimeStore: ...
 
     @property
-    def tables(self) -> dict[str, TableHost]: ...
+    def tables(self) -> Mapping[str, TableHost]: ...
 
     @property
     def manager(self) -> Manager: ...
+
+
+class StatsCommandApp(StatsApp, Protocol):
+    """`stats <player>` also finds the player's account."""
+
+    @property
+    def accounts(self) -> AccountStore: ...
 
 
 @dataclass
@@ -133,7 +139,7 @@ a refund is not a wager), won and lost (what rounds gained or lost beyond the st
 net (won minus lost), best (biggest win of one round), streak (most winning rounds
 in a row), time (seated at the tables). Every chip figure comes from the ledger,
 so it agrees with your statement.""")
-async def stats(ctx: Context) -> None:
+async def stats(ctx: Context[StatsCommandApp]) -> None:
     if len(ctx.argv) > 1:
         ctx.tell("Give one player's name, e.g. stats bob, or none for your own.")
         return

@@ -8,7 +8,7 @@ table says they mean; `help <game>` lists them with their help text.
 """
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Mapping, Protocol
 
 from server.games.amounts import digits_problem
 from server.commands.registry import REGISTRY
@@ -30,7 +30,7 @@ class TablesApp(Protocol):
     @property
     def world(self) -> World: ...
     @property
-    def tables(self) -> dict[str, TableHost]: ...
+    def tables(self) -> Mapping[str, TableHost]: ...
 
 
 class WalletApp(Protocol):
@@ -38,6 +38,17 @@ class WalletApp(Protocol):
 
     @property
     def ledger(self) -> Ledger: ...
+
+
+class TableWordsApp(TablesApp, WalletApp, Protocol):
+    """What the table commands and the game words use of the casino: the
+    room's tables, the wallet a player sits down or bets with, and the table
+    where a player sits (the hosts are the one answer)."""
+
+    def seat_of(self, key: str) -> TableHost | None: ...
+
+
+Ctx = Context[TableWordsApp]
 
 
 def tables_here(app: TablesApp, session: Session) -> list[TableHost]:
@@ -75,7 +86,7 @@ def _play_help() -> str:
 
 
 @command("play", topic="table", help=_play_help)
-async def play(ctx: Context) -> None:
+async def play(ctx: Ctx) -> None:
     app, session = ctx.app, ctx.session
     host = find_table(app, session, ctx.argv[0] if ctx.argv else None)
     if isinstance(host, str):
@@ -92,7 +103,7 @@ async def play(ctx: Context) -> None:
 
 
 @command("watch", topic="table", help="""watch <game> - watch the table in this room without playing; 'leave' to stop.""")
-async def watch(ctx: Context) -> None:
+async def watch(ctx: Ctx) -> None:
     host = find_table(ctx.app, ctx.session, ctx.argv[0] if ctx.argv else None)
     if isinstance(host, str):
         ctx.tell(host)
@@ -102,7 +113,7 @@ async def watch(ctx: Context) -> None:
 
 @command("leave", topic="table", help="""leave - get up from your table (or stop watching).
 What happens to bets in play is each game's rule, in 'table rules': at craps you stay seated until they are decided, at roulette they ride and are paid to your wallet, at Pig and alley craps you are out of the game at once.""")
-async def leave(ctx: Context) -> None:
+async def leave(ctx: Ctx) -> None:
     app, session = ctx.app, ctx.session
     host = app.seat_of(session.key)
     if host is not None:
@@ -116,7 +127,7 @@ async def leave(ctx: Context) -> None:
 
 
 @command("table", topic="table", help="""table [rules] - show the table here and its state; 'table rules' explains the game.""")
-async def table(ctx: Context) -> None:
+async def table(ctx: Ctx) -> None:
     app, session = ctx.app, ctx.session
     seated = app.seat_of(session.key)
     words = list(ctx.argv)
@@ -138,7 +149,7 @@ async def table(ctx: Context) -> None:
 
 
 @command("seed", topic="table", help="""seed <text> - as the shooter (at a table without one, the first seated), choose the client seed mixed into the next draws (see 'fair').""")
-async def seed(ctx: Context) -> None:
+async def seed(ctx: Ctx) -> None:
     host = ctx.app.seat_of(ctx.session.key)
     if host is None:
         ctx.tell("Sit at a table first.")
@@ -147,7 +158,7 @@ async def seed(ctx: Context) -> None:
 
 
 @command("fair", topic="table", help="""fair [new] - the table's dice (or wheel) commitment, client seed, nonce and revealed seeds; 'fair new' reveals the current server seed and commits to a new one.""")
-async def fair(ctx: Context) -> None:
+async def fair(ctx: Ctx) -> None:
     app, session = ctx.app, ctx.session
     host = app.seat_of(session.key) or find_table(app, session, None)
     if isinstance(host, str):
@@ -164,7 +175,7 @@ async def fair(ctx: Context) -> None:
 
 
 def _game_word(word: str) -> Handler:
-    async def routed(ctx: Context) -> None:
+    async def routed(ctx: Ctx) -> None:
         app, session = ctx.app, ctx.session
         host = app.seat_of(session.key)
         if host is None:

@@ -1,14 +1,16 @@
-"""What the network edges (telnet, web) use of the casino they serve.
+"""What the edges (telnet, web, the portal's link) use of the casino they serve.
 
-Both edges are handed the app (server.app.Casino) and use only this much of
+Both network edges are handed the app (server.app.Casino) and use only this much of
 it: whether it is closing and why, the shared connection caps, the config's
 limits, the clock, and the three entry points a session's life passes through. Naming
 it here keeps the edges from reaching further into the app unnoticed, and
-lets a test stand in a small fake.
+lets a test stand in a small fake. The game process's link to its portal
+(server.portal.game) uses the casino's life besides: `LinkHost`.
 """
 from __future__ import annotations
 
-from typing import Protocol
+import asyncio
+from typing import Any, Protocol
 
 from server.config.model import CasinoConfig
 from server.net.lines import TooLong
@@ -57,6 +59,44 @@ class Host(Protocol):
 
     async def on_input(self, session: Session, lines: list[str | TooLong], now: float) -> None: ...
 
+    async def on_disconnect(self, session: Session) -> None: ...
+
+
+class PortalLink(Protocol):
+    """The game process's link to its portal (server.portal.game.GameLink), as the casino uses it."""
+
+    def send(self, message: dict[str, Any]) -> None: ...
+
+
+class LinkHost(Protocol):
+    """The casino as the game process's link to its portal sees it
+    (server.portal.game): the sessions' entry points (a kept connection is
+    resumed), the casino's life (start without listening, stop, restart,
+    reload), and the portal itself, set before the start."""
+
+    portal: PortalLink | None
+
+    @property
+    def config(self) -> CasinoConfig: ...    # settings.limits: max_output
+    @property
+    def closing(self) -> bool: ...
+    @property
+    def restarting(self) -> bool: ...
+    @property
+    def stop_reason(self) -> str: ...
+    @property
+    def stop_requested(self) -> asyncio.Event: ...
+
+    async def start(self, host: str = "127.0.0.1", port: int = 0, *, web_port: int | None = None,
+                    run_clock: bool = True, listen: bool = True) -> None: ...
+    async def stop(self, reason: str = "The casino is closing.") -> None: ...
+    def request_stop(self, reason: str) -> None: ...
+    def request_restart(self, reason: str = "") -> str | None: ...
+    async def reload(self) -> tuple[bool, list[str]]: ...
+
+    async def on_connect(self, session: Session, *, again: bool = False) -> None: ...
+    async def resume(self, session: Session, name: str, room: str | None, why: str | None) -> None: ...
+    async def on_input(self, session: Session, lines: list[str | TooLong], now: float) -> None: ...
     async def on_disconnect(self, session: Session) -> None: ...
 
 

@@ -115,6 +115,46 @@ class _Reply:
         self.session._flush_reply()
 
 
+class Pager:
+    """A command's reply taller than the screen, shown a page at a time: the
+    screen lines not shown yet, and whether Enter at the more prompt asked
+    for the next page."""
+
+    __slots__ = ("pages", "turn")
+
+    def __init__(self) -> None:
+        self.pages: list[str] = []    # a paged reply's screen lines not shown yet
+        self.turn = False             # Enter at the more prompt: the reply shows the next page
+
+    def more(self, line: object) -> bool:
+        """A line typed while a reply is paged: a bare Enter asks for the next
+        page and `q` stops (True: the line is used up; the reply, with
+        `reply()`, shows the page or the prompt); anything else stops the
+        paging and is a command (False)."""
+        if not self.pages:
+            return False
+        if isinstance(line, str) and not line.strip():
+            self.turn = True
+            return True
+        self.pages = []
+        return isinstance(line, str) and line.strip() in MORE_WORDS
+
+    def page(self, lines: list[str], rows: int | None) -> list[str]:
+        """What a reply of `lines` shows now (after the next page, if Enter
+        asked for it): all of it, or as many lines as leave a row for the more
+        prompt on a screen of `rows` (None: a client that scrolls itself)."""
+        lines = (self.pages if self.turn else []) + lines
+        self.pages, self.turn = [], False
+        if rows is not None and len(lines) >= rows:     # the prompt would not fit below them
+            lines, self.pages = lines[:rows - 1], lines[rows - 1:]
+        return lines
+
+    def prompt(self, width: int) -> str:
+        """The more prompt, while a reply is paged."""
+        text = f"-- More, {len(self.pages)} lines left: Enter for more, q to stop -- "
+        return text if len(text) <= width else "-- More: Enter for more, q to stop -- "
+
+
 class Session:
     def __init__(self, writer: Any, ip: str, *, max_output: int = MAX_PENDING_OUTPUT,
                  drop: Callable[[], None] | None = None) -> None:
@@ -127,7 +167,7 @@ class Session:
         self.prompt_text = "Name: "
         self.connected_tick = 0           # the manager's tick count when it connected,
         self.input_tick = 0               # ... at its last input,
-        self.due_tick: int | None = None  # ... when its login or idle deadline falls (app.SessionClock)
+        self.due_tick: int | None = None  # ... when its login or idle deadline falls (server.casino.deadlines.SessionClock)
         self.closed = False
         self.hung_up = False              # the connection is gone (the client or we closed it)
         self.anonymous = True             # counted among the connections not logged in yet
@@ -145,8 +185,7 @@ class Session:
         self._replying = False
         self._after: list[Callable[[], None]] = []    # data to send once the text before it has left
         self._at_prompt = False   # the client's cursor sits after our last prompt
-        self._pages: list[str] = []   # a paged reply's screen lines not shown yet
-        self._turn = False            # Enter at the more prompt: the reply shows the next page
+        self._pager = Pager()         # a reply taller than the screen, a page at a time
         self.gmcp: Any = None     # server.net.mud.Gmcp: data for client scripts, when agreed
         self._prefs: Prefs | None = None  # made once logged in (see `prefs`)
         self.resized: Callable[[], None] | None = None   # told of a resize (the portal tells the game)
@@ -212,27 +251,15 @@ class Session:
     @property
     def paging(self) -> bool:
         """A reply is half shown: the client sits at the more prompt."""
-        return bool(self._pages)
+        return bool(self._pager.pages)
 
     def more(self, line: object) -> bool:
-        """A line typed while a reply is paged: a bare Enter asks for the next
-        page and `q` stops (True: the line is used up; the reply, with
-        `reply()`, shows the page or the prompt); anything else stops the
-        paging and is a command (False)."""
-        if not self._pages:
-            return False
-        if isinstance(line, str) and not line.strip():
-            self._turn = True
-            return True
-        self._pages = []
-        return isinstance(line, str) and line.strip() in MORE_WORDS
+        """A line typed while a reply is paged (Pager.more): True if it is used up."""
+        return self._pager.more(line)
 
     def _prompt(self) -> str:
         """The prompt a block ends with: the more prompt while a reply is paged."""
-        if not self._pages:
-            return self.prompt_text
-        text = f"-- More, {len(self._pages)} lines left: Enter for more, q to stop -- "
-        return text if len(text) <= self.width else "-- More: Enter for more, q to stop -- "
+        return self._pager.prompt(self.width) if self._pager.pages else self.prompt_text
 
     @property
     def width(self) -> int:
@@ -302,13 +329,8 @@ class Session:
         self._flush_scheduled = False
         if self.closed:
             return
-        lines = self._pages if self._turn else []
-        self._pages, self._turn = [], False
-        lines += _lines_of(self._render(self._outbox))
+        lines = self._pager.page(_lines_of(self._render(self._outbox)), self.rows)
         self._outbox.clear()
-        rows = self.rows
-        if rows is not None and len(lines) >= rows:     # the prompt would not fit below them
-            lines, self._pages = lines[:rows - 1], lines[rows - 1:]
         self._send("".join(lines))
 
     def _send(self, body: str) -> None:

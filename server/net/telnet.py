@@ -267,32 +267,11 @@ class CasinoTelnetServer(tl.CompressionGuard, telnetlib3.TelnetServer):
         assert writer is not None and reader is not None, "telnetlib3's connection_made makes both"
         writer.slc_simulated = False
         reader.set_transport(_ReaderPause(self))
-        handle_sb = writer.handle_subnegotiation
-
-        def guarded_sb(buf: Any) -> None:
-            # A subnegotiation telnetlib3 cannot take (GMCP JSON nested past
-            # Python's recursion limit, a CHARSET or TTABLE it refuses ...) is
-            # dropped with one log line per connection per kind, not a
-            # traceback a message (telnetlib3 logs one line per frame).
-            option = name_command(buf[0]) if buf else "?"
-            try:
-                handle_sb(buf)
-            except Exception as exc:
-                self.complain(f"subnegotiation:{option}:{type(exc).__name__}")
-        writer.handle_subnegotiation = guarded_sb  # type: ignore[method-assign]
+        _guard_subnegotiation(self, writer)
         self.gmcp = Gmcp(writer)
         writer.set_ext_callback(GMCP, self.gmcp.receive)
         self._mssp_sent = False
-        answer_do = writer.handle_do
-
-        def handle_do(opt: bytes) -> bool:
-            agreed = answer_do(opt)
-            if opt == MSSP and agreed:
-                # telnetlib3 marks the option on once this returns.
-                asyncio.get_running_loop().call_soon(self.send_mssp)
-            return agreed
-        # wrapping telnetlib3's answer on this one writer (it has no hook for DO)
-        writer.handle_do = handle_do  # type: ignore[method-assign]
+        _answer_mssp(self, writer)
 
     def send_mssp(self) -> None:
         """A directory's crawler agreed to MSSP: describe the casino, once."""
@@ -388,7 +367,7 @@ class CasinoTelnetServer(tl.CompressionGuard, telnetlib3.TelnetServer):
         held, self._held = self._held, b""
         if tl.is_closing(self) or self._raw is None:
             return
-        if self._hung_up():
+        if _hung_up(self._raw):
             # What a client left behind it is not read at its budget's pace
             # for minutes with its socket counted in the caps: it has gone.
             self._raw.abort()
@@ -397,19 +376,6 @@ class CasinoTelnetServer(tl.CompressionGuard, telnetlib3.TelnetServer):
             return
         self.resume("budget")
 
-    def _hung_up(self) -> bool:
-        """Whether the client has closed its end (FIN or reset) behind input
-        we have not read yet: reading is paused, so the event loop would see
-        its end only after all of that input, at the budget's pace."""
-        sock = self._raw.get_extra_info("socket") if self._raw is not None else None
-        if sock is None:
-            return False
-        try:
-            poll = select.poll()
-            poll.register(sock.fileno(), HUNG_UP)
-            return bool(poll.poll(0))
-        except (OSError, ValueError):
-            return False
 
     def _parse(self, data: bytes, heavy: bool) -> None:
         writer, reader = self.writer, self.reader
@@ -500,6 +466,51 @@ class CasinoTelnetServer(tl.CompressionGuard, telnetlib3.TelnetServer):
         super().on_naws(rows, cols)
         if self.session is not None:
             self.session.on_resize(cols)
+
+
+def _guard_subnegotiation(proto: CasinoTelnetServer, writer: Any) -> None:
+    """A subnegotiation telnetlib3 cannot take (GMCP JSON nested past
+    Python's recursion limit, a CHARSET or TTABLE it refuses ...) is dropped
+    with one log line per connection per kind, not a traceback a message
+    (telnetlib3 logs one line per frame)."""
+    handle_sb = writer.handle_subnegotiation
+
+    def guarded_sb(buf: Any) -> None:
+        option = name_command(buf[0]) if buf else "?"
+        try:
+            handle_sb(buf)
+        except Exception as exc:
+            proto.complain(f"subnegotiation:{option}:{type(exc).__name__}")
+    writer.handle_subnegotiation = guarded_sb
+
+
+def _answer_mssp(proto: CasinoTelnetServer, writer: Any) -> None:
+    """Describe the casino once a crawler agrees to MSSP: telnetlib3's answer
+    to DO wrapped on this one writer (it has no hook for DO)."""
+    answer_do = writer.handle_do
+
+    def handle_do(opt: bytes) -> bool:
+        agreed = answer_do(opt)
+        if opt == MSSP and agreed:
+            # telnetlib3 marks the option on once this returns.
+            asyncio.get_running_loop().call_soon(proto.send_mssp)
+        return agreed
+    writer.handle_do = handle_do
+
+
+def _hung_up(transport: Any) -> bool:
+    """Whether the client has closed its end (FIN or reset) behind input we
+    have not read yet: reading is paused, so the event loop would see its end
+    only after all of that input, at the budget's pace."""
+    sock = transport.get_extra_info("socket") if transport is not None else None
+    if sock is None:
+        return False
+    try:
+        poll = select.poll()
+        poll.register(sock.fileno(), HUNG_UP)
+        return bool(poll.poll(0))
+    except (OSError, ValueError):
+        return False
 
 
 _reading: "CasinoTelnetServer | None" = None     # the connection whose input telnetlib3 is parsing

@@ -20,15 +20,13 @@ import signal
 import socket
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from server import logs
+from server.net.host import LinkHost
 from server.net.lines import TooLong
 from server.net.session import Session
 from server.portal import protocol
-
-if TYPE_CHECKING:
-    from server.app import Casino
 
 log = logging.getLogger("casino.portal")
 
@@ -119,7 +117,7 @@ class RemoteGmcp:
 class GameLink:
     """The game process's connection to its portal."""
 
-    def __init__(self, app: Casino, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    def __init__(self, app: LinkHost, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.app = app
         self.reader = reader
         self.writer = writer
@@ -263,7 +261,7 @@ class GameLink:
             await app.on_disconnect(session)
 
 
-async def serve_game(app: Casino, link_fd: int,
+async def serve_game(app: LinkHost, link_fd: int,
                      refusal: Callable[[BaseException], str | None] = lambda e: None) -> int:
     """Run the casino behind the portal on the socket `link_fd` until told to stop.
     A start that fails on the database prints `refusal(error)`, one line."""

@@ -10,8 +10,10 @@ delivery (server.tables.delivery) renders every fact for each viewer and
 tells each person one block per input.
 
 Commands talk to a table through its verbs (play, leave, watch, unwatch,
-act, set_seed, fair, view, rules) and read it through a few questions
-(seats, watching, roles, chips at stake); they never reach into its dealer or seating.
+act, set_seed, fair, view, rules; the casino's `call`) and read it through a
+few questions (seats, watching, roles, chips_at_stake, forfeits_on_drop,
+plays_for_chips); they never reach into its dealer, seating or core
+(tests/test_layers.py).
 """
 from __future__ import annotations
 
@@ -153,6 +155,11 @@ class TableHost:
         """What players type to sit here: `play <word>`, `watch <word>`."""
         return self.core.usher.word
 
+    def call(self, word: str) -> None:
+        """The word players sit down with here (`play classic_craps` where
+        another table in the room already answers to the game's word)."""
+        self.core.call(word)
+
     def install(self, config: TableConfig[GameOptions]) -> None:
         """A new dealer for a changed config, at the same seats with the same
         dice. A new dealer counts its keys from 1 again: the cashier's new
@@ -198,6 +205,10 @@ class TableHost:
         """Whether a dropped connection loses live bets here (the game's dealer
         says: roulette's ride on), so `quit` warns only where it would."""
         return self.core.dealer.forfeits_on_drop
+
+    def plays_for_chips(self) -> bool:
+        """Whether the game here plays ledger chips (not a practice bankroll)."""
+        return self.core.dealer.plays_for_chips()
 
     # --- ordered inputs ---------------------------------------------------
     async def _work(self) -> None:

@@ -1,0 +1,84 @@
+"""The ports players connect to: telnet, and the browser page when served."""
+from __future__ import annotations
+
+import errno
+from typing import TYPE_CHECKING, Any, Awaitable, Callable
+
+from server.net.host import addresses
+
+if TYPE_CHECKING:
+    from server.net.telnet import TelnetHost
+
+
+class CannotListen(Exception):
+    """A port the casino cannot listen on, said in one line for `casino serve`:
+    "port 4000 is in use: another program listens on 127.0.0.1:4000 ..."."""
+
+    def __init__(self, host: str, port: int, option: str, error: OSError) -> None:
+        self.port = port
+        web = option == "--web-port"
+        what = "the browser page's port" if web else "the telnet port"
+        choose = f"choose another with {option} (make run: {'WEB_PORT' if web else 'PORT'}=)"
+        if error.errno == errno.EADDRINUSE:
+            line = (f"port {port} is in use: another program (a casino already running?) "
+                    f"listens on {host}:{port}, {what}; {choose}")
+        else:
+            reason = error.strerror or str(error)
+            line = f"cannot listen on {host}:{port}, {what}: {reason}; {choose}"
+        super().__init__(line)
+
+
+Opener = Callable[["TelnetHost", str, int], Awaitable[Any]]   # start_telnet, start_web
+
+
+class Listeners:
+    """The telnet listener and the browser page's server, opened for `host`
+    (the casino as the edges see it). None are opened in a game process:
+    its portal holds the connections."""
+
+    def __init__(self, where: str) -> None:
+        self.host = where                    # where players connect
+        self._telnet: Any = None             # telnetlib3's Server
+        self._web: Any = None                # server.net.web.WebServer when serving the page
+
+    async def open(self, app: TelnetHost, host: str, port: int, web_port: int | None) -> None:
+        """Listen for telnet on host:port and, when `web_port` is given, serve
+        the page on host:web_port (0 for either: any free port). Raises
+        CannotListen for a port that cannot be had (what was opened stays
+        open for the caller's stop to close)."""
+        from server.net.telnet import start_telnet
+        if web_port is not None:             # first: once telnet answers, so does the page
+            from server.net.web import start_web
+            self._web = await self._listen(start_web, app, host, web_port, "--web-port")
+        self._telnet = await self._listen(start_telnet, app, host, port, "--port")
+        self.host = host
+
+    @staticmethod
+    async def _listen(opener: Opener, app: TelnetHost, host: str, port: int, option: str) -> Any:
+        try:
+            return await opener(app, host, port)
+        except OSError as e:
+            raise CannotListen(host, port, option, e) from e
+
+    async def close(self) -> None:
+        """telnetlib3's Server.close() also closes every client transport: the
+        caller has said its goodbyes by now."""
+        if self._telnet:
+            self._telnet.close()
+        if self._web:
+            await self._web.close()
+
+    @property
+    def port(self) -> int:
+        sockets = self._telnet.sockets if self._telnet else None
+        return sockets[0].getsockname()[1] if sockets else 0
+
+    @property
+    def web_port(self) -> int:
+        """The browser page's port (0 when not served)."""
+        return self._web.port if self._web else 0
+
+    @property
+    def addresses(self) -> str:
+        """Where players connect, for the operator: telnet and (when served) web."""
+        return addresses(self.host, self.port, self.web_port)

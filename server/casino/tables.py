@@ -1,0 +1,128 @@
+"""The casino's open tables: opened from the config, found by who sits where,
+closed one at a time, a room's at once, or all at a stop."""
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+from collections import Counter
+from typing import Iterator, Mapping, Protocol
+
+from server import logs
+from server.config.model import CasinoConfig
+from server.tables.delivery import Viewing
+from server.tables.host import TableApp, TableHost
+from server.world.rooms import World
+
+log = logging.getLogger("casino")
+
+
+class TablesApp(TableApp, Protocol):
+    """What the tables use of the casino (server.app.Casino): what each host
+    is opened with, the config that lists the tables, the rooms they stand in."""
+
+    @property
+    def config(self) -> CasinoConfig: ...
+    @property
+    def world(self) -> World: ...
+
+
+class Tables(Mapping[str, TableHost]):
+    """Table id -> its host, for every table open now; the hosts are the one
+    answer to who sits where. A room closed by an operator stays closed, and
+    its tables with it, until the next reload."""
+
+    def __init__(self, app: TablesApp) -> None:
+        self.app = app
+        self._hosts: dict[str, TableHost] = {}
+        self.opened: Counter[str] = Counter()     # hosts opened per table id this run (their keys differ)
+        self.closed_rooms: set[str] = set()
+
+    def __getitem__(self, table_id: str) -> TableHost:
+        return self._hosts[table_id]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._hosts)
+
+    def __len__(self) -> int:
+        return len(self._hosts)
+
+    def open(self) -> list[str]:
+        """Open a host for every configured table that has none; returns their ids."""
+        app = self.app
+        opened = []
+        for table_id, table in app.config.tables.items():
+            if table_id in self._hosts:
+                continue
+            host = TableHost(app, table, generation=self.opened[table_id])
+            self.opened[table_id] += 1
+            self._hosts[table_id] = host
+            app.manager.subscribe(host)
+            opened.append(table_id)
+            logs.event(log, "table_opened", table=table_id, game=table.game)
+        for room in app.config.rooms.values():     # a second table of one game in a room: its id
+            words: set[str] = set()
+            for here in (self._hosts[t] for t in room.tables if t in self._hosts):
+                here.call(here.entry.word if here.entry.word not in words else here.id)
+                words.add(here.entry.word)
+        return opened
+
+    def seat_of(self, key: str) -> TableHost | None:
+        """The table host where this player (by key) sits, or None."""
+        for host in self._hosts.values():
+            if host.sits(key):
+                return host
+        return None
+
+    def forget(self, host: TableHost) -> None:
+        """A closed table leaves the casino (its own worker stops after this job)."""
+        if self._hosts.get(host.id) is host:
+            del self._hosts[host.id]
+        self.app.manager.unsubscribe(host)
+        logs.event(log, "table_closed", table=host.id)
+        asyncio.get_running_loop().call_soon(host.stop)
+
+    async def gone(self, session: Viewing) -> None:
+        """A player has left the casino: every table applies its rule for a
+        dropped player. Queued at every table at once, before the first
+        await, so anything the player's next session does at a table comes
+        after its own table's `gone`."""
+        jobs = [host.submit(functools.partial(host.gone, session))
+                for host in list(self._hosts.values()) if not (host.closing or host.closed)]
+        for job in jobs:
+            try:
+                await job
+            except Exception:
+                log.exception("event=gone_error name=%s", session.key)
+
+    async def close_room(self, room_id: str, reason: str) -> list[str]:
+        """Refund every stake at the room's tables, send everyone out, keep it
+        closed until the next reload. Returns the tables closed."""
+        world = self.app.world
+        done = []
+        for table_id in world.rooms[room_id].tables:
+            host = self._hosts.get(table_id)
+            if host is not None:
+                await host.close(reason)
+                self.forget(host)
+                done.append(table_id)
+        self.closed_rooms.add(room_id)
+        start = self.app.config.settings.start_room
+        for session in world.occupants(room_id):
+            session.tell(f"{reason} You are shown out.")
+            world.place(session, start if start != room_id else next(iter(world.rooms)))
+        return done
+
+    async def close_all(self, reason: str) -> None:
+        """The casino stops: every table stops taking inputs at once; each then
+        runs what was already queued and last its closing job, which refunds
+        every stake."""
+        closing = [(host, host.begin_close(f"{reason} Every live stake at this table is refunded."))
+                   for host in list(self._hosts.values())]
+        for host, job in closing:
+            try:
+                await job
+            except Exception:
+                log.exception("event=table_close_error table=%s", host.id)
+            logs.event(log, "table_closed", table=host.id)
+
