@@ -68,7 +68,7 @@ class Casino:
         self.crier = Crier()            # room-wide lines, a slice at a time
         self.world.on_enter = lambda session, room_id: gmcp.room_info(self, session, room_id)
         self.online = Online()               # key -> live session, with a name-ordered roster
-        self.who_pages = Memo()              # `who`'s pages, while nobody comes, goes or moves
+        self.who_pages: Memo[tuple[str, int], tuple[str, ...]] = Memo()   # `who`'s pages, while nobody comes, goes or moves
         # the caps and throttles by the settings: apply_settings, below
         self.connections = ConnectionCounter(0)
         self.login_failures = LoginThrottle(0, 0.0)

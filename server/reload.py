@@ -18,14 +18,15 @@ from typing import Any, Iterable, Mapping, Protocol
 
 from server import logs
 from server.casino.settings import Configured, apply_settings, keep_restart_only
-from server.config.model import CasinoConfig
+from server.config.model import CasinoConfig, GameOptions, TableConfig
 from server.world.roster import Online
 from server.world.rooms import World
 
 log = logging.getLogger("casino.reload")
 
 
-def _same_table(a: Any, b: Any) -> bool:
+def _same_table(a: TableConfig[GameOptions], b: TableConfig[GameOptions]) -> bool:
+    """The same table but for where it was read from."""
     return dataclasses.replace(a, source=None) == dataclasses.replace(b, source=None)
 
 

@@ -15,9 +15,9 @@ def test_set_replace_pop_and_del_keep_the_roster_in_step():
         online[name.lower()] = S(name)
     assert [k for _, k in online.names] == ["ann", "anna", "bob", "cat"]
     online["bob"] = S("bob")                      # a takeover: same key, new session
-    online.pop("cat")
+    online.remove("cat")
     del online["ann"]
-    assert online.pop("nobody", None) is None
+    assert online.remove("nobody") is None
     assert online.names == [("anna", "anna"), ("bob", "bob")] and set(online) == {"anna", "bob"}
 
 

@@ -41,7 +41,7 @@ class GeneralApp(RoomApp, Protocol):
     @property
     def manager(self) -> Manager: ...
     @property
-    def who_pages(self) -> Memo: ...
+    def who_pages(self) -> Memo[tuple[str, int], tuple[str, ...]]: ...
     @property
     def registry(self) -> Registry: ...
 
@@ -215,7 +215,7 @@ def who_page(app: GeneralApp, prefix: str, number: int, places: dict[str, str]) 
         return tuple(lines)
     width = max(len(s.name) for s in people)
     for s in people:
-        room = app.world.rooms.get(s.room)
+        room = app.world.rooms.get(s.room) if s.room else None
         place = room.name if room else "?"
         table = places.get(s.key, "")
         lines.append(f"  {s.name:<{width}}  " + glue(*place.split()) + (f": {table}" if table else ""))

@@ -306,7 +306,7 @@ async def enter(app: LoginApp, session: Session, account: Account, *,
         room = app.config.settings.start_room
     if old is not None and old is not session:
         room = old.room or room
-        app.online.pop(account.key, None)
+        app.online.remove(account.key)
         app.world.remove(old)
         old.close("Your account was connected from elsewhere; this connection is closed.")
     count_login(app.connections, session)     # no longer counted as not logged in

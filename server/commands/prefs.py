@@ -1,7 +1,7 @@
 """`set`: the player's display preferences, remembered with their account."""
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Callable, Protocol
 
 from server.accounts.store import AccountStore
 from server.commands.registry import REGISTRY, Context
@@ -22,7 +22,7 @@ class PrefsApp(Protocol):
 Ctx = Context[PrefsApp]
 
 _SWITCH = {"on": True, "off": False, "yes": True, "no": False, "true": True, "false": False}
-_SETTINGS = {
+_SETTINGS: dict[str, tuple[str, Callable[[str], object]]] = {
     "color": ("on|off", lambda v: _SWITCH.get(v)),
     "unicode": ("on|off", lambda v: _SWITCH.get(v)),
     "dice": ("dark|light", lambda v: v if v in ("dark", "light") else None),

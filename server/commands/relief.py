@@ -27,7 +27,7 @@ from typing import Any, Mapping, Protocol
 
 from server import logs
 from server.commands.registry import REGISTRY, Context
-from server.config.model import CasinoConfig, TableConfig
+from server.config.model import CasinoConfig, GameOptions, TableConfig
 from server.ledger import KeyConflict, Ledger
 from server.net import mud
 from server.net.session import LoggedIn
@@ -71,7 +71,7 @@ class ChipGame(Protocol):
     def plays_for_chips(self) -> bool: ...
 
 
-def takes_chips(table: TableConfig, game: ChipGame) -> bool:
+def takes_chips(table: TableConfig[GameOptions], game: ChipGame) -> bool:
     """Whether playing at the table costs ledger chips. A Pig table without a
     stake (min_bet 0) plays for nothing, and a game may play chips that never
     reach the ledger (classic dice: a practice bankroll): being broke keeps
@@ -79,7 +79,7 @@ def takes_chips(table: TableConfig, game: ChipGame) -> bool:
     return table.min_bet > 0 and game.plays_for_chips()
 
 
-def smallest_minimum_bet(tables: Iterable[tuple[TableConfig, ChipGame]]) -> int:
+def smallest_minimum_bet(tables: Iterable[tuple[TableConfig[GameOptions], ChipGame]]) -> int:
     """The smallest minimum bet over the tables that take chips: a player
     below it can play nowhere. 1 when no table takes chips (only a player
     with no chips at all is then below every table)."""

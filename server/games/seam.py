@@ -223,7 +223,11 @@ class OptionsReader(Protocol):
     key's default, so every problem is reported at once."""
 
     def read(self, rows: tuple[Field, ...], *, skip: tuple[str, ...] = (),
-             notes: dict[str, str] | None = None) -> Any: ...   # checked values by key, .ok(*keys)
+             notes: dict[str, str] | None = None) -> Any: ...
+    # read: the checked values by key, with .ok(*keys) (server.config.fields.Values).
+    # Any, as Values is: each key's type is its row's, which one mapping cannot say;
+    # the options dataclass built from them (`PigOptions(**values)`) is where each
+    # key meets its declared type.
     def section(self, key: str) -> "OptionsReader": ...          # a nested mapping (empty if absent)
     def has(self, key: str) -> bool: ...
     def error(self, key: str, message: str) -> None: ...

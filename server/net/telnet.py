@@ -490,7 +490,7 @@ def _answer_mssp(proto: CasinoTelnetServer, writer: Any) -> None:
     answer_do = writer.handle_do
 
     def handle_do(opt: bytes) -> bool:
-        agreed = answer_do(opt)
+        agreed = bool(answer_do(opt))           # telnetlib3's answer (the writer is untyped here)
         if opt == MSSP and agreed:
             # telnetlib3 marks the option on once this returns.
             asyncio.get_running_loop().call_soon(proto.send_mssp)

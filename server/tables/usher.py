@@ -12,9 +12,7 @@ for the host to apply in order; the host owns the Seating and the dealer.
 """
 from __future__ import annotations
 
-from typing import Any
-
-from server.games.seam import AnyDealer, Note
+from server.games.seam import AnyDealer, Event, Note
 from server.games.seating import Seating
 
 
@@ -27,7 +25,7 @@ class Usher:
     def _others(self, player: str) -> tuple[str, ...]:
         return tuple(p for p in self.seating.names() if p != player)
 
-    def sit(self, player: str, key: str, wallet: int) -> list[Any]:
+    def sit(self, player: str, key: str, wallet: int) -> list[Event]:
         """`play <game>`: take a seat, come back from sitting out, or stay
         after all (a leave still waiting on live bets is called off)."""
         me = (player,)
@@ -55,7 +53,7 @@ class Usher:
         self.seating.add(player, key)
         return self.dealer.seated(player, False)
 
-    def leave(self, player: str, how: str = "leave") -> list[Any]:
+    def leave(self, player: str, how: str = "leave") -> list[Event]:
         """Get up ("leave") or sit out ("sitout"): at once, or once the
         player's live bets are decided."""
         me = (player,)
@@ -70,7 +68,7 @@ class Usher:
                              f"are decided; no new bets meanwhile ('play {self.word}' to stay).")]
         return self._depart(player, how)
 
-    def _depart(self, player: str, how: str) -> list[Any]:
+    def _depart(self, player: str, how: str) -> list[Event]:
         seat = self.seating.seat(player)
         if seat is None:
             return []
@@ -85,16 +83,16 @@ class Usher:
         return [Note((player,), "You leave the table."), Note(None, f"{player} leaves the table."),
                 *self.dealer.unseated(player, how)]
 
-    def gone(self, player: str) -> list[Any]:
+    def gone(self, player: str) -> list[Event]:
         """A dropped connection: out of the seat at once; the game's rule for
         live bets applies (forfeit at craps, a pass plays out at alley)."""
         if self.seating.remove(player) is None:
             return []
         return [Note(None, f"{player} has gone."), *self.dealer.unseated(player, "gone")]
 
-    def finish_leaves(self) -> list[Any]:
+    def finish_leaves(self) -> list[Event]:
         """Unseat those whose leave waited on bets that are now decided."""
-        events: list[Any] = []
+        events: list[Event] = []
         for seat in list(self.seating.seats):
             if seat.leaving and not self.dealer.has_live_bets(seat.player):
                 events += self._depart(seat.player, seat.leaving)

@@ -12,10 +12,17 @@ bisect: a memmove, not a sort), so a page of `who` costs the same with 5 or
 from __future__ import annotations
 
 from bisect import bisect_left, insort
-from typing import Any
+from typing import TYPE_CHECKING, Generic, TypeVar
+
+if TYPE_CHECKING:
+    from server.net.session import LoggedIn
 
 
-class Online(dict):
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class Online(dict[str, "LoggedIn"]):
     """key -> session, plus `names`: (lower-case name, key) in order, and
     `version`, one more after every arrival and departure."""
 
@@ -24,7 +31,7 @@ class Online(dict):
         self.names: list[tuple[str, str]] = []
         self.version = 0
 
-    def __setitem__(self, key: str, session: Any) -> None:
+    def __setitem__(self, key: str, session: LoggedIn) -> None:
         if key in self:
             self._forget(key)
         super().__setitem__(key, session)
@@ -35,10 +42,17 @@ class Online(dict):
         self._forget(key)
         super().__delitem__(key)
 
-    def pop(self, key: str, *default: Any) -> Any:
-        if key in self:
-            self._forget(key)
-        return super().pop(key, *default)
+    def remove(self, key: str) -> LoggedIn | None:
+        """Take `key` off the roster: its session, or None if it was not on it
+        (a plain dict's pop would skip the name index)."""
+        if key not in self:
+            return None
+        session = self[key]
+        del self[key]
+        return session
+
+    def pop(self, *args: object) -> LoggedIn:
+        raise TypeError("Online.pop would skip the name index: use remove(key)")
 
     def _forget(self, key: str) -> None:
         entry = (self[key].name.lower(), key)
@@ -47,7 +61,7 @@ class Online(dict):
             del self.names[i]
         self.version += 1
 
-    def page(self, prefix: str, number: int, size: int) -> tuple[list[Any], int]:
+    def page(self, prefix: str, number: int, size: int) -> tuple[list[LoggedIn], int]:
         """Page `number` (from 1) of the sessions whose name starts with
         `prefix`, in name order, and how many match in all."""
         prefix = prefix.lower()
@@ -57,7 +71,7 @@ class Online(dict):
         return [self[key] for _, key in self.names[start:min(start + size, hi)]], hi - lo
 
 
-class Memo:
+class Memo(Generic[K, V]):
     """Views drawn from the casino's state (a page of `who`), kept while that
     state holds: in a crowd most `who`s ask for a page nothing has changed
     since it was last drawn. `state` is whatever the view was drawn from,
@@ -66,16 +80,16 @@ class Memo:
     LIMIT = 256           # views kept at most (the prefixes asked are the players')
 
     def __init__(self) -> None:
-        self._state: Any = None
-        self._views: dict[Any, Any] = {}
+        self._state: object = None
+        self._views: dict[K, V] = {}
 
-    def get(self, state: Any, key: Any) -> Any:
+    def get(self, state: object, key: K) -> V | None:
         """What was drawn for `key` in `state`, or None."""
         if state != self._state:
             return None
         return self._views.get(key)
 
-    def keep(self, state: Any, key: Any, view: Any) -> None:
+    def keep(self, state: object, key: K, view: V) -> None:
         if state != self._state or len(self._views) >= self.LIMIT:
             self._state, self._views = state, {}
         self._views[key] = view
