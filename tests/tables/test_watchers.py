@@ -51,6 +51,14 @@ class App:
         self.ledger, self.run_id, self.seed = ledger, "test", None
         self.manager = Manager(HZ)
         self.online = {s.key: s for s in sessions}
+        self.table_time = NoClock()
+
+
+class NoClock:
+    """Time at the table, not counted here."""
+
+    async def add(self, player: str, table: str, millis: int) -> None:
+        pass
 
 
 class OneByOneDelivery(Delivery):
@@ -70,7 +78,7 @@ class OneByOne(TableHost):
 
     def __init__(self, app: Any, config: Any) -> None:
         super().__init__(app, config)
-        self.delivery = OneByOneDelivery(config.id, app.online, self.delivery.status)
+        self.delivery = self.applier.delivery = OneByOneDelivery(config.id, app.online, self.delivery.status)
 
 
 def people() -> list[Session]:
