@@ -9,9 +9,9 @@ import pytest
 from server.app import Casino
 from server.config.load import load_config
 from support.telnet import Client, login, plain
+from support.broken import BROKEN, expected_lines
 
 ROOT = Path(__file__).resolve().parents[2]
-BROKEN = ROOT / "tests" / "config" / "broken"
 
 pytestmark = pytest.mark.both_stores      # operating moves chips too (grant, refunds at close and shutdown)
 
@@ -94,7 +94,7 @@ async def test_every_broken_file_is_refused_and_the_server_is_unchanged(live):
                 shutil.copytree(case / folder, folder)
             else:
                 Path(folder).mkdir()
-        expected = (case / "expected.txt").read_text().splitlines()
+        expected = expected_lines(case)
         if case == cases[0]:
             out = plain(await op.cmd_expect("reload", "Reload"))
             assert "Reload refused" in out and "nothing changed" in out
