@@ -107,12 +107,7 @@ class AlleyGame:
         return self._escrow.total
 
     def view(self) -> AlleyView:
-        p = self._pass
-        waiting = {Phase.FADING: p.queue[0] if p and p.queue else None}.get(self.phase, self._shooter)
-        live = self.phase in WAITING
-        return AlleyView(self.phase, self._shooter, p.action if p else 0,
-                         tuple(p.fades.items()) if p else (), p.point if p else None,
-                         waiting if live else None, self._clock if live else 0, self._seats.balances())
+        return AlleyView.of(self.phase, self._shooter, self._pass, self._clock, self._seats.balances())
 
     # ---- inputs ----------------------------------------------------------------
     def start(self) -> list[Event]:
