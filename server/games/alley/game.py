@@ -52,6 +52,7 @@ from typing import Sequence
 
 from server.games.alley.options import AlleyOptions
 from server.dice.source import DiceSource
+from server.games.alley import cashout
 from server.games.alley import events as ev
 from server.games.alley.escrow import Escrow
 from server.games.alley.rules import SHOOTER_WINS, Decision, amount_problem, decide
@@ -59,9 +60,7 @@ from server.games.alley.seats import Seats
 from server.games.alley.state import (
     WAITING, AlleyView, PassState, Phase, seconds_to_ticks, start_problem,
 )
-from server.games.intents import MoneyIntent
-
-Event = ev.Fact | MoneyIntent
+from server.games.alley.events import Event
 
 
 class AlleyGame:
@@ -193,12 +192,9 @@ class AlleyGame:
         self._refused.clear()
         if self.phase in (Phase.OVER, Phase.CLOSED):
             return []
-        seats = self._seats
-        balances = seats.balances()
-        intents = self._escrow.pay_out(dict(seats.bank), {})
-        self.phase, self._pass, seats.unpaid = Phase.CLOSED, None, []
-        seats.bank = {q: 0 for q in seats.order if q in seats.seated}
-        return [*intents, ev.GameClosed(reason, balances)]
+        events = cashout.close(self._seats, self._escrow, reason)
+        self.phase, self._pass = Phase.CLOSED, None
+        return events
 
     # ---- commands --------------------------------------------------------------
     def _act_problem(self, player: str) -> str | None:
@@ -402,38 +398,9 @@ class AlleyGame:
         return events + self._pass_bones(ev.PassReason.LEFT)
 
     def _settle_up(self) -> tuple[list[Event], bool]:
-        """No pass in play: announce the cleaned out, end the game or pay leavers."""
-        events: list[Event] = [ev.CleanedOut(q) for q in self._seats.newly_cleaned_out()]
-        active = self._seats.active()
-        if len(active) >= 2:
-            return events + self._pay_leavers(), False
-        return events + self._end(active[0] if active else None), True
-
-    def _pay_leavers(self) -> list[Event]:
-        """Between passes: pay leavers, and bring the stakes in line with the
-        bankrolls (a decided pass moved chips) so that the ledger holds them."""
-        owed = self._seats.take_unpaid()
-        banks = self._seats.seated_banks()
-        if not any(owed.values()) and self._escrow.holds_exactly(banks):
-            return []
-        return [*self._escrow.pay_out(owed, banks),
-                *(ev.PaidOut(q, a) for q, a in owed.items() if a)]
-
-    def _end(self, winner: str | None) -> list[Event]:
-        self.phase, self._pass = Phase.OVER, None
-        seats = self._seats
-        pays = seats.take_unpaid()
-        if self._decided == 0:
-            pays.update(seats.seated_banks())
-            winner, reason = None, ev.GameEnd.CANCELLED
-        elif winner is None:
-            reason = ev.GameEnd.NOBODY_LEFT
-        else:
-            pays[winner] = seats.bank[winner]
-            everything = self.options.buy_in * len(seats.order)
-            reason = ev.GameEnd.CLEANED_HOUSE if pays[winner] == everything else ev.GameEnd.LAST_STANDING
-        intents = self._escrow.pay_out(pays, {})
-        seats.bank = {q: 0 for q in seats.bank}
-        pot = pays.get(winner, 0) if winner else 0
-        paid = [ev.PaidOut(q, a) for q, a in pays.items() if a and q != winner]
-        return [*intents, *paid, ev.GameOver(winner, pot, pot - self.options.buy_in if winner else 0, reason)]
+        """No pass in play: chips leave the table (cashout.py); True if the game ended."""
+        events, over = cashout.settle_up(self._seats, self._escrow, decided=self._decided > 0,
+                                         buy_in=self.options.buy_in)
+        if over:
+            self.phase, self._pass = Phase.OVER, None
+        return events, over
