@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from server.games.events import GameFact
+from server.games.intents import MoneyIntent
 from server.dice.source import Dice
 from server.games.alley.rules import Decision
 
@@ -261,3 +262,7 @@ Fact = (GameStarted | ShooterUp | ActionSet | FadeAsked | Faded | FadeDeclined
         | ActionCovered | ActionPartlyCovered | NoAction | PassCalledOff | RollAsked
         | Rolled | PassResolved | Balances | CleanedOut | ChoiceAsked | BonesPassed
         | TimedOut | PlayerLeft | PaidOut | BuyInRefused | GameOver | GameClosed | Refused)
+
+# What AlleyGame hands the host: its facts and the money intents, in order (a
+# narrower kind of server.games.events.Event).
+Event = Fact | MoneyIntent

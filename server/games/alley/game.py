@@ -23,12 +23,12 @@ input, so no intent ever names a stake whose Hold the host has not written
 yet. The host must keep calling `advance` while a game runs. `game_id` must
 make the intent keys unique within the table (e.g. table id plus a game
 counter). A refused command is a `Refused` event with a one-line reason and
-changes nothing.
+changes nothing; refusals.py holds the table of what may be typed when.
 
-Money (see escrow.py for why): each buy-in is one Hold; bankrolls change only
-inside the game; when chips leave the table, and after every decided pass,
-one Settle closes every open stake and pays them out, re-holding the
-bankrolls of those who stay. So between passes the ledger holds exactly each
+Money (escrow.py says why, cashout.py who is paid what): each buy-in is one
+Hold; bankrolls change only inside the game; when chips leave the table, and
+after every decided pass, one Settle closes every open stake and pays them
+out, re-holding the bankrolls of those who stay. So between passes the ledger holds exactly each
 bankroll, and a crash refunds the bankrolls of the last decided pass. House
 net 0.
 
@@ -45,6 +45,12 @@ pass is in play). A shooter who leaves before the dice fly calls the pass off
 (nothing was at risk); one who leaves during the rolls has the dealer roll it
 out. If no pass has been decided when fewer than two players with money remain,
 the game is cancelled and everyone gets their buy-in back.
+
+This module is the flow of a pass: whose turn it is, which window runs, what
+follows what. The rest lives beside it: the phases, the pass and the view
+(state.py), who sits and holds what (seats.py), the ledger stakes (escrow.py),
+chips leaving the table (cashout.py), the refusals (refusals.py), what a roll
+decides and which amounts are valid (rules.py).
 """
 from __future__ import annotations
 
@@ -52,16 +58,16 @@ from typing import Sequence
 
 from server.games.alley.options import AlleyOptions
 from server.dice.source import DiceSource
+from server.games.alley import cashout
 from server.games.alley import events as ev
 from server.games.alley.escrow import Escrow
-from server.games.alley.rules import SHOOTER_WINS, Decision, amount_problem, decide
+from server.games.alley.events import Event
+from server.games.alley.refusals import Moment, declines, refusal
+from server.games.alley.rules import SHOOTER_WINS, Decision, decide
 from server.games.alley.seats import Seats
 from server.games.alley.state import (
     WAITING, AlleyView, PassState, Phase, seconds_to_ticks, start_problem,
 )
-from server.games.intents import MoneyIntent
-
-Event = ev.Fact | MoneyIntent
 
 
 class AlleyGame:
@@ -107,12 +113,8 @@ class AlleyGame:
         return self._escrow.total
 
     def view(self) -> AlleyView:
-        p = self._pass
-        waiting = {Phase.FADING: p.queue[0] if p and p.queue else None}.get(self.phase, self._shooter)
-        live = self.phase in WAITING
-        return AlleyView(self.phase, self._shooter, p.action if p else 0,
-                         tuple(p.fades.items()) if p else (), p.point if p else None,
-                         waiting if live else None, self._clock if live else 0, self._seats.balances())
+        """What `table` shows (state.py builds it)."""
+        return AlleyView.of(self.phase, self._shooter, self._pass, self._clock, self._seats.balances())
 
     # ---- inputs ----------------------------------------------------------------
     def start(self) -> list[Event]:
@@ -132,18 +134,17 @@ class AlleyGame:
         return flushed + self._act(player, action)
 
     def _act(self, player: str, action: ev.Action) -> list[Event]:
-        problem = self._act_problem(player)
+        moment = Moment(player, self.phase, self._shooter, self._pass, self._seats, self.options.bet_unit)
+        problem = refusal(moment, action)
         if problem:
             return [ev.Refused(player, problem)]
         if isinstance(action, ev.Bet):
             return self._on_bet(player, action.amount)
         if isinstance(action, ev.Fade):
-            return self._on_fade(player, action.amount)
-        if isinstance(action, ev.Roll):
-            return self._on_roll(player)
-        if isinstance(action, ev.PassDice):
-            return self._on_pass(player)
-        return [ev.Refused(player, "unknown command: bet, fade, roll or pass")]
+            return self._on_fade(player, action)
+        if isinstance(action, ev.Roll):     # roll the dice, or after a pass: shoot another
+            return self._roll(by_dealer=False) if self.phase is Phase.ROLLING else self._begin_betting(player)
+        return self._pass_bones(ev.PassReason.CHOSE)
 
     def advance(self, ticks: int) -> list[Event]:
         """Time passing; a slow tick is caught up window by window."""
@@ -198,80 +199,28 @@ class AlleyGame:
         self._refused.clear()
         if self.phase in (Phase.OVER, Phase.CLOSED):
             return []
-        seats = self._seats
-        balances = seats.balances()
-        intents = self._escrow.pay_out(dict(seats.bank), {})
-        self.phase, self._pass, seats.unpaid = Phase.CLOSED, None, []
-        seats.bank = {q: 0 for q in seats.order if q in seats.seated}
-        return [*intents, ev.GameClosed(reason, balances)]
+        events = cashout.close(self._seats, self._escrow, reason)
+        self.phase, self._pass = Phase.CLOSED, None
+        return events
 
-    # ---- commands --------------------------------------------------------------
-    def _act_problem(self, player: str) -> str | None:
-        if self.phase is Phase.READY:
-            return "the game has not started yet"
-        if self.phase in (Phase.OVER, Phase.CLOSED):
-            return "the game is over"
-        if player not in self._seats.seated:
-            return "you are not playing at this table"
-        return None
-
+    # ---- commands (allowed: refusals.py) ---------------------------------------
     def _on_bet(self, player: str, amount: int) -> list[Event]:
-        if player != self._shooter:
-            return [ev.Refused(player, f"only the shooter sets the action; {self._shooter} is shooting")]
-        if self.phase not in (Phase.BETTING, Phase.CHOOSING):
-            return [ev.Refused(player, "the action is already set")]
-        problem = amount_problem(amount, self.options.bet_unit, self._seats.bank[player], "your bankroll")
-        if problem:
-            return [ev.Refused(player, problem)]
         queue = [q for q in self._seats.after(player) if self._seats.has_money(q)]
         self._pass = PassState(player, amount, queue)
         return [ev.ActionSet(player, amount)] + self._ask_next()
 
-    def _on_fade(self, player: str, amount: int) -> list[Event]:
+    def _on_fade(self, player: str, fade: ev.Fade) -> list[Event]:
         p = self._pass
-        if self.phase is not Phase.FADING or p is None:
-            return [ev.Refused(player, "there is no action to fade right now")]
-        if player == p.shooter:
-            return [ev.Refused(player, "the shooter cannot fade their own action")]
-        if not self._seats.has_money(player):
-            return [ev.Refused(player, "you are cleaned out")]
-        if player != p.queue[0]:
-            if player in p.queue:
-                return [ev.Refused(player, f"wait your turn: {p.queue[0]} is being asked")]
-            return [ev.Refused(player, "you have had your turn on this pass")]
-        if amount == 0 and not isinstance(amount, bool):
-            p.queue.pop(0)
+        assert p is not None
+        p.queue.pop(0)                      # the refusals let only the opponent being asked fade
+        if declines(fade):
             return [ev.FadeDeclined(player)] + self._ask_next()
-        uncovered, bank = p.action - p.covered, self._seats.bank[player]
-        limit = "the uncovered action" if uncovered <= bank else "your bankroll"
-        problem = amount_problem(amount, self.options.bet_unit, min(uncovered, bank), limit)
-        if problem:
-            return [ev.Refused(player, problem)]
-        p.queue.pop(0)
-        p.fades[player] = amount
-        events: list[Event] = [ev.Faded(player, amount, p.covered, p.action - p.covered)]
+        p.fades[player] = fade.amount
+        events: list[Event] = [ev.Faded(player, fade.amount, p.covered, p.action - p.covered)]
         if p.covered == p.action:
             p.queue.clear()
             return events + [ev.ActionCovered(p.shooter, p.action)] + self._start_rolling()
         return events + self._ask_next()
-
-    def _on_roll(self, player: str) -> list[Event]:
-        if player != self._shooter:
-            return [ev.Refused(player, f"only the shooter rolls; {self._shooter} is shooting")]
-        if self.phase is Phase.ROLLING:
-            return self._roll(by_dealer=False)
-        if self.phase is Phase.CHOOSING:
-            return self._begin_betting(player)
-        if self.phase is Phase.BETTING:
-            return [ev.Refused(player, "set the action first: bet <amount>")]
-        return [ev.Refused(player, "wait: the opponents are still fading")]
-
-    def _on_pass(self, player: str) -> list[Event]:
-        if player != self._shooter:
-            return [ev.Refused(player, f"only the shooter passes the bones; {self._shooter} is shooting")]
-        if self.phase not in (Phase.BETTING, Phase.CHOOSING):
-            return [ev.Refused(player, "the pass is in play: it must be decided first")]
-        return self._pass_bones(ev.PassReason.CHOSE)
 
     # ---- the pass --------------------------------------------------------------
     def _enter(self, phase: Phase) -> None:
@@ -407,38 +356,9 @@ class AlleyGame:
         return events + self._pass_bones(ev.PassReason.LEFT)
 
     def _settle_up(self) -> tuple[list[Event], bool]:
-        """No pass in play: announce the cleaned out, end the game or pay leavers."""
-        events: list[Event] = [ev.CleanedOut(q) for q in self._seats.newly_cleaned_out()]
-        active = self._seats.active()
-        if len(active) >= 2:
-            return events + self._pay_leavers(), False
-        return events + self._end(active[0] if active else None), True
-
-    def _pay_leavers(self) -> list[Event]:
-        """Between passes: pay leavers, and bring the stakes in line with the
-        bankrolls (a decided pass moved chips) so that the ledger holds them."""
-        owed = self._seats.take_unpaid()
-        banks = self._seats.seated_banks()
-        if not any(owed.values()) and self._escrow.holds_exactly(banks):
-            return []
-        return [*self._escrow.pay_out(owed, banks),
-                *(ev.PaidOut(q, a) for q, a in owed.items() if a)]
-
-    def _end(self, winner: str | None) -> list[Event]:
-        self.phase, self._pass = Phase.OVER, None
-        seats = self._seats
-        pays = seats.take_unpaid()
-        if self._decided == 0:
-            pays.update(seats.seated_banks())
-            winner, reason = None, ev.GameEnd.CANCELLED
-        elif winner is None:
-            reason = ev.GameEnd.NOBODY_LEFT
-        else:
-            pays[winner] = seats.bank[winner]
-            everything = self.options.buy_in * len(seats.order)
-            reason = ev.GameEnd.CLEANED_HOUSE if pays[winner] == everything else ev.GameEnd.LAST_STANDING
-        intents = self._escrow.pay_out(pays, {})
-        seats.bank = {q: 0 for q in seats.bank}
-        pot = pays.get(winner, 0) if winner else 0
-        paid = [ev.PaidOut(q, a) for q, a in pays.items() if a and q != winner]
-        return [*intents, *paid, ev.GameOver(winner, pot, pot - self.options.buy_in if winner else 0, reason)]
+        """No pass in play: chips leave the table (cashout.py); True if the game ended."""
+        events, over = cashout.settle_up(self._seats, self._escrow, decided=self._decided > 0,
+                                         buy_in=self.options.buy_in)
+        if over:
+            self.phase, self._pass = Phase.OVER, None
+        return events, over

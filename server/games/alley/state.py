@@ -1,4 +1,4 @@
-"""The alley craps game's phases and records, and the start check.
+"""The alley craps game's phases and records (and the view of them), and the start check.
 
 Split from game.py so the state machine there reads as the flow of a pass.
 """
@@ -72,3 +72,13 @@ class AlleyView:
     waiting_for: str | None
     ticks_left: int
     bankrolls: tuple[tuple[str, int], ...]
+
+    @classmethod
+    def of(cls, phase: Phase, shooter: str | None, play: PassState | None, clock: int,
+           bankrolls: tuple[tuple[str, int], ...]) -> AlleyView:
+        """The game at this moment. Someone is awaited, with a clock running, only
+        while a window is open: the opponent being asked to fade, else the shooter."""
+        waiting = {Phase.FADING: play.queue[0] if play and play.queue else None}.get(phase, shooter)
+        live = phase in WAITING
+        return cls(phase, shooter, play.action if play else 0, tuple(play.fades.items()) if play else (),
+                   play.point if play else None, waiting if live else None, clock if live else 0, bankrolls)
