@@ -15,7 +15,7 @@ import asyncio
 import secrets
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable
 
 from server.accounts.passwords import Passwords
 from server.accounts.store import AccountStore
@@ -183,7 +183,7 @@ class Casino:
     def broadcast_room(self, room: str, text: str, exclude: Session | None = None) -> None:
         self.sessions.broadcast_room(room, text, exclude)
 
-    async def status(self, session: Viewing) -> dict[str, Any]:
+    async def status(self, session: Viewing) -> dict[str, object]:
         """A player's chips as data (GMCP Char.Status)."""
         return await gmcp.status(self.ledger, session)
 

@@ -14,7 +14,7 @@ import asyncio
 import dataclasses
 import logging
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Protocol
+from typing import Iterable, Mapping, Protocol
 
 from server import logs
 from server.casino.settings import Configured, apply_settings, keep_restart_only
@@ -28,6 +28,15 @@ log = logging.getLogger("casino.reload")
 def _same_table(a: TableConfig[GameOptions], b: TableConfig[GameOptions]) -> bool:
     """The same table but for where it was read from."""
     return dataclasses.replace(a, source=None) == dataclasses.replace(b, source=None)
+
+
+class LiveTable(Protocol):
+    """What a reload does to a running table (server.tables.host.TableHost)."""
+
+    @property
+    def config(self) -> TableConfig[GameOptions]: ...
+    async def retire(self) -> None: ...
+    async def reconfigure(self, config: TableConfig[GameOptions]) -> str: ...
 
 
 class Reloadable(Configured, Protocol):
@@ -52,7 +61,7 @@ class Reloadable(Configured, Protocol):
     def online(self) -> Online: ...
 
     @property
-    def tables(self) -> Mapping[str, Any]: ...   # table id -> server.tables.host.TableHost
+    def tables(self) -> Mapping[str, LiveTable]: ...   # table id -> its running table
 
     async def refuse_squatted_operators(self, names: Iterable[str]) -> list[str]: ...
 
