@@ -18,11 +18,11 @@ from typing import Awaitable, Callable, Generic, Never, TypeVar
 from server.net.session import LoggedIn
 
 Handler = Callable[["Context[Never]"], Awaitable[None]]
-H = TypeVar("H", bound=Handler)
 """A command's handler, whatever part of the casino its module names (its
 `Context[ThatApp]`): a Context is covariant in its app, so every handler is
 one. The registry keeps them side by side; dispatch hands each the whole
 casino (server.commands.dispatch.Commands, every module's part together)."""
+H = TypeVar("H", bound=Handler)     # a handler as registered, its own type kept
 
 
 @dataclass(frozen=True)

@@ -249,8 +249,8 @@ class CasinoTelnetServer(tl.CompressionGuard, telnetlib3.TelnetServer):
         return mark
 
     # --- admission and accounting ---------------------------------------
-    def connection_made(self, base: asyncio.BaseTransport) -> None:
-        transport = cast(asyncio.Transport, base)    # a stream protocol's: asyncio types it BaseTransport
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        transport = cast(asyncio.Transport, transport)   # a stream protocol's: asyncio types it BaseTransport
         app = self.app
         peer = transport.get_extra_info("peername") or ("?", 0)
         self.ip = str(peer[0])
