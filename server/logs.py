@@ -11,7 +11,6 @@ import json
 import logging
 import sys
 import time
-from typing import Any
 
 
 def _value(v: object) -> str:
@@ -22,7 +21,7 @@ def _value(v: object) -> str:
 class KeyValueFormatter(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
         stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created))
-        fields: dict[str, Any] | None = getattr(record, "fields", None)
+        fields: dict[str, object] | None = getattr(record, "fields", None)   # event()'s extra
         if fields is not None:
             body = " ".join(f"{k}={_value(v)}" for k, v in fields.items())
         else:
@@ -35,7 +34,7 @@ class KeyValueFormatter(logging.Formatter):
 
 class JsonFormatter(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
-        out: dict[str, Any] = {"ts": round(record.created, 3), "level": record.levelname, "logger": record.name}
+        out: dict[str, object] = {"ts": round(record.created, 3), "level": record.levelname, "logger": record.name}
         fields = getattr(record, "fields", None)
         if fields is not None:
             out.update(fields)

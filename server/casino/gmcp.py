@@ -2,18 +2,17 @@
 (Char.Status) and the room they arrive in (Room.Info)."""
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from server.config.model import CasinoConfig
-from server.net.session import Session
 from server.tables.delivery import Viewing
-from server.world.rooms import World
+from server.world.rooms import Occupant, World
 
 if TYPE_CHECKING:
     from server.ledger import Ledger
 
 
-async def status(ledger: Ledger, session: Viewing) -> dict[str, Any]:
+async def status(ledger: Ledger, session: Viewing) -> dict[str, object]:
     """A player's chips as data (GMCP Char.Status): wallet and what each table holds."""
     bal = await ledger.balance(session.key)
     return {"name": session.name, "wallet": bal.wallet, "held": sum(bal.held.values()),
@@ -29,8 +28,8 @@ class Place(Protocol):
     def world(self) -> World: ...
 
 
-def room_info(casino: Place, session: Session, room_id: str) -> None:
-    """GMCP Room.Info on arrival: the room as data, its tables by game."""
+def room_info(casino: Place, session: Occupant, room_id: str) -> None:
+    """GMCP Room.Info on arrival (World.on_enter): the room as data, its tables by game."""
     from server.games.catalogue import entry_for
     from server.net import mud
     room = casino.world.rooms.get(room_id)

@@ -2,12 +2,15 @@
 from __future__ import annotations
 
 import errno
-from typing import TYPE_CHECKING, Any, Awaitable, Callable
+from typing import TYPE_CHECKING, Awaitable, Callable, TypeVar
 
 from server.net.host import addresses
 
 if TYPE_CHECKING:
+    from telnetlib3.server import Server
+
     from server.net.telnet import TelnetHost
+    from server.net.web import WebServer
 
 
 class CannotListen(Exception):
@@ -28,7 +31,8 @@ class CannotListen(Exception):
         super().__init__(line)
 
 
-Opener = Callable[["TelnetHost", str, int], Awaitable[Any]]   # start_telnet, start_web
+Opened = TypeVar("Opened")      # what an opener starts: telnetlib3's Server, or the page's WebServer
+Opener = Callable[["TelnetHost", str, int], Awaitable[Opened]]   # start_telnet, start_web
 
 
 class Listeners:
@@ -38,8 +42,8 @@ class Listeners:
 
     def __init__(self, where: str) -> None:
         self.host = where                    # where players connect
-        self._telnet: Any = None             # telnetlib3's Server
-        self._web: Any = None                # server.net.web.WebServer when serving the page
+        self._telnet: Server | None = None
+        self._web: WebServer | None = None   # when serving the page
 
     async def open(self, app: TelnetHost, host: str, port: int, web_port: int | None) -> None:
         """Listen for telnet on host:port and, when `web_port` is given, serve
@@ -54,7 +58,7 @@ class Listeners:
         self.host = host
 
     @staticmethod
-    async def _listen(opener: Opener, app: TelnetHost, host: str, port: int, option: str) -> Any:
+    async def _listen(opener: Opener[Opened], app: TelnetHost, host: str, port: int, option: str) -> Opened:
         try:
             return await opener(app, host, port)
         except OSError as e:

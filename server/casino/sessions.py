@@ -117,6 +117,7 @@ class Sessions:
         if not lines or session.closed:
             return
         bucket = session.bucket
+        assert bucket is not None, "given at admission, before any input"
         if session.flood_noticed and bucket.full(now):
             session.flood_noticed = False
         taken = bucket.take_many(len(lines), now)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import logging
-from typing import Protocol
+from typing import Awaitable, Callable, Protocol, cast
 
 from server import logs
 from server.commands.general import GeneralApp
@@ -55,8 +55,11 @@ async def dispatch(app: Commands, session: LoggedIn, line: str) -> None:
         session.tell(f"No such command: '{word[:30]}'.{tail} Type 'help' for the list.")
         return
     ctx = Context(app, session, word.lower(), args.strip(), command, args.split())
+    # the registry keeps every module's handlers alike (registry.Handler); each
+    # takes its own part of the casino, and Commands is every part together
+    handler = cast(Callable[[Context[Commands]], Awaitable[None]], command.handler)
     try:
-        await command.handler(ctx)
+        await handler(ctx)
     except TableClosed:
         session.tell("That table has closed; nothing was changed.")
     except Exception as err:

@@ -13,11 +13,16 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable, Generic, TypeVar
+from typing import Awaitable, Callable, Generic, Never, TypeVar
 
 from server.net.session import LoggedIn
 
-Handler = Callable[["Context[Any]"], Awaitable[None]]
+Handler = Callable[["Context[Never]"], Awaitable[None]]
+"""A command's handler, whatever part of the casino its module names (its
+`Context[ThatApp]`): a Context is covariant in its app, so every handler is
+one. The registry keeps them side by side; dispatch hands each the whole
+casino (server.commands.dispatch.Commands, every module's part together)."""
+H = TypeVar("H", bound=Handler)     # a handler as registered, its own type kept
 
 
 @dataclass(frozen=True)
@@ -39,7 +44,7 @@ class Command:
         return self.text.strip().splitlines()[0]
 
 
-App = TypeVar("App")
+App = TypeVar("App", covariant=True)
 
 
 @dataclass
@@ -107,9 +112,9 @@ class Registry:
         return self._lending()[1].get(word)
 
     def command(self, name: str, help: str | Callable[[], str], aliases: tuple[str, ...] = (),
-                operator: bool = False, topic: str = "general") -> Callable[[Handler], Handler]:
+                operator: bool = False, topic: str = "general") -> Callable[[H], H]:
         """Decorator: register `handler` under `name` with its help text."""
-        def register(handler: Handler) -> Handler:
+        def register(handler: H) -> H:
             self.add(Command(name, handler, help, aliases, operator, topic))
             return handler
         return register

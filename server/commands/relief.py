@@ -23,7 +23,7 @@ import asyncio
 import logging
 from collections.abc import Iterable
 from datetime import UTC, datetime
-from typing import Any, Mapping, Protocol
+from typing import Mapping, Protocol
 
 from server import logs
 from server.commands.registry import REGISTRY, Context
@@ -59,7 +59,7 @@ class ReliefApp(Protocol):
     def relief_locks(self) -> PlayerLocks: ...
 
     def wall_clock(self) -> float: ...          # epoch seconds (tests move it)
-    async def status(self, session: LoggedIn) -> dict[str, Any]: ...   # GMCP Char.Status
+    async def status(self, session: LoggedIn) -> dict[str, object]: ...   # GMCP Char.Status
 
 
 Ctx = Context[ReliefApp]

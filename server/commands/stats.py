@@ -15,7 +15,7 @@ The same figures go to GMCP clients as Char.Stats (docs/gmcp.md), after
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping, Protocol
+from typing import Mapping, Protocol
 
 from server.commands.registry import REGISTRY, Context
 from server.config.model import CasinoConfig
@@ -66,7 +66,7 @@ class Line:
     results: Results
     millis: int
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, object]:
         return {"game": self.game, "title": self.title, **self.results.to_dict(),
                 "seconds": self.millis // 1000}
 
@@ -160,7 +160,7 @@ async def stats(ctx: Context[StatsCommandApp]) -> None:
     ctx.tell(*render(lines, total, ctx.session.prefs.width))
 
 
-def stats_data(name: str, lines: list[Line], total: Line) -> dict[str, Any]:
+def stats_data(name: str, lines: list[Line], total: Line) -> dict[str, object]:
     """GMCP Char.Stats: the same figures as `stats` shows."""
     return {"name": name, "games": [x.to_dict() for x in lines], "total": total.to_dict()}
 

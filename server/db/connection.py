@@ -18,22 +18,29 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Iterable, Iterator, Protocol, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Protocol, Sequence
 
 from server.db.url import POSTGRES, SQLITE, Database
 
-Params = Sequence[Any]
+if TYPE_CHECKING:
+    import psycopg
+
+Params = Sequence[object]       # a statement's parameters: passed to the driver as they are
 
 
 class Cursor(Protocol):
+    """sqlite3.Cursor's shape, which PgCursor copies. Rows are the drivers':
+    sqlite3 types a row Any and psycopg a tuple of Any (its values are the
+    columns', known only to the SQL that read them)."""
+
     @property
     def rowcount(self) -> int: ...
 
-    def execute(self, sql: str, params: Params = ..., /) -> Any: ...
-    def executemany(self, sql: str, rows: Iterable[Params], /) -> Any: ...
-    def fetchone(self) -> Any: ...
-    def fetchall(self) -> list[Any]: ...
-    def __iter__(self) -> Iterator[Any]: ...
+    def execute(self, sql: str, params: Params = ..., /) -> Cursor: ...
+    def executemany(self, sql: str, rows: Iterable[Params], /) -> Cursor: ...
+    def fetchone(self) -> Any: ...             # sqlite3's row, or psycopg's (see above)
+    def fetchall(self) -> list[Any]: ...       # likewise
+    def __iter__(self) -> Iterator[Any]: ...   # likewise
 
 
 class Conn(Protocol):
@@ -79,8 +86,11 @@ def _pg(sql: str) -> str:
     return sql.replace("?", "%s")
 
 
+Row = tuple[Any, ...]      # psycopg's TupleRow: a row's values are the columns' (untyped)
+
+
 class PgCursor:
-    def __init__(self, cur: Any) -> None:
+    def __init__(self, cur: psycopg.Cursor[Row]) -> None:
         self._cur = cur
 
     @property
@@ -95,13 +105,13 @@ class PgCursor:
         self._cur.executemany(_pg(sql), rows)
         return self
 
-    def fetchone(self) -> Any:
+    def fetchone(self) -> Row | None:
         return self._cur.fetchone()
 
-    def fetchall(self) -> list[Any]:
+    def fetchall(self) -> list[Row]:
         return list(self._cur.fetchall())
 
-    def __iter__(self) -> Iterator[Any]:
+    def __iter__(self) -> Iterator[Row]:
         return iter(self._cur)
 
 

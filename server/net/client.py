@@ -6,7 +6,7 @@ the player's own `set` choices always win over these guesses.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Mapping
 
 from server.render.prefs import Prefs
 
@@ -25,7 +25,7 @@ def clamp_width(cols: int) -> int:
     return max(MIN_WIDTH, min(MAX_WIDTH, cols))
 
 
-def guess_prefs(extra: dict[str, Any]) -> Prefs:
+def guess_prefs(extra: Mapping[str, object]) -> Prefs:
     """Guess preferences from what negotiation told us (`get_extra_info` values)."""
     ttypes = [str(extra.get(f"ttype{i}") or "") for i in range(1, 5)]
     term = str(extra.get("TERM") or "").lower()
@@ -43,7 +43,7 @@ def guess_prefs(extra: dict[str, Any]) -> Prefs:
                or any(n.startswith(_UNICODE_TERMS) for n in names if n))
     cols = extra.get("cols") or 80
     try:
-        width = clamp_width(int(cols))
-    except (TypeError, ValueError):
+        width = clamp_width(int(cols)) if isinstance(cols, (int, float, str)) else 80
+    except ValueError:
         width = 80
     return Prefs(color=color, unicode=unicode, width=width)

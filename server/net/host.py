@@ -10,12 +10,15 @@ lets a test stand in a small fake. The game process's link to its portal
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from server.config.model import CasinoConfig
 from server.net.lines import TooLong
 from server.net.session import Session
 from server.net.throttle import ConnectionCounter
+
+if TYPE_CHECKING:
+    from server.portal.protocol import Message
 
 
 class Ticking(Protocol):
@@ -65,7 +68,7 @@ class Host(Protocol):
 class PortalLink(Protocol):
     """The game process's link to its portal (server.portal.game.GameLink), as the casino uses it."""
 
-    def send(self, message: dict[str, Any]) -> None: ...
+    def send(self, message: Message) -> None: ...
 
 
 class LinkHost(Protocol):

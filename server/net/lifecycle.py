@@ -34,12 +34,12 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any, AsyncGenerator, Callable
+from typing import AsyncGenerator, Callable
 
 from server import logs
 from server.net.host import Host
 from server.net.lines import LineSplitter
-from server.net.session import Session
+from server.net.session import Session, Writer
 from server.net.throttle import ConnectionCounter
 
 log = logging.getLogger("casino.net")
@@ -107,7 +107,7 @@ class Connection:
         host = self.host
         return f"*** {host.stop_reason} ***" if host.closing else None
 
-    def opened(self, writer: Any, drop: Callable[[], None] | None = None) -> Session:
+    def opened(self, writer: Writer, drop: Callable[[], None] | None = None) -> Session:
         """The connection is ready for a player: its Session, writing through
         `writer` (`drop` aborts the connection, when the Writer's own abort
         is not the way to)."""

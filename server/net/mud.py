@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sized
-from typing import Any, Protocol
+from typing import Protocol
 
+from telnetlib3.stream_writer import TelnetWriter
 from telnetlib3.telopt import GMCP, MSSP
 
 from server.config.model import CasinoConfig
@@ -23,15 +24,31 @@ from server.config.model import CasinoConfig
 log = logging.getLogger("casino.net")
 
 
+class Channel(Protocol):
+    """A session's GMCP channel as the casino uses it: the telnet edge's
+    `Gmcp`, or the game process's stand-in for the portal's
+    (server.portal.game.RemoteGmcp)."""
+
+    last_table: dict[str, object] | None      # the table state sent last (server.tables.delivery)
+
+    @property
+    def enabled(self) -> bool: ...            # the client agreed to GMCP
+
+    @property
+    def modules(self) -> set[str] | None: ...  # what it named with Core.Supports (None: never said)
+
+    def send(self, package: str, data: object) -> None: ...
+
+
 class Gmcp:
     """One client's GMCP channel: whether it agreed, what it supports, and
     the last table state sent to it (so an unchanged state is not resent)."""
 
-    def __init__(self, writer: Any) -> None:
+    def __init__(self, writer: TelnetWriter) -> None:
         self.writer = writer
-        self.client: dict[str, Any] = {}          # Core.Hello: client name and version
+        self.client: dict[str, str] = {}          # Core.Hello: client name and version
         self.modules: set[str] | None = None      # None until the client names its modules
-        self.last_table: dict[str, Any] | None = None
+        self.last_table: dict[str, object] | None = None
 
     @property
     def enabled(self) -> bool:
@@ -43,12 +60,13 @@ class Gmcp:
             return False
         return self.modules is None or package.split(".")[0].lower() in self.modules
 
-    def send(self, package: str, data: Any) -> None:
+    def send(self, package: str, data: object) -> None:
         if self.wants(package):
             self.writer.send_gmcp(package, data)
 
-    def receive(self, package: str, data: Any) -> None:
-        """Core.Hello and Core.Supports.Set/Add/Remove; anything else is ignored."""
+    def receive(self, package: str, data: object) -> None:
+        """Core.Hello and Core.Supports.Set/Add/Remove; anything else is ignored.
+        `data` is whatever JSON the client sent (telnetlib3 decodes it)."""
         name = package.lower()
         if name == "core.hello" and isinstance(data, dict):
             self.client = {k: str(v)[:64] for k, v in list(data.items())[:8]}
@@ -62,19 +80,19 @@ class Gmcp:
                 self.modules -= named
 
 
-def gmcp_of(session: Any) -> Gmcp | None:
+def gmcp_of(session: object) -> Channel | None:
     """The session's GMCP channel if it has one that is on (stand-in sessions have none)."""
-    channel = getattr(session, "gmcp", None)
+    channel: Channel | None = getattr(session, "gmcp", None)
     return channel if channel is not None and channel.enabled else None
 
 
-def send(session: Any, package: str, data: Any) -> None:
+def send(session: object, package: str, data: object) -> None:
     channel = gmcp_of(session)
     if channel is not None:
         channel.send(package, data)
 
 
-def mssp_enabled(writer: Any) -> bool:
+def mssp_enabled(writer: TelnetWriter | None) -> bool:
     option = getattr(writer, "local_option", None)
     return bool(option is not None and option.enabled(MSSP))
 

@@ -34,11 +34,13 @@ from __future__ import annotations
 import asyncio
 import logging
 from functools import lru_cache
-from typing import Any, Callable, Protocol, TypeGuard
+from typing import Awaitable, Callable, Protocol, TypeGuard
 
 from server import logs
 from server.accounts.store import Account
 from server.net.client import clamp_width, guess_prefs
+from server.net.mud import Channel
+from server.net.throttle import TokenBucket
 from server.render.prefs import Prefs
 from server.render.width import fit
 
@@ -81,12 +83,13 @@ class Writer(Protocol):
     def echo(self, on: bool) -> None:
         """Ask the client to show (on) or hide (off: a password) what is typed."""
 
-    def data(self, package: str, payload: Any) -> None:
+    def data(self, package: str, payload: object) -> None:
         """A package for the client's own view beside the text (the browser page's
         stats view); a telnet client has none, and its Writer ignores it."""
 
-    def get_extra_info(self, key: str) -> Any:
-        """What the connection told about the client (TTYPE, LANG, cols...)."""
+    def get_extra_info(self, key: str) -> object:
+        """What the connection told about the client (TTYPE, LANG, cols...),
+        or None: strings, numbers and flags, read with a check of their type."""
 
     def unsent(self) -> int:
         """Bytes written but not yet delivered."""
@@ -96,6 +99,11 @@ class Writer(Protocol):
 
     def close(self) -> None:
         """Hang up politely once what is queued has gone."""
+
+
+Question = Callable[[str], Awaitable[bool]]
+"""A table's question to one player: handed the next line they type, it
+answers whether that line was the answer (False: the line is a command)."""
 
 
 class _Reply:
@@ -156,13 +164,13 @@ class Pager:
 
 
 class Session:
-    def __init__(self, writer: Any, ip: str, *, max_output: int = MAX_PENDING_OUTPUT,
+    def __init__(self, writer: Writer, ip: str, *, max_output: int = MAX_PENDING_OUTPUT,
                  drop: Callable[[], None] | None = None) -> None:
-        self.writer: Writer = writer
+        self.writer = writer
         self.ip = ip
         self.max_output = max_output
         self._drop = drop                 # aborts the connection (the telnet protocol's abort)
-        self.account: Any = None          # server.accounts.store.Account once logged in
+        self.account: Account | None = None   # once logged in
         self.room: str | None = None
         self.prompt_text = "Name: "
         self.connected_tick = 0           # the manager's tick count when it connected,
@@ -172,11 +180,11 @@ class Session:
         self.hung_up = False              # the connection is gone (the client or we closed it)
         self.anonymous = True             # counted among the connections not logged in yet
         self.flood_noticed = False        # told once that lines beyond the rate are dropped
-        self.stage: Any = None            # login stage object while logging in
-        self.bucket: Any = None           # commands-per-second TokenBucket
+        self.stage: object = None         # while logging in: server.commands.login's stage (it alone reads it)
+        self.bucket: TokenBucket | None = None   # commands per second, from admission (server.casino.sessions)
         self.naws_cols: int | None = None
         self.last_teller: str | None = None   # who `reply` answers
-        self.question: Any = None             # a table's question: async (line) -> answered?
+        self.question: Question | None = None    # a table's question (`ask`)
         self.quit_warned = False              # told once that quitting forfeits live bets
         self.complaints: set[str] = set()     # kinds of client-caused error logged (logs.once)
         self._outbox: list[str] = []
@@ -186,7 +194,7 @@ class Session:
         self._after: list[Callable[[], None]] = []    # data to send once the text before it has left
         self._at_prompt = False   # the client's cursor sits after our last prompt
         self._pager = Pager()         # a reply taller than the screen, a page at a time
-        self.gmcp: Any = None     # server.net.mud.Gmcp: data for client scripts, when agreed
+        self.gmcp: Channel | None = None   # data for client scripts, when agreed (server.net.mud)
         self._prefs: Prefs | None = None  # made once logged in (see `prefs`)
         self.resized: Callable[[], None] | None = None   # told of a resize (the portal tells the game)
 
@@ -224,7 +232,7 @@ class Session:
             extra["cols"] = self.naws_cols
         return guess_prefs(extra)
 
-    def _extra(self, key: str) -> Any:
+    def _extra(self, key: str) -> object:
         try:
             return self.writer.get_extra_info(key)
         except Exception:   # a closing transport may refuse
@@ -266,7 +274,7 @@ class Session:
         """Columns every line must fit: `set width`, else NAWS, else 80."""
         return self.prefs.width
 
-    def ask(self, prompt: str, answer: Any) -> None:
+    def ask(self, prompt: str, answer: Question) -> None:
         """A table asks something: `prompt` until the next line, which goes
         to `answer` first (it returns False for a line that is a command)."""
         self.question = answer
@@ -367,7 +375,7 @@ class Session:
         if not self.closed:
             self._write(text, prompt)
 
-    def page_data(self, package: str, payload: Any) -> None:
+    def page_data(self, package: str, payload: object) -> None:
         """A package for the client's own view (Writer.data), sent now: the page shows
         it beside the text whenever it comes."""
         if self.closed:

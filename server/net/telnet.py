@@ -56,10 +56,13 @@ import logging
 import select
 import socket
 import sys
-from typing import Any, AsyncGenerator, ClassVar, Protocol
+from collections import deque
+from typing import Any, AsyncGenerator, ClassVar, Protocol, TypedDict, Unpack, cast
 
 import telnetlib3
 from telnetlib3.server import Server
+from telnetlib3.stream_reader import TelnetReader, TelnetReaderUnicode
+from telnetlib3.stream_writer import TelnetWriter, TelnetWriterUnicode
 from telnetlib3.telopt import (BINARY, CHARSET, CMD_EOR, DO, ECHO, EOR, GA, GMCP, IAC, MSSP, NAWS, SGA,
                                 TTYPE, WILL, WONT, name_command)
 
@@ -122,6 +125,12 @@ class TelnetHost(Host, Listed, Protocol):
     def port(self) -> int: ...
 
 
+class Complaint(TypedDict, total=False):
+    """What a client error's log line says beside its kind (CasinoTelnetServer.complain)."""
+
+    charset: str            # a charset the client named that we cannot write (cut short)
+
+
 class _ReaderPause(asyncio.ReadTransport):
     """What telnetlib3's reader sees as its transport (it only pauses and
     resumes it): its pause and resume join our own reasons to stop reading
@@ -143,10 +152,11 @@ class TelnetOut:
     (EOR once agreed), echo is the telnet ECHO option (WILL ECHO hides what a
     password types). The transport is kept past close(), to see it drain."""
 
-    def __init__(self, writer: Any) -> None:
+    def __init__(self, writer: TelnetWriterUnicode) -> None:
         self.raw = writer
-        self.protocol = writer.protocol
-        self.transport = writer.transport
+        self.protocol: CasinoTelnetServer = writer.protocol     # telnetlib3 types it Any: it is ours
+        # the socket's: telnetlib3 types it BaseTransport, asyncio's stream transports write
+        self.transport = cast("asyncio.WriteTransport | None", writer.transport)
 
     def write(self, text: str) -> None:
         self.raw.write(text)
@@ -156,21 +166,21 @@ class TelnetOut:
         # two (write, then send_ga): in a crowd the writes are most of the
         # server's work (docs/performance.md). Escaping IAC and choosing the
         # mark are what those two calls do.
-        raw = self.raw
-        if raw.connection_closed or raw.is_closing():
+        raw, transport = self.raw, self.transport
+        if raw.connection_closed or raw.is_closing() or transport is None:   # None: closed
             return
         protocol = self.protocol
         data = raw.encode(text).replace(IAC_BYTE, IAC_BYTE * 2) + protocol.prompt_mark()
-        self.transport.write(data)
+        transport.write(data)
         tl.count_sent(protocol, len(data))         # telnetlib3's byte count, as its writes keep it
 
     def echo(self, on: bool) -> None:
         self.raw.iac(WONT if on else WILL, ECHO)
 
-    def data(self, package: str, payload: Any) -> None:
+    def data(self, package: str, payload: object) -> None:
         """Telnet has no view beside the text: GMCP carries such data (server.net.mud)."""
 
-    def get_extra_info(self, key: str) -> Any:
+    def get_extra_info(self, key: str) -> object:
         return self.raw.get_extra_info(key)
 
     def unsent(self) -> int:
@@ -192,6 +202,7 @@ class CasinoTelnetServer(tl.CompressionGuard, telnetlib3.TelnetServer):
     app: ClassVar[TelnetHost]      # bound on the subclass start_telnet makes
     edge: ClassVar[Edge]           # ... with its admission
 
+    # telnetlib3's create_server makes the protocol with its own arguments: passed on as they come
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.ip = "?"
@@ -201,8 +212,10 @@ class CasinoTelnetServer(tl.CompressionGuard, telnetlib3.TelnetServer):
         self._resume_at: asyncio.TimerHandle | None = None
         self._budget: ByteBudget | None = None
         self._held = b""                     # input read but not parsed: past the budget
-        self._raw: Any = None
-        self.agreed: dict[Any, Any] = {}     # what negotiation decided, as last worked out
+        self._raw: asyncio.Transport | None = None
+        # what negotiation decided, as last worked out: the encoding by direction, the prompt's end
+        self.agreed: dict[tuple[bool | None, bool | None], str | bool] = {}
+        self.agreed_mark: bytes | None = None
         self.complaints: set[str] = set()   # kinds of client error already logged (complain)
 
     # --- what negotiation decided ----------------------------------------
@@ -211,7 +224,7 @@ class CasinoTelnetServer(tl.CompressionGuard, telnetlib3.TelnetServer):
     # every read and write (a LANG lookup, option tables). They change only
     # when the client sends a telnet command, so they are worked out once and
     # kept until the next input that carries one (data_received).
-    def encoding(self, outgoing: bool | None = None, incoming: bool | None = None) -> Any:
+    def encoding(self, outgoing: bool | None = None, incoming: bool | None = None) -> str | bool:
         key = (outgoing, incoming)
         found = self.agreed.get(key)
         if found is None:
@@ -226,17 +239,18 @@ class CasinoTelnetServer(tl.CompressionGuard, telnetlib3.TelnetServer):
     def prompt_mark(self) -> bytes:
         """What ends a prompt: EOR once agreed, nothing once the client asked
         to suppress GA, else GA."""
-        mark = self.agreed.get("mark")
+        mark = self.agreed_mark
         if mark is None:
             writer = self.writer
             assert writer is not None, "prompts are written once connected"
             local = writer.local_option
-            mark = self.agreed["mark"] = (IAC_EOR if local.enabled(EOR)
-                                          else b"" if local.enabled(SGA) else IAC_GA)
+            mark = self.agreed_mark = (IAC_EOR if local.enabled(EOR)
+                                       else b"" if local.enabled(SGA) else IAC_GA)
         return mark
 
     # --- admission and accounting ---------------------------------------
-    def connection_made(self, transport: Any) -> None:
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        transport = cast(asyncio.Transport, transport)   # a stream protocol's: asyncio types it BaseTransport
         app = self.app
         peer = transport.get_extra_info("peername") or ("?", 0)
         self.ip = str(peer[0])
@@ -390,6 +404,7 @@ class CasinoTelnetServer(tl.CompressionGuard, telnetlib3.TelnetServer):
             finally:
                 _reading = reading
             self.agreed.clear()       # negotiation may have changed what was agreed
+            self.agreed_mark = None
         else:
             # A logged-in player's line with no telnet command in it: all that
             # telnetlib3's data_received would do with it, less its per-read
@@ -458,7 +473,7 @@ class CasinoTelnetServer(tl.CompressionGuard, telnetlib3.TelnetServer):
                 if str(k).upper() in ENVIRON_KEYS}
         super().on_environ(kept)
 
-    def complain(self, kind: str, **fields: Any) -> None:
+    def complain(self, kind: str, **fields: Unpack[Complaint]) -> None:
         """Something this client sent was wrong: logged once per connection per kind."""
         logs.once(self.complaints, log, "client_error", kind, ip=self.ip, **fields)
 
@@ -468,37 +483,37 @@ class CasinoTelnetServer(tl.CompressionGuard, telnetlib3.TelnetServer):
             self.session.on_resize(cols)
 
 
-def _guard_subnegotiation(proto: CasinoTelnetServer, writer: Any) -> None:
+def _guard_subnegotiation(proto: CasinoTelnetServer, writer: TelnetWriter) -> None:
     """A subnegotiation telnetlib3 cannot take (GMCP JSON nested past
     Python's recursion limit, a CHARSET or TTABLE it refuses ...) is dropped
     with one log line per connection per kind, not a traceback a message
     (telnetlib3 logs one line per frame)."""
     handle_sb = writer.handle_subnegotiation
 
-    def guarded_sb(buf: Any) -> None:
+    def guarded_sb(buf: deque[bytes]) -> None:
         option = name_command(buf[0]) if buf else "?"
         try:
             handle_sb(buf)
         except Exception as exc:
             proto.complain(f"subnegotiation:{option}:{type(exc).__name__}")
-    writer.handle_subnegotiation = guarded_sb
+    writer.handle_subnegotiation = guarded_sb    # type: ignore[method-assign]  # on this one writer
 
 
-def _answer_mssp(proto: CasinoTelnetServer, writer: Any) -> None:
+def _answer_mssp(proto: CasinoTelnetServer, writer: TelnetWriter) -> None:
     """Describe the casino once a crawler agrees to MSSP: telnetlib3's answer
     to DO wrapped on this one writer (it has no hook for DO)."""
     answer_do = writer.handle_do
 
     def handle_do(opt: bytes) -> bool:
-        agreed = bool(answer_do(opt))           # telnetlib3's answer (the writer is untyped here)
+        agreed = bool(answer_do(opt))           # telnetlib3's answer
         if opt == MSSP and agreed:
             # telnetlib3 marks the option on once this returns.
             asyncio.get_running_loop().call_soon(proto.send_mssp)
         return agreed
-    writer.handle_do = handle_do
+    writer.handle_do = handle_do    # type: ignore[method-assign]  # on this one writer
 
 
-def _hung_up(transport: Any) -> bool:
+def _hung_up(transport: asyncio.BaseTransport | None) -> bool:
     """Whether the client has closed its end (FIN or reset) behind input we
     have not read yet: reading is paused, so the event loop would see its end
     only after all of that input, at the budget's pace."""
@@ -552,8 +567,10 @@ async def start_telnet(app: TelnetHost, host: str, port: int) -> Server:
     edge = Edge(app, "telnet", "shell_error")
     protocol = type("CasinoServer", (CasinoTelnetServer,), {"app": app, "edge": edge})
 
-    async def shell(reader: Any, writer: Any) -> None:
-        proto = writer.protocol
+    async def shell(reader: TelnetReader, writer: TelnetWriter) -> None:
+        # encoding="utf8" below: telnetlib3 hands us its Unicode reader and writer
+        assert isinstance(reader, TelnetReaderUnicode) and isinstance(writer, TelnetWriterUnicode)
+        proto: CasinoTelnetServer = writer.protocol      # telnetlib3 types it Any: it is ours
         conn = proto.conn
         assert conn is not None, "a shell runs for admitted connections only"
         session = proto.session = conn.opened(TelnetOut(writer), drop=proto.abort)

@@ -13,70 +13,71 @@ from __future__ import annotations
 
 import asyncio
 import codecs
-from typing import Any
 
-from telnetlib3 import server_base
+from telnetlib3.server import Server
+from telnetlib3.server_base import BaseServer
+from telnetlib3.stream_reader import TelnetReader
 
 PINNED = "5.0.1"       # the telnetlib3 version these functions are tested against
 
 
 # --- the protocol (telnetlib3.server_base.BaseServer) -----------------------
 
-def is_closing(protocol: Any) -> bool:
+def is_closing(protocol: BaseServer) -> bool:
     """Whether telnetlib3 counts the protocol closed (`_closing`): set by its
     connection_lost, after which it handles nothing more of it."""
     return bool(protocol._closing)
 
 
-def mark_closing(protocol: Any) -> None:
+def mark_closing(protocol: BaseServer) -> None:
     """Count a connection we refused at once as closed (`_closing`):
     telnetlib3's Server prunes its list of protocols by this flag, and its
     connection_lost then does nothing (no shell was ever started)."""
     protocol._closing = True
 
 
-def is_advanced(protocol: Any) -> bool:
+def is_advanced(protocol: BaseServer) -> bool:
     """Whether the advanced negotiation (NAWS, CHARSET ...) has begun
     (`_advanced`): telnetlib3 has no public flag for it."""
     return bool(protocol._advanced)
 
 
-def mark_advanced(protocol: Any) -> None:
+def mark_advanced(protocol: BaseServer) -> None:
     """Record that we began the advanced negotiation ourselves (for a client
     that answered WONT TTYPE), so telnetlib3 does not begin it again."""
     protocol._advanced = True
 
 
-def is_decompressing(protocol: Any) -> bool:
+def is_decompressing(protocol: BaseServer) -> bool:
     """Whether client-to-server MCCP3 is on (`_mccp3_decompressor`): such
     input must go through telnetlib3's data_received, never straight to the
     reader."""
     return protocol._mccp3_decompressor is not None
 
 
-def count_received(protocol: Any, n: int) -> None:
+def count_received(protocol: BaseServer, n: int) -> None:
     """Add `n` to telnetlib3's count of bytes received (`_rx_bytes`, read by
     its public rx_bytes), for input we hand to the reader ourselves."""
     protocol._rx_bytes += n
 
 
-def count_sent(protocol: Any, n: int) -> None:
+def count_sent(protocol: BaseServer, n: int) -> None:
     """Add `n` to telnetlib3's count of bytes sent (`_tx_bytes`, read by its
     public tx_bytes), for a prompt we write to the transport ourselves."""
     protocol._tx_bytes += n
 
 
-def set_extra(protocol: Any, key: str, value: Any) -> None:
+def set_extra(protocol: BaseServer, key: str, value: object) -> None:
     """Put `key` in what get_extra_info answers (`_extra`): the charset the
     client really agreed to, which telnetlib3 does not keep."""
     protocol._extra[key] = value
 
 
-def begin_base_negotiation(protocol: Any) -> None:
+def begin_base_negotiation(protocol: BaseServer) -> None:
     """telnetlib3's BaseServer.begin_advanced_negotiation, skipping
     TelnetServer's own (which offers WILL BINARY and WILL SGA): our edge
     offers its own list instead (server.net.telnet)."""
-    server_base.BaseServer.begin_advanced_negotiation(protocol)
+    BaseServer.begin_advanced_negotiation(protocol)
 
 
 class CompressionGuard:
@@ -94,12 +95,12 @@ class CompressionGuard:
 
 # --- the reader (telnetlib3.stream_reader.TelnetReader) ---------------------
 
-def reader_buffered(reader: Any) -> int:
+def reader_buffered(reader: TelnetReader) -> int:
     """Bytes the reader holds unread (`_buffer`)."""
     return len(reader._buffer)
 
 
-def clear_reader(reader: Any) -> None:
+def clear_reader(reader: TelnetReader) -> None:
     """Drop what the reader holds (`_buffer`): telnetlib3 keeps closed
     protocols (and so their readers) a while, and a flooder's unread input
     should not stay in memory with them."""
@@ -108,14 +109,14 @@ def clear_reader(reader: Any) -> None:
 
 # --- the server (telnetlib3.server.Server) ----------------------------------
 
-class _NoClients(asyncio.Queue):  # type: ignore[type-arg]
+class _NoClients(asyncio.Queue[BaseServer]):
     """A queue that keeps nothing: telnetlib3's queue of new clients, unused here."""
 
-    def put_nowait(self, item: Any) -> None:
+    def put_nowait(self, item: BaseServer) -> None:
         pass
 
 
-def keep_no_clients(server: Any) -> bool:
+def keep_no_clients(server: Server) -> bool:
     """telnetlib3 queues each negotiated client, the last 1000 of them, for a
     wait_for_client() we never call (`_new_client`): dead connections (their
     sessions and input) would stay in memory. Nothing is queued after this.

@@ -10,8 +10,6 @@ back through `deliver`, onto the connection's Session as it is.
 """
 from __future__ import annotations
 
-from typing import Any
-
 from server.net.lifecycle import logged_in as count_login
 from server.net.lines import TooLong
 from server.net.session import Session
@@ -29,8 +27,8 @@ class Clients:
         self.counter = counter                 # the caps: a login moves a connection out of the not-logged-in count
         self.sessions: dict[int, Session] = {}
         self.ids: dict[Session, int] = {}
-        self.states: dict[int, Any] = {}       # connection -> {"name", "room"} once logged in
-        self.told: dict[int, dict[str, Any]] = {}   # the client facts the game process has
+        self.states: dict[int, protocol.State | None] = {}   # who is logged in on each, and where
+        self.told: dict[int, protocol.Facts] = {}   # the client facts the game process has
         self.waiting: dict[int, list[str | TooLong]] = {}   # typed while no game process listens
         self.online: set[int] = set()          # logged in (MSSP counts them)
         self.greeted: set[int] = set()         # handed to a game process (it showed the banner)
@@ -61,9 +59,9 @@ class Clients:
         return cid
 
     # --- client facts ---------------------------------------------------------------
-    def facts(self, session: Session) -> dict[str, Any]:
+    def facts(self, session: Session) -> protocol.Facts:
         """What the game process reads of this client (protocol.FACTS, naws, gmcp)."""
-        out: dict[str, Any] = {}
+        out: protocol.Facts = {}
         for key in protocol.FACTS:
             try:
                 value = session.writer.get_extra_info(key)
@@ -79,7 +77,7 @@ class Clients:
                 out["gmcp_modules"] = sorted(session.gmcp.modules)
         return out
 
-    def changed_facts(self, cid: int, session: Session) -> dict[str, Any]:
+    def changed_facts(self, cid: int, session: Session) -> protocol.Facts:
         """The facts that changed since the game process was last told (now told)."""
         now = self.facts(session)
         before = self.told.get(cid, {})
@@ -89,15 +87,15 @@ class Clients:
         return changed
 
     # --- handing connections to a game process --------------------------------------
-    def handover(self) -> list[dict[str, Any]]:
+    def handover(self) -> list[protocol.Conn]:
         """Every connection, as `hello` gives them to a new game process (now known to it)."""
-        conns = [{"id": cid, "ip": s.ip, "x": self.told.get(cid) or self.facts(s), "s": self.states.get(cid),
+        conns: list[protocol.Conn] = [{"id": cid, "ip": s.ip, "x": self.told.get(cid) or self.facts(s), "s": self.states.get(cid),
                   "new": cid not in self.greeted} for cid, s in self.sessions.items()]
         self.greeted.update(self.sessions)
         self.known = set(self.sessions)
         return conns
 
-    def opened(self, cid: int, session: Session) -> protocol.Message:
+    def opened(self, cid: int, session: Session) -> protocol.Open:
         """The `open` that gives the game process one more connection (now known to it)."""
         self.known.add(cid)
         self.greeted.add(cid)
@@ -119,40 +117,39 @@ class Clients:
             if cid in self.sessions:
                 self.waiting[cid] = (lines + self.waiting.get(cid, []))[:BUFFERED_LINES]
 
-    def take_waiting(self) -> list[protocol.Message]:
+    def take_waiting(self) -> list[protocol.In]:
         """What waited, as `in` messages for the game process that now listens."""
-        messages: list[protocol.Message] = [{"t": "in", "id": cid, "l": protocol.pack_lines(lines)}
+        messages: list[protocol.In] = [{"t": "in", "id": cid, "l": protocol.pack_lines(lines)}
                                             for cid, lines in self.waiting.items() if cid in self.sessions]
         self.waiting.clear()
         return messages
 
     # --- what the game process writes ------------------------------------------------
-    def deliver(self, m: protocol.Message) -> None:
+    def deliver(self, m: protocol.ForConnection) -> None:
         """One message from the game process for one connection."""
         session = self.sessions.get(m.get("id", 0))
         if session is None:
             return
-        kind = m["t"]
-        if kind == "w" or kind == "p":
-            session.relay(m["d"], prompt=kind == "p")
-        elif kind == "g":
+        if m["t"] == "w" or m["t"] == "p":
+            session.relay(m["d"], prompt=m["t"] == "p")
+        elif m["t"] == "g":
             if session.gmcp is not None:
                 session.gmcp.send(m["p"], m["d"])
-        elif kind == "data":
+        elif m["t"] == "data":
             session.writer.data(m["p"], m["d"])     # the browser page's own view; telnet ignores it
-        elif kind == "s":
+        elif m["t"] == "s":
             self._state(m["id"], session, m["s"])
-        elif kind == "echo":
+        elif m["t"] == "echo":
             try:
                 session.writer.echo(bool(m["on"]))
             except Exception:      # noqa: BLE001 - a transport already gone
                 session.abort()
-        elif kind == "close":
+        elif m["t"] == "close":
             session.close()
-        elif kind == "abort":
+        elif m["t"] == "abort":
             session.abort()
 
-    def _state(self, cid: int, session: Session, state: Any) -> None:
+    def _state(self, cid: int, session: Session, state: protocol.State | None) -> None:
         """Who is logged in here and where, kept for the next game process."""
         self.states[cid] = state
         if state is None:

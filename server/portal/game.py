@@ -20,7 +20,6 @@ import signal
 import socket
 import sys
 from collections.abc import Callable
-from typing import Any
 
 from server import logs
 from server.net.host import LinkHost
@@ -36,12 +35,12 @@ BYE_WAIT = 5.0       # seconds, after `bye`, for the portal to end its side of t
 class RemoteWriter:
     """A Session's Writer in the game process: every call is a message to the portal."""
 
-    def __init__(self, link: GameLink, cid: int, facts: dict[str, Any]) -> None:
+    def __init__(self, link: GameLink, cid: int, facts: protocol.Facts) -> None:
         self.link = link
         self.id = cid
         self.facts = facts
         self.session: Session | None = None
-        self.told: dict[str, Any] | None = None      # the state the portal keeps for a restart
+        self.told: protocol.State | None = None      # the state the portal keeps for a restart
 
     def write(self, text: str) -> None:
         self.link.send({"t": "w", "id": self.id, "d": text})
@@ -53,7 +52,7 @@ class RemoteWriter:
     def echo(self, on: bool) -> None:
         self.link.send({"t": "echo", "id": self.id, "on": on})
 
-    def get_extra_info(self, key: str) -> Any:
+    def get_extra_info(self, key: str) -> object:
         return self.facts.get(key)
 
     def unsent(self) -> int:
@@ -65,10 +64,10 @@ class RemoteWriter:
     def close(self) -> None:
         self.link.send({"t": "close", "id": self.id})
 
-    def send_gmcp(self, package: str, data: Any) -> None:
+    def send_gmcp(self, package: str, data: object) -> None:
         self.link.send({"t": "g", "id": self.id, "p": package, "d": data})
 
-    def data(self, package: str, payload: Any) -> None:
+    def data(self, package: str, payload: object) -> None:
         """A package for the browser page's own view (server.net.web.WebWriter.data);
         the portal passes it on to a browser and drops it for telnet."""
         self.link.send({"t": "data", "id": self.id, "p": package, "d": payload})
@@ -78,7 +77,8 @@ class RemoteWriter:
         session = self.session
         if session is None:
             return
-        state = {"name": session.account.name, "room": session.room} if session.account else None
+        state: protocol.State | None = ({"name": session.account.name, "room": session.room}
+                                        if session.account else None)
         if state != self.told:
             self.told = state
             self.link.send({"t": "s", "id": self.id, "s": state})
@@ -90,8 +90,8 @@ class RemoteGmcp:
 
     def __init__(self, writer: RemoteWriter) -> None:
         self.writer = writer
-        self.client: dict[str, Any] = {}
-        self.last_table: dict[str, Any] | None = None
+        self.client: dict[str, str] = {}
+        self.last_table: dict[str, object] | None = None
 
     @property
     def modules(self) -> set[str] | None:
@@ -106,11 +106,11 @@ class RemoteGmcp:
     def wants(self, package: str) -> bool:
         return self.enabled
 
-    def send(self, package: str, data: Any) -> None:
+    def send(self, package: str, data: object) -> None:
         if self.enabled:
             self.writer.send_gmcp(package, data)
 
-    def receive(self, package: str, data: Any) -> None:
+    def receive(self, package: str, data: object) -> None:
         """The portal's Gmcp keeps what the client asked for; nothing arrives here."""
 
 
@@ -150,9 +150,8 @@ class GameLink:
         self.closed = True
 
     async def handle(self, m: protocol.Message) -> None:
-        kind = m["t"]
         app = self.app
-        if kind == "in":
+        if m["t"] == "in":
             session = self.sessions.get(m["id"])
             if session is None:
                 return
@@ -161,17 +160,17 @@ class GameLink:
             self.inboxes[m["id"]].put_nowait(protocol.unpack_lines(m["l"]))
             if self._handing_back():
                 self._give_back(m["id"])
-        elif kind == "x":
+        elif m["t"] == "x":
             session = self.sessions.get(m["id"])
             if session is not None:
                 self._facts(session, m["x"])
-        elif kind == "open":
+        elif m["t"] == "open":
             self._open(m["id"], m["ip"], m["x"], None, new=True)
-        elif kind == "gone":
+        elif m["t"] == "gone":
             inbox = self.inboxes.pop(m["id"], None)
             if inbox is not None:
                 inbox.put_nowait(None)
-        elif kind == "hello":
+        elif m["t"] == "hello":
             if m.get("v") != protocol.VERSION:
                 log.error("event=portal_version_mismatch portal=%s game=%s", m.get("v"), protocol.VERSION)
                 app.request_stop("The casino is closing.")
@@ -179,11 +178,11 @@ class GameLink:
             for conn in m["conns"]:
                 self._open(conn["id"], conn["ip"], conn["x"], conn.get("s"), m.get("why"),
                            new=bool(conn.get("new")))
-        elif kind == "stop":
+        elif m["t"] == "stop":
             app.request_stop(str(m.get("why") or "The casino is closing."))
-        elif kind == "restart":
+        elif m["t"] == "restart":
             app.request_restart(str(m.get("why") or "The casino is restarting."))
-        elif kind == "reload":
+        elif m["t"] == "reload":
             applied, said = await app.reload()
             for text in said:
                 print(("reload: " if applied else "reload refused: ") + text, file=sys.stderr)
@@ -206,16 +205,16 @@ class GameLink:
         if lines:
             self.send({"t": "again", "id": cid, "l": protocol.pack_lines(lines)})
 
-    def _facts(self, session: Session, facts: dict[str, Any]) -> None:
+    def _facts(self, session: Session, facts: protocol.Facts) -> None:
         writer = session.writer
         assert isinstance(writer, RemoteWriter)
         writer.facts.update(facts)
-        if facts.get("naws"):
-            session.on_resize(int(facts["naws"]))
+        if naws := protocol.naws(facts):
+            session.on_resize(naws)
         else:
             session.prefs_changed()
 
-    def _open(self, cid: int, ip: str, facts: dict[str, Any], state: dict[str, Any] | None,
+    def _open(self, cid: int, ip: str, facts: protocol.Facts, state: protocol.State | None,
               why: str | None = None, *, new: bool) -> None:
         writer = RemoteWriter(self, cid, dict(facts))
         limits = self.app.config.settings.limits
@@ -224,8 +223,8 @@ class GameLink:
         writer.session = session
         if "gmcp" in facts:
             session.gmcp = RemoteGmcp(writer)
-        if facts.get("naws"):
-            session.naws_cols = int(facts["naws"])
+        if naws := protocol.naws(facts):
+            session.naws_cols = naws
         self.sessions[cid] = session
         inbox: asyncio.Queue[list[str | TooLong] | None] = asyncio.Queue()
         self.inboxes[cid] = inbox
@@ -236,7 +235,7 @@ class GameLink:
         task.add_done_callback(self.tasks.discard)
 
     async def _serve(self, cid: int, session: Session, inbox: asyncio.Queue[list[str | TooLong] | None],
-                     state: dict[str, Any] | None, why: str | None, new: bool) -> None:
+                     state: protocol.State | None, why: str | None, new: bool) -> None:
         """One connection's life in this process: greeted (or logged in again), its lines
         in order, then its departure."""
         app = self.app

@@ -42,7 +42,7 @@ class GameProcess:
         self.ready = False
         self.ready_at = 0.0                           # when it said ready (monotonic)
         self.started: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
-        self.bye: protocol.Message | None = None      # what it said before exiting
+        self.bye: protocol.Bye | None = None          # what it said before exiting
         self.returned: dict[int, list[str | TooLong]] = {}   # lines it handed back (`again`)
         self.ended = False                 # we sent our last message
 

@@ -17,13 +17,14 @@ the portal as well (server/portal/game_process.py, StartFailures).
 """
 from __future__ import annotations
 
+import argparse
 import asyncio
 import logging
 import signal
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from server import logs
 from server.config.model import CasinoConfig
@@ -35,6 +36,11 @@ from server.portal import protocol
 from server.portal.clients import Clients
 from server.portal.game_process import RESTART_WINDOW, GameProcess, StartFailures
 from server.tables.manager import Manager
+
+if TYPE_CHECKING:
+    from telnetlib3.server import Server
+
+    from server.net.web import WebServer
 
 log = logging.getLogger("casino.portal")
 
@@ -66,8 +72,8 @@ class Portal:
         self.stopped = asyncio.Event()
         self.stop_requested = asyncio.Event()
         self.exit_code = 0
-        self._telnet: Any = None
-        self._web: Any = None
+        self._telnet: Server | None = None
+        self._web: WebServer | None = None
         self.host = config.settings.host
 
     # --- what the edges use (server.net.host.Host, telnet's Listed) ------------------
@@ -115,7 +121,7 @@ class Portal:
         if (game := self._serving()) is None:
             self.clients.wait(cid, lines)
             return
-        message: protocol.Message = {"t": "in", "id": cid, "l": protocol.pack_lines(lines)}
+        message: protocol.In = {"t": "in", "id": cid, "l": protocol.pack_lines(lines)}
         if changed := self.clients.changed_facts(cid, session):
             message["x"] = changed
         game.send(message)
@@ -161,16 +167,17 @@ class Portal:
     def _from_game(self, message: protocol.Message) -> None:
         if message["t"] == "reloaded":
             self.reloaded()
-        else:
+        elif protocol.for_connection(message):
             self.clients.deliver(message)
 
     async def _game_ended(self, game: GameProcess, code: int) -> None:
         """A game process that was serving exited: for good, to be replaced, or dead."""
-        bye = game.bye or {}
-        if self.closing or (bye and not bye.get("restart")):
+        bye = game.bye                     # None: it said no goodbye
+        if self.closing or (bye is not None and not bye.get("restart")):
             logs.event(log, "game_stopped", code=code)
             self.exit_code = code
-            self.request_stop(str(bye.get("why") or self.stop_reason))
+            why = bye.get("why") if bye is not None else None
+            self.request_stop(str(why or self.stop_reason))
             return
         self.clients.handed_back(game.returned)
         logs.event(log, "game_restarting", code=code, crashed=game.crashed)
@@ -286,7 +293,7 @@ def install_signals(portal: Portal) -> None:
     loop.add_signal_handler(signal.SIGUSR1, portal.restart)
 
 
-def game_argv(args: Any) -> list[str]:
+def game_argv(args: argparse.Namespace) -> list[str]:
     """The game process's command line: this interpreter, `casino game`, the same options
     (the database goes in its environment, DATABASE_ENV: a password in it stays out of `ps`)."""
     argv = [sys.executable, "-m", "server.cli", "game", "--config", str(args.config),

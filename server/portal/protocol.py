@@ -49,7 +49,7 @@ the client named with Core.Supports, when it did).
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Literal, NotRequired, TypedDict, TypeGuard, cast
 
 from server.net.lines import TooLong
 
@@ -58,7 +58,149 @@ LINE_LIMIT = 1 << 22       # bytes: the longest message line either side reads
 FACTS = ("ttype1", "ttype2", "ttype3", "ttype4", "TERM", "LANG", "cols", "rows",
          "agreed_charset", "scrolls")
 
-Message = dict[str, Any]
+Fact = str | int | float | bool | list[str]     # gmcp_modules is the one list
+Facts = dict[str, Fact]                         # a connection's client facts (`x`)
+PackedLine = str | dict[str, int]               # an input line, or {"long": n} (pack_lines)
+
+
+class State(TypedDict):
+    """Who is logged in on a connection and where (`s`)."""
+
+    name: str
+    room: str | None
+
+
+# --- portal to game (each kind as the table above says) ----------------------------
+class Conn(TypedDict):
+    """One connection of a `hello`."""
+
+    id: int
+    ip: str
+    x: Facts
+    s: State | None
+    new: bool
+
+
+class Hello(TypedDict):
+    t: Literal["hello"]
+    v: int
+    conns: list[Conn]
+    why: str | None
+
+
+class Open(TypedDict):
+    t: Literal["open"]
+    id: int
+    ip: str
+    x: Facts
+
+
+class In(TypedDict):
+    t: Literal["in"]
+    id: int
+    l: list[PackedLine]
+    x: NotRequired[Facts]
+
+
+class FactsChanged(TypedDict):
+    t: Literal["x"]
+    id: int
+    x: Facts
+
+
+class Gone(TypedDict):
+    t: Literal["gone"]
+    id: int
+
+
+class Stop(TypedDict):
+    t: Literal["stop"]
+    why: str
+
+
+class Restart(TypedDict):
+    t: Literal["restart"]
+    why: str
+
+
+class Reload(TypedDict):
+    t: Literal["reload"]
+
+
+# --- game to portal -----------------------------------------------------------------
+class Ready(TypedDict):
+    t: Literal["ready"]
+
+
+class Write(TypedDict):
+    t: Literal["w"]
+    id: int
+    d: str
+
+
+class Prompt(TypedDict):
+    t: Literal["p"]
+    id: int
+    d: str
+
+
+class Echo(TypedDict):
+    t: Literal["echo"]
+    id: int
+    on: bool
+
+
+class Package(TypedDict):
+    t: Literal["g"]
+    id: int
+    p: str
+    d: object               # the package's data, JSON as it is
+
+
+class PageData(TypedDict):
+    t: Literal["data"]
+    id: int
+    p: str
+    d: object               # likewise
+
+
+class Close(TypedDict):
+    t: Literal["close"]
+    id: int
+
+
+class Abort(TypedDict):
+    t: Literal["abort"]
+    id: int
+
+
+class SetState(TypedDict):
+    t: Literal["s"]
+    id: int
+    s: State | None
+
+
+class Reloaded(TypedDict):
+    t: Literal["reloaded"]
+
+
+class Again(TypedDict):
+    t: Literal["again"]
+    id: int
+    l: list[PackedLine]
+
+
+class Bye(TypedDict):
+    t: Literal["bye"]
+    restart: bool
+    why: str
+
+
+ToGame = Hello | Open | In | FactsChanged | Gone | Stop | Restart | Reload
+ForConnection = Write | Prompt | Echo | Package | PageData | Close | Abort | SetState   # Clients.deliver
+ToPortal = Ready | ForConnection | Reloaded | Again | Bye
+Message = ToGame | ToPortal
+_FOR_CONNECTION = frozenset({"w", "p", "echo", "g", "data", "close", "abort", "s"})
 
 _dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
@@ -69,20 +211,33 @@ def encode(message: Message) -> bytes:
 
 
 def decode(line: bytes) -> Message | None:
-    """One received line as a message; None for a line that is not one (ignored)."""
+    """One received line as a message; None for a line that is not one (ignored).
+    json.loads hands over an untyped value: a JSON object with a kind is taken
+    for the message the other side encoded (a kind neither side knows is ignored)."""
     try:
         message = json.loads(line)
     except (ValueError, UnicodeDecodeError):
         return None
-    return message if isinstance(message, dict) and isinstance(message.get("t"), str) else None
+    return cast(Message, message) if isinstance(message, dict) and isinstance(message.get("t"), str) else None
 
 
-def pack_lines(lines: list[str | TooLong]) -> list[str | dict[str, int]]:
+def for_connection(message: Message) -> TypeGuard[ForConnection]:
+    """Whether the game process wrote `message` to one connection (Clients.deliver)."""
+    return message["t"] in _FOR_CONNECTION
+
+
+def naws(facts: Facts) -> int | None:
+    """The width the client last told (NAWS), if it told one."""
+    width = facts.get("naws")
+    return width if isinstance(width, int) and width else None
+
+
+def pack_lines(lines: list[str | TooLong]) -> list[PackedLine]:
     """Input lines as `in` and `again` carry them: a line dropped as too long
     travels as {"long": n}, so the side that reads it still tells the player."""
     return [{"long": x.length} if isinstance(x, TooLong) else x for x in lines]
 
 
-def unpack_lines(packed: list[Any]) -> list[str | TooLong]:
+def unpack_lines(packed: list[PackedLine]) -> list[str | TooLong]:
     """The lines of an `in` or `again` message, as the Session read them."""
     return [TooLong(int(x["long"])) if isinstance(x, dict) else str(x) for x in packed]

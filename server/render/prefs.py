@@ -6,7 +6,7 @@ must not depend on the telnet edge; net fills it in from negotiation.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Mapping
 
 
 @dataclass(frozen=True)
@@ -16,6 +16,6 @@ class Prefs:
     dice: str = "dark"       # "dark" or "light" pips
     width: int = 80
 
-    def with_overrides(self, overrides: dict[str, Any]) -> "Prefs":
+    def with_overrides(self, overrides: Mapping[str, object]) -> "Prefs":
         known = {k: v for k, v in overrides.items() if k in self.__dataclass_fields__}
         return Prefs(**{**self.__dict__, **known})

@@ -22,7 +22,9 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import Counter, deque
-from typing import Any
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
 
 from server.world.rooms import CROWD, HEARD_PER_SECOND
 
@@ -32,7 +34,25 @@ SLICE = 2                          # listeners told in one turn of the event loo
 PACE = SLICE / HEARD_PER_SECOND    # seconds between slices: the crowded rooms' whole budget, evenly
 
 
-def _told(tell: Any, text: str) -> None:
+class Listener(Protocol):
+    """Someone a line is cried to (a server.net.session.Session)."""
+
+    def tell(self, *lines: str) -> None: ...    # with their next prompt: a room that is not crowded
+
+    def hear(self, line: str) -> None: ...      # written now: a slice of a crowd
+
+
+@dataclass(slots=True)
+class _Cry:
+    """One line queued for a crowd, and how far through its listeners it is."""
+
+    room: str
+    text: str
+    listeners: Sequence[Listener]
+    next: int = 0                   # the first listener not told yet
+
+
+def _told(tell: Callable[[str], None], text: str) -> None:
     """Tell one listener; a listener whose connection fails is its own
     trouble (Session drops it), never the rest of the room's."""
     try:
@@ -43,13 +63,13 @@ def _told(tell: Any, text: str) -> None:
 
 class Crier:
     def __init__(self) -> None:
-        self._queue: deque[list[Any]] = deque()     # [room, text, listeners, next index]
+        self._queue: deque[_Cry] = deque()
         self._waiting: Counter[str] = Counter()      # lines queued, by room
         self._scheduled = False
         self._idle = asyncio.Event()
         self._idle.set()
 
-    def cry(self, room: str, text: str, listeners: list[Any]) -> None:
+    def cry(self, room: str, text: str, listeners: Sequence[Listener]) -> None:
         """Tell `text` to each of `listeners` (Sessions, the room's people), now
         or soon: at once to a room that is not crowded and has nothing queued,
         so a table's parlour never waits behind the lobby's speech."""
@@ -57,7 +77,7 @@ class Crier:
             for listener in listeners:
                 _told(listener.tell, text)
             return
-        self._queue.append([room, text, listeners, 0])
+        self._queue.append(_Cry(room, text, listeners))
         self._waiting[room] += 1
         self._idle.clear()
         self._schedule(at_once=True)
@@ -76,18 +96,18 @@ class Crier:
         left = SLICE
         while self._queue and left:
             item = self._queue[0]
-            room, text, listeners, start = item
+            listeners, start = item.listeners, item.next
             end = min(len(listeners), start + left)
             for listener in listeners[start:end]:
-                _told(listener.hear, text)
+                _told(listener.hear, item.text)
             left -= end - start
             if end == len(listeners):
                 self._queue.popleft()
-                self._waiting[room] -= 1
-                if not self._waiting[room]:
-                    del self._waiting[room]
+                self._waiting[item.room] -= 1
+                if not self._waiting[item.room]:
+                    del self._waiting[item.room]
             else:
-                item[3] = end
+                item.next = end
         if self._queue:
             self._schedule()
         else:

@@ -6,7 +6,7 @@ full direction names; `n s e w u d` are aliases. `down` is always movement.
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any, Protocol
+from typing import Callable, Protocol
 
 from server.config.model import RoomConfig
 
@@ -43,12 +43,20 @@ HEARD_PER_SECOND = 1_000
 
 
 class Occupant(Protocol):
-    """What the world uses of someone standing in it (a server.net.session.Session)."""
+    """What the world and those who tell a room something use of someone
+    standing in it (a server.net.session.Session)."""
 
     room: str | None                 # where they stand; the world sets it as they move
 
     @property
     def key(self) -> str | None: ...  # their account's key (None before login)
+
+    @property
+    def name(self) -> str: ...        # what `look` names them
+
+    def tell(self, *lines: str) -> None: ...     # a line for them, with their next prompt
+
+    def hear(self, line: str) -> None: ...       # a line from someone else, written now (the crier)
 
 
 class World:
@@ -58,12 +66,12 @@ class World:
 
     def __init__(self, rooms: dict[str, RoomConfig]) -> None:
         self.rooms = rooms
-        self._occupants: dict[str, dict[Any, None]] = defaultdict(dict)
+        self._occupants: dict[str, dict[Occupant, None]] = defaultdict(dict)
         self._noise: tuple[float, float] = (0.0, 0.0)   # crowded rooms' (lines owed, when)
         self.version = 0                 # one more after every move and every change of rooms
-        self.on_enter: Any = None        # callable(session, room_id): the casino's arrival hook (GMCP)
+        self.on_enter: Callable[[Occupant, str], None] | None = None   # the casino's arrival hook (GMCP)
 
-    def occupants(self, room_id: str) -> list[Any]:
+    def occupants(self, room_id: str) -> list[Occupant]:
         """Everyone in the room, in arrival order (to tell them all something)."""
         return list(self._occupants.get(room_id, ()))
 
@@ -92,10 +100,10 @@ class World:
         self._noise = (level + listeners, now)
         return True
 
-    def sample(self, session: Occupant, limit: int, skip: set[str]) -> list[Any]:
+    def sample(self, session: Occupant, limit: int, skip: set[str]) -> list[Occupant]:
         """Up to `limit` others in the session's room, earliest arrivals first,
         passing over the keys in `skip`: what `look` names."""
-        found: list[Any] = []
+        found: list[Occupant] = []
         if session.room is None:        # not standing anywhere (not yet placed): nobody to name
             return found
         for other in self._occupants.get(session.room, ()):
@@ -118,7 +126,7 @@ class World:
             self._occupants[session.room].pop(session, None)
             self.version += 1
 
-    def others(self, session: Occupant) -> list[Any]:
+    def others(self, session: Occupant) -> list[Occupant]:
         return [s for s in self.occupants(session.room) if s is not session] if session.room else []
 
     def replace_rooms(self, rooms: dict[str, RoomConfig]) -> None:
