@@ -5,7 +5,7 @@ commands live in server.commands, games in server.games, and the casino's
 services in server.casino (its stores, sessions, tables, life, listeners,
 operator rights, relief locks). Here they are built and wired together, and
 the casino answers for them in the words its users know: the edges
-(server.net.host.Host), the tables (server.tables.host.TableApp), the
+(server.net.edge_app.EdgeApp), the tables (server.tables.table.TableApp), the
 commands (server.commands), a reload (server.reload.Reloadable) and the
 portal's link (server.portal.game).
 """
@@ -32,7 +32,7 @@ from server.casino.tables import Tables
 from server.commands.registry import Registry
 from server.config.model import CasinoConfig
 from server.db.url import Database
-from server.net.host import PortalLink
+from server.net.edge_app import PortalLink
 from server.net.lines import TooLong
 from server.net.session import Session
 from server.net.throttle import ConnectionCounter, CreationLimit, LoginThrottle
@@ -44,7 +44,7 @@ from server.world.roster import Memo, Online
 
 if TYPE_CHECKING:
     from server.ledger import Ledger
-    from server.tables.host import TableHost
+    from server.tables.table import Table
 
 __all__ = ["Casino", "CannotListen"]      # CannotListen: for `casino serve` and the portal
 
@@ -146,7 +146,7 @@ class Casino:
     def table_time(self) -> TableTimeStore:
         return self.stores.table_time
 
-    # --- the edges (server.casino.listeners, server.net.host.Host) -------
+    # --- the edges (server.casino.listeners, server.net.edge_app.EdgeApp) -------
     @property
     def clock(self) -> Manager:
         """The one clock, as the network edges see it (their deadlines count its ticks)."""
@@ -191,11 +191,11 @@ class Casino:
     def open_tables(self) -> list[str]:
         return self.tables.open()
 
-    def seat_of(self, key: str) -> TableHost | None:
+    def seat_of(self, key: str) -> Table | None:
         return self.tables.seat_of(key)
 
-    def forget_table(self, host: TableHost) -> None:
-        self.tables.forget(host)
+    def forget_table(self, table: Table) -> None:
+        self.tables.forget(table)
 
     async def close_room(self, room_id: str, reason: str) -> list[str]:
         return await self.tables.close_room(room_id, reason)

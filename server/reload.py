@@ -31,7 +31,7 @@ def _same_table(a: TableConfig[GameOptions], b: TableConfig[GameOptions]) -> boo
 
 
 class LiveTable(Protocol):
-    """What a reload does to a running table (server.tables.host.TableHost)."""
+    """What a reload does to a running table (server.tables.table.Table)."""
 
     @property
     def config(self) -> TableConfig[GameOptions]: ...

@@ -137,7 +137,7 @@ def test_the_circle_finder_finds_a_circle() -> None:
 
 
 # --- commands and the casino talk to a table through its host's verbs ------------
-# A table's dealer, seating and core are the host's to drive (server/tables/host.py):
+# A table's dealer, seating and core are the host's to drive (server/tables/table.py):
 # the commands and the casino's services ask the host (`seats()`, `roles()`,
 # `plays_for_chips()`, `call(word)` ...) and never reach past it.
 TABLE_INSIDES = frozenset({"dealer", "seating", "core"})

@@ -4,7 +4,7 @@ Time is not money, so it is not in the ledger; it lives in the same
 database (the table is created if missing, like the accounts' `players`),
 one row per player and table, added to whenever a seat ends: a leave, a
 dropped connection, a table closing. A seat still taken is added by the
-asker from the table host's own clock (`TableHost.seated_ticks`), so `stats`
+asker from the table's own clock (`Table.seated_ticks`), so `stats`
 counts the visit going on too.
 
 Measured in the casino's clock (manager ticks, turned into milliseconds by the

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Protocol
 from server import logs
 from server.accounts.passwords import Passwords
 from server.heap import Heap
-from server.net.host import PortalLink
+from server.net.edge_app import PortalLink
 from server.reload import Reloadable, reload
 from server.render.text import sentence
 from server.tables.manager import Manager
@@ -20,7 +20,7 @@ from server.casino.stores import Stores
 if TYPE_CHECKING:
     from server.casino.sessions import Sessions
     from server.casino.tables import Tables
-    from server.net.telnet import TelnetHost
+    from server.net.telnet import TelnetApp
     from server.world.roster import Online
 
 log = logging.getLogger("casino")
@@ -98,7 +98,7 @@ class CasinoLife:
         self.stop_reason = "The casino is closing."
         self.restarting = False              # stopping to be replaced: the portal keeps every connection
 
-    async def start(self, edges: TelnetHost, host: str, port: int, web_port: int | None,
+    async def start(self, edges: TelnetApp, host: str, port: int, web_port: int | None,
                     run_clock: bool, listen: bool) -> None:
         """`edges`: the casino as its listeners see it. `listen=False`: no
         listener at all, the connections come from a portal."""

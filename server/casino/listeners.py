@@ -4,12 +4,12 @@ from __future__ import annotations
 import errno
 from typing import TYPE_CHECKING, Awaitable, Callable, TypeVar
 
-from server.net.host import addresses
+from server.net.edge_app import addresses
 
 if TYPE_CHECKING:
     from telnetlib3.server import Server
 
-    from server.net.telnet import TelnetHost
+    from server.net.telnet import TelnetApp
     from server.net.web import WebServer
 
 
@@ -32,7 +32,7 @@ class CannotListen(Exception):
 
 
 Opened = TypeVar("Opened")      # what an opener starts: telnetlib3's Server, or the page's WebServer
-Opener = Callable[["TelnetHost", str, int], Awaitable[Opened]]   # start_telnet, start_web
+Opener = Callable[["TelnetApp", str, int], Awaitable[Opened]]   # start_telnet, start_web
 
 
 class Listeners:
@@ -45,7 +45,7 @@ class Listeners:
         self._telnet: Server | None = None
         self._web: WebServer | None = None   # when serving the page
 
-    async def open(self, app: TelnetHost, host: str, port: int, web_port: int | None) -> None:
+    async def open(self, app: TelnetApp, host: str, port: int, web_port: int | None) -> None:
         """Listen for telnet on host:port and, when `web_port` is given, serve
         the page on host:web_port (0 for either: any free port). Raises
         CannotListen for a port that cannot be had (what was opened stays
@@ -58,7 +58,7 @@ class Listeners:
         self.host = host
 
     @staticmethod
-    async def _listen(opener: Opener[Opened], app: TelnetHost, host: str, port: int, option: str) -> Opened:
+    async def _listen(opener: Opener[Opened], app: TelnetApp, host: str, port: int, option: str) -> Opened:
         try:
             return await opener(app, host, port)
         except OSError as e:

@@ -11,14 +11,14 @@ from typing import Iterator, Mapping, Protocol
 from server import logs
 from server.config.model import CasinoConfig
 from server.tables.delivery import Viewing
-from server.tables.host import TableApp, TableHost
+from server.tables.table import TableApp, Table
 from server.world.rooms import World
 
 log = logging.getLogger("casino")
 
 
 class TablesApp(TableApp, Protocol):
-    """What the tables use of the casino (server.app.Casino): what each host
+    """What the tables use of the casino (server.app.Casino): what each table
     is opened with, the config that lists the tables, the rooms they stand in."""
 
     @property
@@ -27,18 +27,18 @@ class TablesApp(TableApp, Protocol):
     def world(self) -> World: ...
 
 
-class Tables(Mapping[str, TableHost]):
-    """Table id -> its host, for every table open now; the hosts are the one
+class Tables(Mapping[str, Table]):
+    """Table id -> its table, for every table open now; the tables are the one
     answer to who sits where. A room closed by an operator stays closed, and
     its tables with it, until the next reload."""
 
     def __init__(self, app: TablesApp) -> None:
         self.app = app
-        self._hosts: dict[str, TableHost] = {}
-        self.opened: Counter[str] = Counter()     # hosts opened per table id this run (their keys differ)
+        self._hosts: dict[str, Table] = {}
+        self.opened: Counter[str] = Counter()     # tables opened per table id this run (their keys differ)
         self.closed_rooms: set[str] = set()
 
-    def __getitem__(self, table_id: str) -> TableHost:
+    def __getitem__(self, table_id: str) -> Table:
         return self._hosts[table_id]
 
     def __iter__(self) -> Iterator[str]:
@@ -48,18 +48,18 @@ class Tables(Mapping[str, TableHost]):
         return len(self._hosts)
 
     def open(self) -> list[str]:
-        """Open a host for every configured table that has none; returns their ids."""
+        """Open a table for every configured table that has none; returns their ids."""
         app = self.app
         opened = []
-        for table_id, table in app.config.tables.items():
+        for table_id, config in app.config.tables.items():
             if table_id in self._hosts:
                 continue
-            host = TableHost(app, table, generation=self.opened[table_id])
+            table = Table(app, config, generation=self.opened[table_id])
             self.opened[table_id] += 1
-            self._hosts[table_id] = host
-            app.manager.subscribe(host)
+            self._hosts[table_id] = table
+            app.manager.subscribe(table)
             opened.append(table_id)
-            logs.event(log, "table_opened", table=table_id, game=table.game)
+            logs.event(log, "table_opened", table=table_id, game=config.game)
         for room in app.config.rooms.values():     # a second table of one game in a room: its id
             words: set[str] = set()
             for here in (self._hosts[t] for t in room.tables if t in self._hosts):
@@ -67,28 +67,28 @@ class Tables(Mapping[str, TableHost]):
                 words.add(here.entry.word)
         return opened
 
-    def seat_of(self, key: str) -> TableHost | None:
-        """The table host where this player (by key) sits, or None."""
-        for host in self._hosts.values():
-            if host.sits(key):
-                return host
+    def seat_of(self, key: str) -> Table | None:
+        """The table where this player (by key) sits, or None."""
+        for table in self._hosts.values():
+            if table.sits(key):
+                return table
         return None
 
-    def forget(self, host: TableHost) -> None:
+    def forget(self, table: Table) -> None:
         """A closed table leaves the casino (its own worker stops after this job)."""
-        if self._hosts.get(host.id) is host:
-            del self._hosts[host.id]
-        self.app.manager.unsubscribe(host)
-        logs.event(log, "table_closed", table=host.id)
-        asyncio.get_running_loop().call_soon(host.stop)
+        if self._hosts.get(table.id) is table:
+            del self._hosts[table.id]
+        self.app.manager.unsubscribe(table)
+        logs.event(log, "table_closed", table=table.id)
+        asyncio.get_running_loop().call_soon(table.stop)
 
     async def gone(self, session: Viewing) -> None:
         """A player has left the casino: every table applies its rule for a
         dropped player. Queued at every table at once, before the first
         await, so anything the player's next session does at a table comes
         after its own table's `gone`."""
-        jobs = [host.submit(functools.partial(host.gone, session))
-                for host in list(self._hosts.values()) if not (host.closing or host.closed)]
+        jobs = [table.submit(functools.partial(table.gone, session))
+                for table in list(self._hosts.values()) if not (table.closing or table.closed)]
         for job in jobs:
             try:
                 await job
@@ -101,10 +101,10 @@ class Tables(Mapping[str, TableHost]):
         world = self.app.world
         done = []
         for table_id in world.rooms[room_id].tables:
-            host = self._hosts.get(table_id)
-            if host is not None:
-                await host.close(reason)
-                self.forget(host)
+            table = self._hosts.get(table_id)
+            if table is not None:
+                await table.close(reason)
+                self.forget(table)
                 done.append(table_id)
         self.closed_rooms.add(room_id)
         start = self.app.config.settings.start_room
@@ -117,12 +117,12 @@ class Tables(Mapping[str, TableHost]):
         """The casino stops: every table stops taking inputs at once; each then
         runs what was already queued and last its closing job, which refunds
         every stake."""
-        closing = [(host, host.begin_close(f"{reason} Every live stake at this table is refunded."))
-                   for host in list(self._hosts.values())]
-        for host, job in closing:
+        closing = [(table, table.begin_close(f"{reason} Every live stake at this table is refunded."))
+                   for table in list(self._hosts.values())]
+        for table, job in closing:
             try:
                 await job
             except Exception:
-                log.exception("event=table_close_error table=%s", host.id)
-            logs.event(log, "table_closed", table=host.id)
+                log.exception("event=table_close_error table=%s", table.id)
+            logs.event(log, "table_closed", table=table.id)
 

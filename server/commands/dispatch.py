@@ -15,7 +15,7 @@ from server.commands.relief import ReliefApp
 from server.commands.stats import StatsCommandApp
 from server.commands.tables import TableWordsApp
 from server.net.session import LoggedIn, Session
-from server.tables.host import TableClosed
+from server.tables.table import TableClosed
 
 log = logging.getLogger("casino.commands")
 

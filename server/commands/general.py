@@ -11,7 +11,7 @@ from server.games.seam import GameEntry
 from server.net.session import Session
 from server.render.text import paint, wrap
 from server.render.width import glue
-from server.tables.host import TableHost
+from server.tables.table import Table
 from server.tables.manager import Manager
 from server.world.rooms import World
 from server.world.roster import Memo, Online
@@ -30,13 +30,13 @@ class RoomApp(Protocol):
     @property
     def online(self) -> Online: ...
     @property
-    def tables(self) -> Mapping[str, TableHost]: ...
+    def tables(self) -> Mapping[str, Table]: ...
 
 
 class GeneralApp(RoomApp, Protocol):
     """What looking, talking, `who` and `help` use of the casino: the room
     (RoomApp), the clock a crowd's speech is rationed by, `who`'s kept pages,
-    the registry `help` lists, and the hosts that say where each player is."""
+    the registry `help` lists, and the tables that say where each player is."""
 
     @property
     def manager(self) -> Manager: ...
@@ -46,7 +46,7 @@ class GeneralApp(RoomApp, Protocol):
     def registry(self) -> Registry: ...
 
     def is_operator(self, session: Session) -> bool: ...
-    def seat_of(self, key: str) -> TableHost | None: ...
+    def seat_of(self, key: str) -> Table | None: ...
     def broadcast_room(self, room: str, text: str, exclude: Session | None = None) -> None: ...
 
 
@@ -62,12 +62,12 @@ def describe_room(app: RoomApp, session: Session) -> list[str]:
     lines = [paint(room.name, "bold", "bright_cyan", color=prefs.color)]
     lines += _described(room.description, prefs.width)
     for table_id in room.tables:
-        host = app.tables.get(table_id)
-        table = app.config.tables.get(table_id)
-        if host is not None:
-            lines += describe_table(host)
-        elif table:
-            lines.append(f"{a_game(entry_for(table).phrase)} table is here ({table_id}), closed for now.")
+        table = app.tables.get(table_id)
+        config = app.config.tables.get(table_id)
+        if table is not None:
+            lines += describe_table(table)
+        elif config:
+            lines.append(f"{a_game(entry_for(config).phrase)} table is here ({table_id}), closed for now.")
     here = people_here(app, session, room)
     if here:
         lines.append(here)
@@ -110,21 +110,21 @@ def a_game(phrase: str) -> str:
     return ("An " if phrase[0].lower() in "aeiou" else "A ") + phrase
 
 
-def describe_table(host: TableHost) -> list[str]:
+def describe_table(table: Table) -> list[str]:
     """A table as `look` shows it: the game, how to sit (`play <word>`: a
     second table of one game in a room answers to its id), who sits and
-    their roles (the host's seating and its dealer are the one answer)."""
-    lines = [f"{a_game(host.entry.phrase)} table is here ({host.id}): 'play {host.word}' to sit."]
-    seats = host.seats()
+    their roles (the table's seating and its dealer are the one answer)."""
+    lines = [f"{a_game(table.entry.phrase)} table is here ({table.id}): 'play {table.word}' to sit."]
+    seats = table.seats()
     if seats:
         names = [s.player + (" (sitting out)" if s.sitting_out else "") for s in seats]
         line = "  Seated: " + ", ".join(names) + "."
-        for player, role in host.roles().items():
+        for player, role in table.roles().items():
             line += f" {player} {role}."
         lines.append(line)
     else:
         lines.append("  Nobody is seated.")
-    watching = sorted(host.watching().values())
+    watching = sorted(table.watching().values())
     if watching:
         lines.append("  Watching: " + ", ".join(watching) + ".")
     return lines
@@ -132,18 +132,18 @@ def describe_table(host: TableHost) -> list[str]:
 
 def places_at_tables(app: RoomApp) -> dict[str, str]:
     """`who`'s table column for everyone at a table, by account key: where each
-    plays (and their role) or watches. Made once per `who` from the hosts'
-    seating (a few dozen seats), not asked of every host for each name shown."""
+    plays (and their role) or watches. Made once per `who` from the tables'
+    seating (a few dozen seats), not asked of every table for each name shown."""
     places: dict[str, str] = {}
-    for host in app.tables.values():
-        for key in host.watching():
-            places.setdefault(key, f"watching {host.id}")
-    for host in app.tables.values():
-        seats = host.seats()
-        roles = host.roles() if seats else {}
+    for table in app.tables.values():
+        for key in table.watching():
+            places.setdefault(key, f"watching {table.id}")
+    for table in app.tables.values():
+        seats = table.seats()
+        roles = table.roles() if seats else {}
         for seat in seats:
             role = "sitting out" if seat.sitting_out else roles.get(seat.player, "playing")
-            places[seat.key] = f"{host.entry.phrase} ({host.id}), {role}"
+            places[seat.key] = f"{table.entry.phrase} ({table.id}), {role}"
     return places
 
 
@@ -311,8 +311,8 @@ async def help_(ctx: Ctx) -> None:
 def _at(ctx: Ctx) -> GameEntry | None:
     """The game of the table the player sits at or watches, if any."""
     key = ctx.session.key
-    host = ctx.app.seat_of(key) or next((h for h in ctx.app.tables.values() if key in h.watching()), None)
-    return host.entry if host is not None else None
+    table = ctx.app.seat_of(key) or next((h for h in ctx.app.tables.values() if key in h.watching()), None)
+    return table.entry if table is not None else None
 
 
 def help_topic(app: GeneralApp, word: str, operator: bool, at: GameEntry | None = None) -> list[str]:
@@ -361,11 +361,11 @@ def nearest_topics(app: GeneralApp, word: str, operator: bool, n: int = 3) -> li
 With live bets at a table that forfeits them on a dropped connection you are warned first.""")
 async def quit_(ctx: Ctx) -> None:
     session = ctx.session
-    host = ctx.app.seat_of(session.key)
-    live = host.chips_at_stake(session.name) if host else 0
-    if host is not None and live and host.forfeits_on_drop() and not session.quit_warned:
+    table = ctx.app.seat_of(session.key)
+    live = table.chips_at_stake(session.name) if table else 0
+    if table is not None and live and table.forfeits_on_drop() and not session.quit_warned:
         session.quit_warned = True
-        ctx.tell(f"You have {live} chips in live bets at {host.id}; leaving now forfeits them. "
+        ctx.tell(f"You have {live} chips in live bets at {table.id}; leaving now forfeits them. "
                  "'leave' first, or type 'quit' again to go anyway.")
         return
     session.close("Thanks for playing. Goodbye!")

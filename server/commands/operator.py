@@ -15,7 +15,7 @@ from server.accounts.store import AccountStore
 from server.commands.registry import REGISTRY, Context
 from server.db.url import Database
 from server.ledger import Ledger
-from server.tables.host import TableHost
+from server.tables.table import Table
 from server.world.rooms import World
 from server.world.roster import Online
 
@@ -41,7 +41,7 @@ class OperatorApp(Protocol):
     @property
     def world(self) -> World: ...
     @property
-    def tables(self) -> Mapping[str, TableHost]: ...
+    def tables(self) -> Mapping[str, Table]: ...
 
     def grant_key(self) -> str: ...             # a grant's ledger key, unique across restarts
     async def close_room(self, room_id: str, reason: str) -> list[str]: ...
@@ -147,13 +147,13 @@ async def tables(ctx: Ctx) -> None:
     rooms = {t: r.id for r in app.world.rooms.values() for t in r.tables}
     if not app.tables:
         ctx.tell("No tables are open.")
-    for table_id, host in sorted(app.tables.items()):
-        players = ", ".join(s.player for s in host.seats()) or "nobody"
-        live = sum(amount for _, amount in host.stakes.values())
-        flags = (" [closing]" if host.retiring else "") + (" [new settings waiting]" if host.next_config else "")
-        pending = f", {len(host.pending)} pending" if host.pending else ""
-        ctx.tell(f"{table_id:<14} {host.entry.game:<12} room {rooms.get(table_id, '?'):<8} "
-                 f"{host.phase():<12} stakes {live} in {len(host.stakes)} hold(s){pending}{flags}")
+    for table_id, table in sorted(app.tables.items()):
+        players = ", ".join(s.player for s in table.seats()) or "nobody"
+        live = sum(amount for _, amount in table.stakes.values())
+        flags = (" [closing]" if table.retiring else "") + (" [new settings waiting]" if table.next_config else "")
+        pending = f", {len(table.pending)} pending" if table.pending else ""
+        ctx.tell(f"{table_id:<14} {table.entry.game:<12} room {rooms.get(table_id, '?'):<8} "
+                 f"{table.phase():<12} stakes {live} in {len(table.stakes)} hold(s){pending}{flags}")
         ctx.tell(f"{'':14} players: {players}")
 
 

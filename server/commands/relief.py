@@ -31,7 +31,7 @@ from server.config.model import CasinoConfig, GameOptions, TableConfig
 from server.ledger import KeyConflict, Ledger
 from server.net import mud
 from server.net.session import LoggedIn
-from server.tables.host import TableHost
+from server.tables.table import Table
 
 log = logging.getLogger("casino.relief")
 REASON = "relief"          # the mint's reason: what `statement` shows
@@ -54,7 +54,7 @@ class ReliefApp(Protocol):
     @property
     def ledger(self) -> Ledger: ...
     @property
-    def tables(self) -> Mapping[str, TableHost]: ...
+    def tables(self) -> Mapping[str, Table]: ...
     @property
     def relief_locks(self) -> PlayerLocks: ...
 
@@ -66,7 +66,7 @@ Ctx = Context[ReliefApp]
 
 
 class ChipGame(Protocol):
-    """A table's game, asked whether it plays ledger chips (a TableHost, or its Dealer)."""
+    """A table's game, asked whether it plays ledger chips (a Table, or its Dealer)."""
 
     def plays_for_chips(self) -> bool: ...
 
@@ -151,8 +151,8 @@ async def _claim(ctx: Ctx) -> None:
                  f"{span(due - now + 59)} (at {at(due, now)}).")     # the wait rounded up to a minute
         return
     bal = await app.ledger.balance(player)
-    floor = smallest_minimum_bet((host.config, host) for host in app.tables.values()
-                                 if not (host.closing or host.retiring))
+    floor = smallest_minimum_bet((table.config, table) for table in app.tables.values()
+                                 if not (table.closing or table.retiring))
     if bal.total >= floor:
         held = bal.total - bal.wallet
         where = f" ({bal.wallet} in your wallet, {held} at tables)" if held else " in your wallet"

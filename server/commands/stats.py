@@ -23,7 +23,7 @@ from server.games.catalogue import entry_for
 from server.ledger import Ledger, PlayerStats, Results
 from server.net.session import LoggedIn, Session
 from server.render.width import display_width
-from server.tables.host import TableHost
+from server.tables.table import Table
 from server.tables.manager import Manager
 from server.accounts.store import AccountStore
 from server.accounts.table_time import TableTimeStore
@@ -33,7 +33,7 @@ COLUMNS = ("game", "rounds", "wagered", "won", "lost", "net", "best", "streak", 
 
 class StatsApp(Protocol):
     """What `stats` reads of the casino (server.app.Casino): the config names
-    the games, the ledger gives the money, the store and the hosts the time."""
+    the games, the ledger gives the money, the store and the tables the time."""
 
     @property
     def config(self) -> CasinoConfig: ...
@@ -45,7 +45,7 @@ class StatsApp(Protocol):
     def table_time(self) -> TableTimeStore: ...
 
     @property
-    def tables(self) -> Mapping[str, TableHost]: ...
+    def tables(self) -> Mapping[str, Table]: ...
 
     @property
     def manager(self) -> Manager: ...
@@ -83,17 +83,17 @@ def groups(app: StatsApp) -> dict[str, tuple[str, str]]:
 async def gather(app: StatsApp, key: str) -> tuple[list[Line], Line]:
     """The player's lines per game, by title, and the total."""
     by_game = groups(app)
-    label = {table: game for table, (game, _) in by_game.items()}
+    label = {table_id: game for table_id, (game, _) in by_game.items()}
     titles: dict[str, str] = dict(by_game.values())
     stats: PlayerStats = await app.ledger.stats(key, label)
     millis = await app.table_time.read(key)
-    for host in app.tables.values():              # the visit going on now counts too
-        ticks = host.seated_ticks(key)
+    for table in app.tables.values():              # the visit going on now counts too
+        ticks = table.seated_ticks(key)
         if ticks:
-            millis[host.id] = millis.get(host.id, 0) + ticks * 1000 // app.manager.tick_hz
+            millis[table.id] = millis.get(table.id, 0) + ticks * 1000 // app.manager.tick_hz
     time_by: dict[str, int] = {}
-    for table, ms in millis.items():
-        group = label.get(table, table)
+    for table_id, ms in millis.items():
+        group = label.get(table_id, table_id)
         time_by[group] = time_by.get(group, 0) + ms
     names = sorted(stats.by_group.keys() | time_by.keys(), key=lambda g: str(titles.get(g, g)).lower())
     lines = [Line(g, titles.get(g, g), stats.by_group.get(g, Results()), time_by.get(g, 0)) for g in names]

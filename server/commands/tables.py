@@ -1,7 +1,7 @@
 """Commands at a table: sitting, watching, the table view, dice fairness, and
 the game words (`roll`, `bet`, `hold`, ...) routed to the player's table.
 
-Who sits where is the table hosts' to answer (`app.seat_of`); these commands
+Who sits where is the tables' to answer (`app.seat_of`); these commands
 ask them and never keep seats of their own. A player sits at one table at a
 time. Game words come from the game catalogue and mean what the player's
 table says they mean; `help <game>` lists them with their help text.
@@ -18,7 +18,7 @@ from server.games.seam import GameEntry
 from server.ledger import Ledger
 from server.net.session import Session
 from server.render.width import fit, glue, reflow
-from server.tables.host import TableHost
+from server.tables.table import Table
 from server.world.rooms import World
 
 command = REGISTRY.command
@@ -30,7 +30,7 @@ class TablesApp(Protocol):
     @property
     def world(self) -> World: ...
     @property
-    def tables(self) -> Mapping[str, TableHost]: ...
+    def tables(self) -> Mapping[str, Table]: ...
 
 
 class WalletApp(Protocol):
@@ -43,20 +43,20 @@ class WalletApp(Protocol):
 class TableWordsApp(TablesApp, WalletApp, Protocol):
     """What the table commands and the game words use of the casino: the
     room's tables, the wallet a player sits down or bets with, and the table
-    where a player sits (the hosts are the one answer)."""
+    where a player sits (the tables are the one answer)."""
 
-    def seat_of(self, key: str) -> TableHost | None: ...
+    def seat_of(self, key: str) -> Table | None: ...
 
 
 Ctx = Context[TableWordsApp]
 
 
-def tables_here(app: TablesApp, session: Session) -> list[TableHost]:
+def tables_here(app: TablesApp, session: Session) -> list[Table]:
     room = app.world.rooms.get(session.room) if session.room is not None else None
     return [app.tables[t] for t in (room.tables if room else ()) if t in app.tables]
 
 
-def find_table(app: TablesApp, session: Session, word: str | None) -> TableHost | str:
+def find_table(app: TablesApp, session: Session, word: str | None) -> Table | str:
     """The table in this room for `word` (or the only one), or why there is none."""
     here = tables_here(app, session)
     if not here:
@@ -65,9 +65,9 @@ def find_table(app: TablesApp, session: Session, word: str | None) -> TableHost 
         if len(here) == 1:
             return here[0]
         return "Which game? " + ", ".join(h.word for h in here)
-    for host in here:
-        if word.lower() in (host.word, host.entry.word, host.id):
-            return host
+    for table in here:
+        if word.lower() in (table.word, table.entry.word, table.id):
+            return table
     return f"There is no {word[:20]} table here; this room has: " + ", ".join(h.word for h in here) + "."
 
 
@@ -88,36 +88,36 @@ def _play_help() -> str:
 @command("play", topic="table", help=_play_help)
 async def play(ctx: Ctx) -> None:
     app, session = ctx.app, ctx.session
-    host = find_table(app, session, ctx.argv[0] if ctx.argv else None)
-    if isinstance(host, str):
-        ctx.tell(host)
+    table = find_table(app, session, ctx.argv[0] if ctx.argv else None)
+    if isinstance(table, str):
+        ctx.tell(table)
         return
     current = app.seat_of(session.key)
-    if current is not None and current is not host:
+    if current is not None and current is not table:
         ctx.tell(f"You are playing at {current.id}; 'leave' there first.")
         return
-    if host.retiring and current is None:
+    if table.retiring and current is None:
         ctx.tell("This table is closing; it takes no new players.")
         return
-    await host.play(session, await wallet(app, session.key))
+    await table.play(session, await wallet(app, session.key))
 
 
 @command("watch", topic="table", help="""watch <game> - watch the table in this room without playing; 'leave' to stop.""")
 async def watch(ctx: Ctx) -> None:
-    host = find_table(ctx.app, ctx.session, ctx.argv[0] if ctx.argv else None)
-    if isinstance(host, str):
-        ctx.tell(host)
+    table = find_table(ctx.app, ctx.session, ctx.argv[0] if ctx.argv else None)
+    if isinstance(table, str):
+        ctx.tell(table)
         return
-    ctx.tell(host.watch(ctx.session))
+    ctx.tell(table.watch(ctx.session))
 
 
 @command("leave", topic="table", help="""leave - get up from your table (or stop watching).
 What happens to bets in play is each game's rule, in 'table rules': at craps you stay seated until they are decided, at roulette they ride and are paid to your wallet, at Pig and alley craps you are out of the game at once.""")
 async def leave(ctx: Ctx) -> None:
     app, session = ctx.app, ctx.session
-    host = app.seat_of(session.key)
-    if host is not None:
-        await host.leave_table(session)
+    table = app.seat_of(session.key)
+    if table is not None:
+        await table.leave_table(session)
         return
     for h in app.tables.values():
         if h.unwatch(session):
@@ -136,60 +136,60 @@ async def table(ctx: Ctx) -> None:
         if isinstance(found, str):
             ctx.tell(found)
             return
-        host = found
+        table = found
     else:
-        host = seated
+        table = seated
     if words and words[0].lower() == "rules":
         width = session.width
-        for line in reflow(host.rules()):         # prose: wrapped to the reader's width
+        for line in reflow(table.rules()):         # prose: wrapped to the reader's width
             indent = " " * (len(line) - len(line.lstrip()))
             ctx.tell(*fit(line, width, hang=indent + "  "))
     else:
-        ctx.tell(*host.view(session))
+        ctx.tell(*table.view(session))
 
 
 @command("seed", topic="table", help="""seed <text> - as the shooter (at a table without one, the first seated), choose the client seed mixed into the next draws (see 'fair').""")
 async def seed(ctx: Ctx) -> None:
-    host = ctx.app.seat_of(ctx.session.key)
-    if host is None:
+    table = ctx.app.seat_of(ctx.session.key)
+    if table is None:
         ctx.tell("Sit at a table first.")
         return
-    ctx.tell(host.set_seed(ctx.session, ctx.args))
+    ctx.tell(table.set_seed(ctx.session, ctx.args))
 
 
 @command("fair", topic="table", help="""fair [new] - the table's dice (or wheel) commitment, client seed, nonce and revealed seeds; 'fair new' reveals the current server seed and commits to a new one.""")
 async def fair(ctx: Ctx) -> None:
     app, session = ctx.app, ctx.session
-    host = app.seat_of(session.key) or find_table(app, session, None)
-    if isinstance(host, str):
-        ctx.tell(host)
+    table = app.seat_of(session.key) or find_table(app, session, None)
+    if isinstance(table, str):
+        ctx.tell(table)
         return
     if ctx.argv and ctx.argv[0].lower() == "new":
-        if not host.is_seated(session):
+        if not table.is_seated(session):
             ctx.tell("Only a player at this table can retire its server seed.")
             return
 
-        ctx.tell(*await host.fair(rotate=True))
+        ctx.tell(*await table.fair(rotate=True))
         return
-    ctx.tell(*await host.fair())
+    ctx.tell(*await table.fair())
 
 
 def _game_word(word: str) -> Handler:
     async def routed(ctx: Ctx) -> None:
         app, session = ctx.app, ctx.session
-        host = app.seat_of(session.key)
-        if host is None:
+        table = app.seat_of(session.key)
+        if table is None:
             games = ", ".join(dict.fromkeys(f"play {e.word}" for e in GAMES if word in e.words))
             ctx.tell(f"'{word}' is a table command: sit at a table first ({games}).")
             return
-        if not host.entry.has_word(word):
-            ctx.tell(host.entry.actions.unknown(word))
+        if not table.entry.has_word(word):
+            ctx.tell(table.entry.actions.unknown(word))
             return
-        problem = digits_problem(ctx.argv) or host.refusal(session, word)
+        problem = digits_problem(ctx.argv) or table.refusal(session, word)
         if problem:
             ctx.tell(problem)
             return
-        await host.act(session, [word, *ctx.argv], await wallet(app, session.key))
+        await table.act(session, [word, *ctx.argv], await wallet(app, session.key))
     return routed
 
 

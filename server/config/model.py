@@ -2,7 +2,7 @@
 
 Loading and validation (server.config.load) turn YAML into these; everything
 else in the server reads only these, never raw YAML, so a key is checked once.
-Durations are seconds here; the table host turns them into ticks.
+Durations are seconds here; the table turns them into ticks.
 """
 from __future__ import annotations
 

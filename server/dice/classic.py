@@ -170,7 +170,7 @@ class ClassicSource:
     program's stream, carried on from game to game; a new seed starts it again.
 
     It answers the table's `seed <text>` and `fair` in the fair dice' place
-    (server.dice.source.OwnDraws: its game hands it to the host)."""
+    (server.dice.source.OwnDraws: its game hands it to the table)."""
 
     def __init__(self, table_id: str) -> None:
         self.table_id = table_id

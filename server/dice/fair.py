@@ -7,7 +7,7 @@ retires the seed - revealing it with the client seeds, nonces and draw sizes
 it served, so every one of those draws can be recomputed offline
 (`casino verify`) - and commits to a fresh one.
 
-When the host rotates is its policy (e.g. at the end of each shooter hand, or
+When the table rotates is its policy (e.g. at the end of each shooter hand, or
 when a player asks); nothing here keeps time. Setting a client seed does not
 rotate: the current seed was committed before the player chose, so the server
 could not have picked it to suit that choice.

@@ -36,7 +36,7 @@ class TableDraws(Protocol):
 
 class OwnDraws(Protocol):
     """A table's own source of rolls when they are not the fair ones (classic
-    C dice, server.dice.classic.ClassicSource): its game hands it to the host
+    C dice, server.dice.classic.ClassicSource): its game hands it to the table
     (Dealer.own_draws), which lets it answer `seed` and `fair`."""
 
     def take_seed(self, text: str) -> str: ...          # the answer to `seed <text>`, taken or not

@@ -48,7 +48,7 @@ class Action(Generic[D]):
     game's own dealer type; it parses `move.args` (raising Refusal on bad
     words). With `needs` a bare word is answered with its usage. `phases` are the dealer's `phase()` values in which the
     word is taken (empty: any), `not_now` the answer in any other; `opens`
-    marks a word that opens a wager or a game, which the host refuses at a
+    marks a word that opens a wager or a game, which the table refuses at a
     closing table and to a player on the way out or sitting out. `remind`
     puts the word in the "Commands:" line under the game's table view, as
     `brief` if it has one (a narrow screen keeps it on the line), else as usage.

@@ -1,8 +1,8 @@
-"""The events every game shares with the table host, whatever the game.
+"""The events every game shares with the table, whatever the game.
 
 A dealer answers each input with a list of events: its own facts (the frozen
 dataclasses of its events.py), money intents (server.games.intents), and the
-plain lines and requests below, which the host understands at every table.
+plain lines and requests below, which the table understands at every table.
 They live apart from the seam so that the actions table (server.games.actions),
 which the seam reads, can name them too.
 """
@@ -17,7 +17,7 @@ class GameFact:
     """The base of every game's facts (the frozen dataclasses of its
     events.py): what happened at the table, for people, which only its own
     game's view renders. A marker with no fields, so that Event below is a
-    closed union the host can check, while each game keeps its own facts."""
+    closed union the table can check, while each game keeps its own facts."""
 
     __slots__ = ()
 
@@ -49,7 +49,7 @@ class Notice:
     """Tell `player` `text` now if they are connected, else at their next login.
 
     For news that finds a player gone: bets that rode on after they left or
-    dropped, settled to the wallet. The host keeps it durably (the ledger's
+    dropped, settled to the wallet. The table keeps it durably (the ledger's
     notices, which login reads) when nobody is there to hear it; it follows
     the money intents it speaks of, so it never tells of chips not yet written.
     """
@@ -60,7 +60,7 @@ class Notice:
 
 @dataclass(frozen=True)
 class SeatRequest:
-    """A game word asks the host to unseat its player: "leave" or "sitout"."""
+    """A game word asks the table to unseat its player: "leave" or "sitout"."""
 
     player: str
     how: str
@@ -79,8 +79,8 @@ class Ask:
 
 
 HostRequest = SeatRequest | Ask | Notice | WalletReport | HandResult
-"""What a game asks of the table host besides moving money."""
+"""What a game asks of the table besides moving money."""
 
 Event = GameFact | Note | MoneyIntent | HostRequest
 """What a dealer answers with: a fact for people (a game's GameFact, or a
-plain Note), a money intent (server.games.intents) or a request to the host."""
+plain Note), a money intent (server.games.intents) or a request to the table."""

@@ -1,6 +1,6 @@
-"""Money intents: what a game asks the table host to do with chips.
+"""Money intents: what a game asks the table to do with chips.
 
-A game never touches the ledger. It emits these alongside its facts; the host
+A game never touches the ledger. It emits these alongside its facts; the table
 applies them to the ledger in order and reports back. Every intent carries an
 idempotency key unique within the table, so a retry never moves chips twice.
 
@@ -30,7 +30,7 @@ class Settle:
     Player-versus-player games pay exactly what the stakes held. One Settle
     may close many players' stakes (bank craps settles a whole roll at once);
     a player's pays add up, and a pay of 0 names a player who gets nothing
-    back (the ledger moves nothing for it; the host tells them if the
+    back (the ledger moves nothing for it; the table tells them if the
     settlement is pending recovery).
     """
 
@@ -60,7 +60,7 @@ MoneyIntent = Hold | Settle | Refund | Forfeit
 
 class IntentKeys:
     """The idempotency keys of one table's intents, numbered from 1 under its
-    id: `<table>:<n>`, or `<table>:<what><n>`. The host makes them unique
+    id: `<table>:<n>`, or `<table>:<what><n>`. The table makes them unique
     across runs and across dealers of one run (a reload's new dealer) by its
     own prefix (Cashier.key), so a game only counts."""
 

@@ -1,18 +1,18 @@
-"""The seam between the table host and one game, and a game's catalogue entry.
+"""The seam between the table and one game, and a game's catalogue entry.
 
 A game is one package under server/games/<game>/ that exports one GameEntry:
 its words (one actions table, server.games.actions), the config it reads, what
 it draws (server.dice.kinds) and `make`, which builds its Dealer for one
 table. Every dealer extends the base Dealer below, which gives each hook its
-default, so the host calls every hook without probing. A Dealer is pure: it holds the rules engine and the
-round and timing policy of its game, reads the table's Seating (which the host
+default, so the table calls every hook without probing. A Dealer is pure: it holds the rules engine and the
+round and timing policy of its game, reads the table's Seating (which the table
 owns), and answers every input with events (facts and money intents); it
-never awaits. The host calls it one input at a time.
+never awaits. The table calls it one input at a time.
 
-Seating is the host's: it seats, unseats and defers a leave until the
+Seating is the table's: it seats, unseats and defers a leave until the
 player's last live bet is decided (asking `has_live_bets`), then tells the dealer with
 `seated` and `unseated`. A game word that means "get up" (craps' `stop` and
-`sitout`) answers with a SeatRequest, which the host carries out.
+`sitout`) answers with a SeatRequest, which the table carries out.
 """
 from __future__ import annotations
 
@@ -68,9 +68,9 @@ class Dealer(Generic[S_co]):
     """One game at one table: the base every game's dealer extends.
 
     It gives every hook its default, so a game writes only what its rules
-    need and the host calls every hook without probing (python-chess's
+    need and the table calls every hook without probing (python-chess's
     Board does the same for its variants). A dealer is pure: it reads the
-    host's Seating, draws from the fair source it is handed, and answers
+    table's Seating, draws from the fair source it is handed, and answers
     each input with events; it never awaits.
 
     A game hands the base its words (its actions table, whose handlers are
@@ -81,7 +81,7 @@ class Dealer(Generic[S_co]):
     their prefs and by comparing viewer.key with a name the fact carries
     (names_in: any field, at any depth) or with a seated player's name (no
     watcher is seated); everything else it reads is the same for every
-    viewer. The host relies on it: it renders a fact once for each group
+    viewer. The table relies on it: it renders a fact once for each group
     of watchers with equal Prefs, and alone for each watcher the fact names.
     Seated viewers are always rendered one by one (their bets, their turn).
     """
@@ -100,7 +100,7 @@ class Dealer(Generic[S_co]):
         self.actions = actions
         self.views = views
 
-    # --- seating: the host decides, the dealer is told ----------------------
+    # --- seating: the table decides, the dealer is told ----------------------
     def sit_problem(self, player: str, wallet: int) -> str | None:
         """Why `player` may not sit (alley craps' buy-in), or None."""
         return None
@@ -156,7 +156,7 @@ class Dealer(Generic[S_co]):
         return at_rest
 
     def reconfigure(self, config: TableConfig[GameOptions]) -> bool:
-        """Take changed settings live (True), or leave them for the host to
+        """Take changed settings live (True), or leave them for the table to
         apply by a new dealer once no stake is open (False)."""
         return False
 
@@ -211,7 +211,7 @@ class Dealer(Generic[S_co]):
 
 
 AnyDealer = Dealer[object]
-"""A dealer of any game, as the table host holds it: the host calls only the
+"""A dealer of any game, as the table holds it: the table calls only the
 hooks above, none of which hands it the game's snapshot type (a dealer is
 covariant in it, so every game's dealer is one)."""
 

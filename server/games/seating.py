@@ -1,7 +1,7 @@
 """Who sits at one table, in what order, who sits out, who is on the way out,
 and who watches: the one answer to "where is this player".
 
-The table host owns one Seating per table and is the only one that seats,
+The table owns one Seating per table and is the only one that seats,
 unseats or defers; the game's dealer reads it (the shooter is the first
 active seat, Pig's next game takes the ready seats) and may reorder it in
 the one way a game's rules move people: `to_tail` (a seven-out sends the
@@ -56,7 +56,7 @@ class Seating:
     def __contains__(self, player: object) -> bool:
         return any(s.player == player for s in self.seats)
 
-    # --- changes (the host's; `to_tail` also the dealer's) ----------------------
+    # --- changes (the table's; `to_tail` also the dealer's) ----------------------
     def add(self, player: str, key: str, *, ready: bool = True) -> Seat:
         self.watchers.pop(key, None)
         seat = Seat(player, key, ready=ready)

@@ -1,6 +1,6 @@
 """What can go wrong with a ledger call, as the caller must tell it apart.
 
-Three different stories reach a table host, and each is told differently:
+Three different stories reach a table, and each is told differently:
 - `Refused` (and its kinds): the operation was judged and nothing moved; the
   bet is cancelled or the intent was wrong. Retrying unchanged is pointless.
 - `KeyConflict`: a key was reused for a different operation, a programming

@@ -1,4 +1,4 @@
-"""The async face of the ledger: what table hosts and commands await.
+"""The async face of the ledger: what tables and commands await.
 
 Each money call returns only once its operation is durable (or raises: a
 `Refused` kind when nothing moved, `LedgerUnavailable` when the write failed

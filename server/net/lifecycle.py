@@ -37,7 +37,7 @@ import logging
 from typing import AsyncGenerator, Callable
 
 from server import logs
-from server.net.host import Host
+from server.net.edge_app import EdgeApp
 from server.net.lines import LineSplitter
 from server.net.session import Session, Writer
 from server.net.throttle import ConnectionCounter
@@ -50,10 +50,10 @@ LOGGED_MAX = 10_000        # addresses remembered for that before they are forgo
 
 
 class Edge:
-    """Admission to one listening edge (`via`: "telnet" or "web") of `host`."""
+    """Admission to one listening edge (`via`: "telnet" or "web") of `app`."""
 
-    def __init__(self, host: Host, via: str, error_event: str) -> None:
-        self.host = host
+    def __init__(self, app: EdgeApp, via: str, error_event: str) -> None:
+        self.app = app
         self.via = via
         self.error_event = error_event   # what an unexpected error in a session's life is logged as
         self._logged: dict[str, float] = {}
@@ -61,8 +61,8 @@ class Edge:
     def refusal(self, ip: str) -> str | None:
         """Why a new connection from `ip` may not open now (the line it is
         told), or None."""
-        host = self.host
-        return f"*** {host.stop_reason} ***" if host.closing else host.connections.refusal(ip)
+        app = self.app
+        return f"*** {app.stop_reason} ***" if app.closing else app.connections.refusal(ip)
 
     def admit(self, ip: str) -> "Connection | str":
         """A socket from `ip` was accepted: its Connection, counted in the
@@ -71,7 +71,7 @@ class Edge:
         if why is not None:
             self._log_refusal(ip, why)
             return why
-        self.host.connections.admit(ip)
+        self.app.connections.admit(ip)
         return Connection(self, ip)
 
     def _log_refusal(self, ip: str, why: str) -> None:
@@ -98,20 +98,20 @@ class Connection:
         self._abort_at: asyncio.TimerHandle | None = None
 
     @property
-    def host(self) -> Host:
-        return self.edge.host
+    def app(self) -> EdgeApp:
+        return self.edge.app
 
     def refusal(self) -> str | None:
         """Why this admitted connection may not start a session after all:
         the casino began closing since it was accepted."""
-        host = self.host
-        return f"*** {host.stop_reason} ***" if host.closing else None
+        app = self.app
+        return f"*** {app.stop_reason} ***" if app.closing else None
 
     def opened(self, writer: Writer, drop: Callable[[], None] | None = None) -> Session:
         """The connection is ready for a player: its Session, writing through
         `writer` (`drop` aborts the connection, when the Writer's own abort
         is not the way to)."""
-        limits = self.host.config.settings.limits
+        limits = self.app.config.settings.limits
         session = Session(writer, self.ip, max_output=limits.max_output, drop=drop)
         self.session = session
         return session
@@ -122,23 +122,23 @@ class Connection:
         once the client hangs up, the session is closed, or anything fails."""
         session = self.session
         assert session is not None, "opened before served"
-        host = self.host
-        splitter = LineSplitter(host.config.settings.limits.max_line)
+        app = self.app
+        splitter = LineSplitter(app.config.settings.limits.max_line)
         loop = asyncio.get_running_loop()
         try:
-            await host.on_connect(session)
+            await app.on_connect(session)
             while not session.closed:
                 chunk = await anext(chunks, None)
                 if chunk is None or session.closed:
                     break
-                await host.on_input(session, splitter.feed(chunk), loop.time())
+                await app.on_input(session, splitter.feed(chunk), loop.time())
         except (ConnectionError, asyncio.IncompleteReadError):
             pass
         except Exception:
             log.exception("event=%s ip=%s", self.edge.error_event, self.ip)
         finally:
             try:
-                await host.on_disconnect(session)
+                await app.on_disconnect(session)
             finally:
                 if not session.closed:
                     session.close()
@@ -171,7 +171,7 @@ class Connection:
         anonymous = session is None or session.anonymous
         if session is not None:
             session.anonymous = False       # counted out: a login finishing now changes no count
-        self.host.connections.release(self.ip, anonymous=anonymous)
+        self.app.connections.release(self.ip, anonymous=anonymous)
 
 
 def logged_in(connections: ConnectionCounter, session: Session) -> None:

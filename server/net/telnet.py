@@ -68,7 +68,7 @@ from telnetlib3.telopt import (BINARY, CHARSET, CMD_EOR, DO, ECHO, EOR, GA, GMCP
 
 from server import logs
 from server.net import telnetlib3_adapter as tl
-from server.net.host import Host
+from server.net.edge_app import EdgeApp
 from server.net.lifecycle import Connection, Edge
 from server.net.mud import Gmcp, Listed, mssp_enabled, mssp_variables
 from server.net.session import Session
@@ -117,8 +117,8 @@ def writable_encoding(name: str) -> bool:
     return True
 
 
-class TelnetHost(Host, Listed, Protocol):
-    """The app as the telnet edge sees it: a network edge's host that MSSP
+class TelnetApp(EdgeApp, Listed, Protocol):
+    """The app as the telnet edge sees it: a network edge's app that MSSP
     also describes, listening on `port`."""
 
     @property
@@ -199,7 +199,7 @@ class CasinoTelnetServer(tl.CompressionGuard, telnetlib3.TelnetServer):
     real-close accounting: `conn`); offers EOR and forwards window-size
     changes to the session. `app` and `edge` are bound by start_telnet."""
 
-    app: ClassVar[TelnetHost]      # bound on the subclass start_telnet makes
+    app: ClassVar[TelnetApp]      # bound on the subclass start_telnet makes
     edge: ClassVar[Edge]           # ... with its admission
 
     # telnetlib3's create_server makes the protocol with its own arguments: passed on as they come
@@ -561,7 +561,7 @@ def _quiet_telnetlib() -> None:
             logger.addFilter(_NOISE)
 
 
-async def start_telnet(app: TelnetHost, host: str, port: int) -> Server:
+async def start_telnet(app: TelnetApp, host: str, port: int) -> Server:
     """Listen for telnet clients; each gets a Session driven by `app`."""
     _quiet_telnetlib()
     edge = Edge(app, "telnet", "shell_error")

@@ -65,14 +65,14 @@ from aiohttp.web_protocol import RequestHandler
 
 from server import logs
 from server.net import lifecycle
-from server.net.host import Clock, Host
+from server.net.edge_app import Clock, EdgeApp
 from server.net.lifecycle import Connection, Edge
 from server.net.session import Session
 from server.net.throttle import ByteBudget
 
 log = logging.getLogger("casino.net")
 
-CASINO: web.AppKey[Host] = web.AppKey("casino")     # the app this page serves
+CASINO: web.AppKey[EdgeApp] = web.AppKey("casino")     # the app this page serves
 GATE: web.AppKey["HttpGate"] = web.AppKey("gate")     # admission and deadlines of its connections
 ORIGINS: web.AppKey[set[str]] = web.AppKey("origins")   # host:port our page is served from
 STATIC = Path(__file__).resolve().parents[1] / "web" / "static"
@@ -199,7 +199,7 @@ class HttpGate:
     every RequestHandler calls (connection_made and connection_lost) and is
     advanced by the casino's clock."""
 
-    def __init__(self, casino: Host) -> None:
+    def __init__(self, casino: EdgeApp) -> None:
         self.casino = casino
         self.edge = Edge(casino, "web", "web_error")
         self.clock: Clock = casino.clock
@@ -364,7 +364,7 @@ def allowed_origins(host: str, port: int, extra: tuple[str, ...] = ()) -> frozen
     """Where our own page can come from (host:port, lower case): the address
     the page is served on (and the loopback names, when that is loopback or
     every address) and the operator's `web_origins` (a bare name: on `port`).
-    Never the request's own Host header: a DNS-rebinding page sends a Host of
+    Never the request's own EdgeApp header: a DNS-rebinding page sends a EdgeApp of
     its own choosing, which matches its Origin."""
     names = {host.lower()}
     if host in ("", "0.0.0.0", "::") or host.startswith("127.") or host in ("localhost", "::1"):
@@ -483,7 +483,7 @@ class WebServer:
         self.gate.close()
 
 
-async def start_web(casino: Host, host: str, port: int) -> WebServer:
+async def start_web(casino: EdgeApp, host: str, port: int) -> WebServer:
     """Serve the page at / and the WebSocket at /ws on host:port (0: any free port)."""
     server_log = logging.getLogger("aiohttp.server")
     if _HTTP_NOISE not in server_log.filters:

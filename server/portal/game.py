@@ -22,7 +22,7 @@ import sys
 from collections.abc import Callable
 
 from server import logs
-from server.net.host import LinkHost
+from server.net.edge_app import LinkApp
 from server.net.lines import TooLong
 from server.net.session import Session
 from server.portal import protocol
@@ -117,7 +117,7 @@ class RemoteGmcp:
 class GameLink:
     """The game process's connection to its portal."""
 
-    def __init__(self, app: LinkHost, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    def __init__(self, app: LinkApp, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.app = app
         self.reader = reader
         self.writer = writer
@@ -260,7 +260,7 @@ class GameLink:
             await app.on_disconnect(session)
 
 
-async def serve_game(app: LinkHost, link_fd: int,
+async def serve_game(app: LinkApp, link_fd: int,
                      refusal: Callable[[BaseException], str | None] = lambda e: None) -> int:
     """Run the casino behind the portal on the socket `link_fd` until told to stop.
     A start that fails on the database prints `refusal(error)`, one line."""

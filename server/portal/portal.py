@@ -2,7 +2,7 @@
 
 The portal runs the telnet and WebSocket edges exactly as one process does
 (negotiation, the byte budgets, the output limit, the per-address, total and
-not-logged-in caps), as their `Host`. What a connection says goes to the game
+not-logged-in caps), as their `EdgeApp`. What a connection says goes to the game
 process as messages (server/portal/protocol.py); what the game writes comes
 back and is written to the connection as it is, through the same Session
 checks (a client that does not read is cut off here).
@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 from server import logs
 from server.config.model import CasinoConfig
-from server.net.host import addresses
+from server.net.edge_app import addresses
 from server.net.lines import TooLong
 from server.net.session import Session
 from server.net.throttle import ConnectionCounter
@@ -50,7 +50,7 @@ DATABASE_ENV = "CASINO_GAME_DATABASE"     # the database URL the game process us
 
 
 class Portal:
-    """The edges' Host in the portal process (see server.net.host.Host): the
+    """The edges' EdgeApp in the portal process (see server.net.edge_app.EdgeApp): the
     connections are `clients`, the game process behind them `game`."""
 
     def __init__(self, config: CasinoConfig, game_argv: list[str],
@@ -76,7 +76,7 @@ class Portal:
         self._web: WebServer | None = None
         self.host = config.settings.host
 
-    # --- what the edges use (server.net.host.Host, telnet's Listed) ------------------
+    # --- what the edges use (server.net.edge_app.EdgeApp, telnet's Listed) ------------------
     @property
     def clock(self) -> Manager:
         return self.manager

@@ -1,6 +1,6 @@
 """Carrying out what a table's game answered, in order.
 
-A dealer answers every input with events; the host hands them here. Money
+A dealer answers every input with events; the table hands them here. Money
 intents go to the cashier first (a refused Hold comes back as the game's
 answer to it, in place); a question is put to its player's prompt; a hand's
 result goes to the operator's log; a Notice is told now or kept for the next
@@ -26,11 +26,11 @@ from server.tables.seat_clock import SeatClock
 log = logging.getLogger("casino.tables")
 
 Answer = Callable[[Viewing, str], Callable[[str], Awaitable[bool]]]
-"""The host's handler for a player's answer to an Ask (session, the Ask's word)."""
+"""The table's handler for a player's answer to an Ask (session, the Ask's word)."""
 
 
 class HostLedger(TableLedger, Protocol):
-    """What a table host reads and writes of the ledger (server.ledger.Ledger):
+    """What a table reads and writes of the ledger (server.ledger.Ledger):
     the cashier's writes, a wallet to play with, a notice for one who is gone."""
 
     async def balance(self, player: str) -> Balance: ...

@@ -4,7 +4,7 @@ A changed config is taken live where the game can (new limits for new
 wagers: Dealer.reconfigure); otherwise it waits until no stake is open, when a
 new dealer is built for it at the same seats. A table removed from the config
 takes no new games or wagers and closes, refunding what is left, once the
-hand in play is over (as its game defines a hand). The host asks `settle`
+hand in play is over (as its game defines a hand). The table asks `settle`
 after every input, so a waiting change happens on the first input that
 finds the table ready.
 """
@@ -25,7 +25,7 @@ CLOSED = "This table is now closed."
 
 
 class Changing(Protocol):
-    """What a change needs of its table (server.tables.host.TableHost)."""
+    """What a change needs of its table (server.tables.table.Table)."""
 
     @property
     def core(self) -> TableCore: ...

@@ -1,16 +1,16 @@
 """The pure core of one table: its game's dealer, its Seating and the usher.
 
 Everything a table decides without I/O is here: who sits and who waits to
-leave, what a typed word means (after the host's table verbs), what time
+leave, what a typed word means (after the table's table verbs), what time
 passing does, what a refused hold cancels. Each method returns events in the
-order the host must apply them: a game's SeatRequest is carried out in place
+order the table must apply them: a game's SeatRequest is carried out in place
 (the usher's answer takes its position), and leaves that waited on live bets
 are finished after every input (`finish_leaves`). Money intents are only
-returned, never written: the host's cashier writes them.
+returned, never written: the table's cashier writes them.
 
 Tests drive this core directly, by ticks, with no server, so the rules of
 seating and timing are tested in microseconds against the same code the
-host runs.
+table runs.
 """
 from __future__ import annotations
 

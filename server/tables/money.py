@@ -6,7 +6,7 @@ number, after a reload), so a key the ledger has seen is always a retry that
 moves nothing. It keeps the table's open stakes (what `tables` and `quit`
 show, and what "at rest" means) and the settlements the ledger could not
 write yet, which it retries until they are durable. What it cannot write is
-answered as events for the host to apply: a refused hold goes back to the
+answered as events for the table to apply: a refused hold goes back to the
 game, a failed settlement is told to its players as "pending recovery",
 never as paid.
 """

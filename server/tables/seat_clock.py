@@ -1,6 +1,6 @@
 """Time at a table: each seat's visit, counted from the tick it was taken.
 
-The host calls `clock` after every input, so every way out of a seat (leave,
+The table calls `clock` after every input, so every way out of a seat (leave,
 a waited leave, a drop, a closing) is counted without each path having to say
 so; the time of each seat that ended goes to the table-time store (`stats`).
 Time is not money: a lost write is logged and play goes on.

@@ -8,7 +8,7 @@ game says the player has live bets - the player stays seated, sees the roll
 that decides them, and is unseated right after (`finish_leaves`).
 
 Pure: each method returns events (addressed Notes and the dealer's answers)
-for the host to apply in order; the host owns the Seating and the dealer.
+for the table to apply in order; the table owns the Seating and the dealer.
 """
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from server.games.seating import Seating
 class Usher:
     def __init__(self, seating: Seating, dealer: AnyDealer, word: str) -> None:
         self.seating = seating
-        self.dealer = dealer        # the host swaps it when the table is reconfigured
+        self.dealer = dealer        # the table swaps it when the table is reconfigured
         self.word = word            # play <word>, watch <word>
 
     def _others(self, player: str) -> tuple[str, ...]:

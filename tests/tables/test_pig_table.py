@@ -1,7 +1,7 @@
 """The Pig table: seats, `start`, deadlines, the computer's pace, leaving, stakes.
 
 Driven by ticks with fixed dice, no network. The staked games run through a
-real TableHost and a real ledger file (with a minimal app object), so antes,
+real Table and a real ledger file (with a minimal app object), so antes,
 a refused ante, the pot and shutdown refunds are checked against the ledger's
 own invariants.
 """
@@ -203,7 +203,7 @@ class Session:
 
 
 class App:
-    """What a TableHost needs of the casino: ledger, online sessions, the clock."""
+    """What a Table needs of the casino: ledger, online sessions, the clock."""
 
     def __init__(self, ledger, players):
         from server.tables.manager import Manager
@@ -225,12 +225,12 @@ class Clocked:
 
 async def staked_host(tmp_path, rolls, chips):
     from server.ledger import Ledger
-    from server.tables.host import TableHost
+    from server.tables.table import Table
     ledger = await Ledger.open(tmp_path / "pig.db")
     for player, amount in chips.items():
         await ledger.mint(f"start:{player}", player, amount, "starting chips")
     app = App(ledger, chips)
-    host = TableHost(app, config(stake=50, target=20))
+    host = Table(app, config(stake=50, target=20))
     host.dice = TableDice(rolls)
     host.install(host.dealer.config)
     for player in chips:

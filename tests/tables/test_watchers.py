@@ -3,7 +3,7 @@ of watchers with the same Prefs, and alone for a watcher the fact names, and
 every watcher is told exactly what rendering each of them alone tells them.
 
 Each scenario is played twice, with the same dice and inputs, through a real
-TableHost and ledger file: once by the host as it is, once by a reference
+Table and ledger file: once by the host as it is, once by a reference
 host that renders every fact for every viewer on their own; each person's
 lines must be the same in both.
 """
@@ -20,7 +20,7 @@ from server.games.craps.events import BetRefused, Travelled, Wager
 from server.games.seam import Note, Viewer, names_in
 from server.render.prefs import Prefs
 from server.tables.delivery import Audience, Delivery
-from server.tables.host import TableHost
+from server.tables.table import Table
 
 ROOT = Path(__file__).resolve().parents[2]
 HZ = 10
@@ -44,7 +44,7 @@ class Wheel(FixedDraws):
 
 
 class App:
-    """What a TableHost needs of the casino: ledger, online sessions, the clock."""
+    """What a Table needs of the casino: ledger, online sessions, the clock."""
 
     def __init__(self, ledger: Any, sessions: list[Session]) -> None:
         from server.tables.manager import Manager
@@ -73,7 +73,7 @@ class OneByOneDelivery(Delivery):
                 self.tell(session, *lines)
 
 
-class OneByOne(TableHost):
+class OneByOne(Table):
     """A table host whose delivery is the reference."""
 
     def __init__(self, app: Any, config: Any) -> None:
@@ -115,7 +115,7 @@ async def open_table(tmp_path: Path, host_class: type, table: str, dice: Any, se
     return app, host, watched
 
 
-async def act(host: TableHost, player: str, *words: str) -> None:
+async def act(host: Table, player: str, *words: str) -> None:
     await host.run(lambda: host.apply(host.dealer.act(player, list(words), 1000)))
 
 
@@ -137,7 +137,7 @@ async def craps_rolls(tmp_path: Path, host_class: type) -> tuple:
 
 
 async def test_a_craps_roll_renders_each_fact_once_a_prefs_group_and_tells_every_watcher_the_same(tmp_path):
-    app, watched = await craps_rolls(tmp_path, TableHost)
+    app, watched = await craps_rolls(tmp_path, Table)
     reference, _ = await craps_rolls(tmp_path, OneByOne)
     for key, session in reference.online.items():
         assert app.online[key].lines == session.lines, key
@@ -171,7 +171,7 @@ async def roulette_rider(tmp_path: Path, host_class: type) -> tuple:
 
 
 async def test_a_watcher_a_fact_names_is_rendered_alone_and_reads_it_as_theirs(tmp_path):
-    app, host = await roulette_rider(tmp_path, TableHost)
+    app, host = await roulette_rider(tmp_path, Table)
     reference, _ = await roulette_rider(tmp_path, OneByOne)
     for key, session in reference.online.items():
         assert app.online[key].lines == session.lines, key

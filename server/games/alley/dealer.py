@@ -138,7 +138,7 @@ class AlleyDealer(Dealer[AlleySnapshot]):
             return events + [Note((player,), "A game is in progress: you will play in the next one. "
                                              "'table' shows how it stands.")]
         if len(self.seats) >= most:
-            self._full = True       # started by the next tick, so its Holds go through the host
+            self._full = True       # started by the next tick, so its Holds go through the table
             return events + [Note(None, "The table is full: the game starts.")]
         return events + [self._start_hint()]
 
@@ -209,7 +209,7 @@ class AlleyDealer(Dealer[AlleySnapshot]):
                                 game_id=f"{self.config.id}:g{self.games}")
         return self._after(self.engine.start())
 
-    # --- time and the host's other inputs ---------------------------------------
+    # --- time and the table's other inputs ---------------------------------------
     def advance(self, ticks: int) -> list[Event]:
         if self.engine is None:
             full, self._full = self._full, False

@@ -20,7 +20,7 @@ move chips between stakes pass by pass. Instead:
   pass, not their buy-in. One Settle plus one Hold per player with chips.
 * This "pay out and re-hold" happens only between passes, never while a pass
   is being faded or rolled, so a refused re-Hold (reported to the game by the
-  host) simply means that player has left with their bankroll already in their
+  table) simply means that player has left with their bankroll already in their
   wallet.
 
 Keys: `<game_id>:stake:<n>:<player>` for Holds, `<game_id>:settle:<n>` for

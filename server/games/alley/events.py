@@ -1,6 +1,6 @@
 """Alley craps' commands and events.
 
-Commands are the frozen dataclasses a host builds from what a player typed:
+Commands are the frozen dataclasses a table builds from what a player typed:
 `bet 60` -> Bet(60), `fade 20` -> Fade(20), `fade` or `fade 0` -> Fade(0)
 (decline), `roll` -> Roll(), `pass` -> PassDice().
 
@@ -263,6 +263,6 @@ Fact = (GameStarted | ShooterUp | ActionSet | FadeAsked | Faded | FadeDeclined
         | Rolled | PassResolved | Balances | CleanedOut | ChoiceAsked | BonesPassed
         | TimedOut | PlayerLeft | PaidOut | BuyInRefused | GameOver | GameClosed | Refused)
 
-# What AlleyGame hands the host: its facts and the money intents, in order (a
+# What AlleyGame hands the table: its facts and the money intents, in order (a
 # narrower kind of server.games.events.Event).
 Event = Fact | MoneyIntent

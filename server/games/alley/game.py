@@ -1,6 +1,6 @@
 """The alley craps table as a pure state machine (spec 000, docs/play-alley-craps.md).
 
-The seam with the table host, in the manner of h11: commands and elapsed ticks
+The seam with the table, in the manner of h11: commands and elapsed ticks
 go in, lists of events come out; nothing here awaits, sleeps, prints, reads a
 clock or makes randomness (dice come from the DiceSource handed in).
 
@@ -15,12 +15,12 @@ clock or makes randomness (dice come from the DiceSource handed in).
     events = game.close("shutdown")        # everyone gets their bankroll back
 
 Each list mixes facts (server.games.alley.events) and money intents
-(server.games.intents). The host applies the intents in order and hands
+(server.games.intents). The table applies the intents in order and hands
 the facts to the renderer. It reports a refused Hold with `hold_refused(key)`
 as soon as it learns of it, even in the middle of a batch: the answer is facts
 only, and the consequences (with any money they move) come with the next
-input, so no intent ever names a stake whose Hold the host has not written
-yet. The host must keep calling `advance` while a game runs. `game_id` must
+input, so no intent ever names a stake whose Hold the table has not written
+yet. The table must keep calling `advance` while a game runs. `game_id` must
 make the intent keys unique within the table (e.g. table id plus a game
 counter). A refused command is a `Refused` event with a one-line reason and
 changes nothing; refusals.py holds the table of what may be typed when.
@@ -183,7 +183,7 @@ class AlleyGame:
     def hold_refused(self, *keys: str) -> list[Event]:
         """The ledger refused these Holds: their players are out, chips in their wallets.
 
-        Only facts come back: the host may still be applying Holds of the same
+        Only facts come back: the table may still be applying Holds of the same
         batch, so what follows (the bones moving on, the game ending and its
         Settle) comes with the next input."""
         if self.phase in (Phase.OVER, Phase.CLOSED):

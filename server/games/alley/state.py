@@ -28,7 +28,7 @@ WAITING = MappingProxyType({Phase.BETTING: ev.Waiting.BET, Phase.FADING: ev.Wait
 
 
 def start_problem(players: Sequence[str], options: AlleyOptions, max_players: int = 6) -> str | None:
-    """Why these players cannot start a game, or None: for the host's `start`."""
+    """Why these players cannot start a game, or None: for the table's `start`."""
     least = max(2, options.min_players)
     if len(players) < least:
         return f"alley craps needs at least {least} players"

@@ -1,13 +1,13 @@
 """Bank craps at a table: the rules state, the shooter queue and pacing.
 
-Policy (docs/play-craps.md "Sitting down", "Rolling"); the host's Seating is the queue:
+Policy (docs/play-craps.md "Sitting down", "Rolling"); the table's Seating is the queue:
 - the shooter is the first active seat; arrivals (and players back from
   sitting out) join at the tail; a made point keeps the shooter; a seven-out
   sends the shooter to the tail; sitting-out seats are skipped;
 - a departing shooter's hand goes on with the next shooter, point and bonus
   progress intact (the rules state knows only "the hand");
-- `leave`, `sitout` and a manual-mode `stop` ask the host to unseat the
-  player; the host waits for their last live bet (`has_live_bets`), and until then
+- `leave`, `sitout` and a manual-mode `stop` ask the table to unseat the
+  player; the table waits for their last live bet (`has_live_bets`), and until then
   they stay seated (and shoot, if it is their turn) but bet no more;
 - a disconnect forfeits live bets; shutdown refunds every stake;
 - the dice rotate (reveal and re-commit) at the end of every shooter hand.
@@ -61,7 +61,7 @@ class BankCrapsDealer(Dealer[CrapsSnapshot]):
         self._snap: CrapsSnapshot | None = None  # what the view reads, until the next input
 
     def _touched(self) -> None:
-        """An input is in: the table (or its seats, which the host changes just
+        """An input is in: the table (or its seats, which the table changes just
         before it calls `seated` or `unseated`) may change, so the snapshot goes."""
         self._snap = None
 
@@ -114,7 +114,7 @@ class BankCrapsDealer(Dealer[CrapsSnapshot]):
         self._shooter = shooter
         return events
 
-    # --- seating (the host seats; we welcome and re-pace) ---------------------
+    # --- seating (the table seats; we welcome and re-pace) ---------------------
     def seated(self, player: str, back: bool) -> list[Event]:
         self._touched()
         if back:
@@ -230,7 +230,7 @@ class BankCrapsDealer(Dealer[CrapsSnapshot]):
             if not self._live(player):
                 self.autoroll.discard(player)
                 events.append(Note((player,), "Your bets are done: autoroll stops."))
-        # Players whose leave waited for this roll are unseated by the host
+        # Players whose leave waited for this roll are unseated by the table
         # after this roll is shown to them.
         self.pacing.restart(multiplayer=self._multiplayer())
         return events + self._changed()
@@ -307,7 +307,7 @@ class BankCrapsDealer(Dealer[CrapsSnapshot]):
         self.pacing.shooter, self.pacing.autoroll = t.shooter * hz, t.autoroll * hz
         return True
 
-    # --- the host's other inputs -------------------------------------------
+    # --- the table's other inputs -------------------------------------------
     def hold_refused(self, key: str, reason: str) -> list[Event]:
         """The ledger would not hold a stake: the wager is off, said in one line."""
         self._touched()

@@ -1,4 +1,4 @@
-"""Facts the bank craps table reports, for render and the table host: the
+"""Facts the bank craps table reports, for render and the table: the
 rules state's (a wager placed, a roll, a point) and the dealer's (who has the
 dice, the betting window, each player's settlement).
 

@@ -8,7 +8,7 @@ until its next input, so a roll rendered for every viewer builds it once.
 
 It is the same for every viewer: what differs between viewers (their prefs,
 their name, so their own wagers) comes with the Viewer, which keeps the
-host's rule for watchers (seam.Dealer) true.
+table's rule for watchers (seam.Dealer) true.
 """
 from __future__ import annotations
 

@@ -1,10 +1,10 @@
 """The pure bank craps table: everyone's wagers, the puck and the shooter hand.
 
-No timing, seats or shooter queue live here (the table host owns those): this
+No timing, seats or shooter queue live here (the table owns those): this
 state only knows "the hand", which simply continues whoever throws next, so a
 departing shooter's point and bonus progress stay. Every method returns a list
 of facts (events.py) and money intents (server.games.intents) in order; the
-host applies the intents, and calls `cancel` for a bet whose Hold it refused.
+table applies the intents, and calls `cancel` for a bet whose Hold it refused.
 Stake handles and every intent key are f"{table}:{seq}", unique per table.
 A roll that decides wagers ends with exactly one Settle over all of them (wins,
 losses and pushes); removals, forfeits and refunds stay one intent per stake.
@@ -296,7 +296,7 @@ class CrapsState:
             # One durable write for everything the roll decided (docs/architecture.md
             # "One settlement per roll"): a full table is one ledger transaction,
             # not one commit per wager awaited in turn. A player who gets nothing
-            # back is still named, with 0, so the host can tell every owner of a
+            # back is still named, with 0, so the table can tell every owner of a
             # closed stake if the settlement is pending recovery.
             events.append(Settle(self._key(), tuple(decided), tuple(back.items())))
         self.view = after

@@ -1,4 +1,4 @@
-"""Pig at its table: seats, `start`, and the pure engine (server.games.pig) wired to the host.
+"""Pig at its table: seats, `start`, and the pure engine (server.games.pig) wired to the table.
 
 Seating policy (docs/play-pig.md, tracker issue 7):
 - anyone may sit while there is a free seat (`max_players`); people who sit
@@ -18,7 +18,7 @@ Seating policy (docs/play-pig.md, tracker issue 7):
 
 The engine's `hold_refused` answers with facts only; what follows (the turn
 moving on, or a called-off game with its refunds) comes with the engine's next
-input, and the host calls `advance` every manager tick, so that is at most one
+input, and the table calls `advance` every manager tick, so that is at most one
 tick later.
 """
 from __future__ import annotations
@@ -157,7 +157,7 @@ class PigDealer(Dealer[PigSnapshot]):
                              ("reason", over.reason.value), ("rounds", over.rounds), ("pot", over.pot)))
         return [*events, *(WalletReport(p) for p in humans), result]
 
-    # --- time and the host's other inputs -----------------------------------
+    # --- time and the table's other inputs -----------------------------------
     def advance(self, ticks: int) -> list[Event]:
         game = self._playing()
         if game is None:

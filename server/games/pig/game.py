@@ -1,6 +1,6 @@
 """The Pig table as a pure state machine (spec 003, docs/play-pig.md).
 
-The seam with the table host, in the manner of h11: commands and elapsed ticks
+The seam with the table, in the manner of h11: commands and elapsed ticks
 go in, lists of events come out; nothing here awaits, sleeps, prints, reads a
 clock or makes randomness (dice come from the DiceSource handed in).
 
@@ -15,12 +15,12 @@ clock or makes randomness (dice come from the DiceSource handed in).
     events = game.close("shutdown") # shutdown: every ante is refunded
 
 Every returned list mixes facts (server.games.pig.events) and money intents
-(server.games.intents); the host applies the intents in order and hands
+(server.games.intents); the table applies the intents in order and hands
 the facts to the renderer. It reports a refused Hold with `hold_refused(key)`
 as soon as it learns of it, even in the middle of a batch: the answer is facts
 only, and the consequences (with any money they move) come with the next
-input, so no intent ever names a stake whose Hold the host has not written
-yet. The host must keep calling `advance` while a game runs. `game_id` must
+input, so no intent ever names a stake whose Hold the table has not written
+yet. The table must keep calling `advance` while a game runs. `game_id` must
 make the intent keys unique within the table (e.g. table id plus a game
 counter). A refused command is a `Refused` event with a one-line reason and
 changes nothing.
@@ -70,7 +70,7 @@ class Phase(Enum):
 
 def start_problem(players: Sequence[str], max_players: int = 6,
                   computer_name: str = "computer") -> str | None:
-    """Why these players cannot start a game, or None: for the host's `start`."""
+    """Why these players cannot start a game, or None: for the table's `start`."""
     if not players:
         return "nobody is seated at the table"
     if len(players) > max_players:
@@ -116,7 +116,7 @@ class PigGame:
         self._refused: list[str] = []       # antes refused, not yet acted on
         self.phase = Phase.READY
 
-    # ---- what the host and renderer may read ----------------------------------
+    # ---- what the table and renderer may read ----------------------------------
     @property
     def players(self) -> tuple[str, ...]:
         return tuple(self._order)
@@ -198,7 +198,7 @@ class PigGame:
     def hold_refused(self, *keys: str) -> list[Event]:
         """The ledger refused these antes: those players are out without a stake.
 
-        Only facts come back: the host may still be applying Holds of the same
+        Only facts come back: the table may still be applying Holds of the same
         batch, so what follows (the turn moving on, or a cancelled game and its
         Refunds when fewer than two remain) comes with the next input."""
         refused = [p for p, k in self._antes.items() if k in keys]

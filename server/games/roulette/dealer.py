@@ -1,12 +1,12 @@
-"""Roulette at a table: the pure wheel (wheel.py) wired to the host's seats and dice.
+"""Roulette at a table: the pure wheel (wheel.py) wired to the table's seats and dice.
 
-Policy (docs/play-roulette.md), the host's Seating being who is here:
+Policy (docs/play-roulette.md), the table's Seating being who is here:
 - the wheel runs on its own round clock when two or more are seated (or bets
   of players who left are down), so a lone player is never hurried: they
   type `spin` (which they may also do while riders' bets wait);
-- leaving or dropping forfeits nothing: `has_live_bets` is always False, so the host
+- leaving or dropping forfeits nothing: `has_live_bets` is always False, so the table
   unseats at once, and the wheel keeps the player's bets riding on the next
-  spin. Their Settlement (away) becomes a Notice, which the host tells them
+  spin. Their Settlement (away) becomes a Notice, which the table tells them
   now if they are connected and keeps for their next login otherwise;
 - a player who sits down again before that spin has their bets back;
 - the draw is `dice.draw(37)` from the table's FairDice, and the dice rotate
@@ -45,7 +45,7 @@ class RouletteDealer(Dealer[TableSnapshot]):
     def __init__(self, config: TableConfig[RouletteOptions], tick_hz: int, dice: TableDraws,
                  seating: Seating) -> None:
         super().__init__(config, tick_hz, dice, seating, ACTIONS, view.VIEWS)
-        # The wheel numbers its intent keys from 1 under the table's id; the host
+        # The wheel numbers its intent keys from 1 under the table's id; the table
         # makes them unique across runs and across dealers of one run (a reload's
         # new dealer) by its own prefix (Cashier.key).
         self.wheel = RouletteWheel(config.options, dice.draw, tick_hz, config.id)
@@ -125,7 +125,7 @@ class RouletteDealer(Dealer[TableSnapshot]):
     def _spin(self, move: Move) -> list[Event]:
         return self._after(self.wheel.spin(move.player, solo=self._alone()))
 
-    # --- time and the host's other inputs -----------------------------------
+    # --- time and the table's other inputs -----------------------------------
     def advance(self, ticks: int) -> list[Event]:
         return self._after(self.wheel.advance(ticks, self._timed()))
 
@@ -139,7 +139,7 @@ class RouletteDealer(Dealer[TableSnapshot]):
 
     def reconfigure(self, config: TableConfig[GameOptions]) -> bool:
         """New limits apply to the next wager at once; other changes (la partage,
-        timing) wait until no bet is down, when the host builds a new dealer."""
+        timing) wait until no bet is down, when the table builds a new dealer."""
         if config.game != "roulette":
             return False
         mine = config.narrowed(RouletteOptions)

@@ -1,4 +1,4 @@
-"""Facts the roulette wheel reports, for render and the table host.
+"""Facts the roulette wheel reports, for render and the table.
 
 Facts say what happened, never how to show it. Money moves only through the
 intents of server.games.intents (Hold, Settle, Refund) that travel in the
@@ -94,7 +94,7 @@ class Settlement(GameFact):
     """One player's whole spin, consolidated (after the spin's single Settle).
 
     `away`: the player had left or disconnected; their bets rode and were
-    paid to the wallet, and the host tells them at their next login.
+    paid to the wallet, and the table tells them at their next login.
     """
 
     spin: int

@@ -20,7 +20,7 @@ def settle_spin(wagers: Sequence[Wager], pocket: int, spin: int, la_partage: boo
     """[Settle, Settlement...] for the wagers on the layout when the ball drops in `pocket`.
 
     Players come in the order of their first wager; a player who gets nothing
-    back is listed with 0 (the ledger moves nothing for it, but the host knows
+    back is listed with 0 (the ledger moves nothing for it, but the table knows
     whom a settlement pending recovery concerns). No wagers, no events.
     """
     lines: dict[str, list[Line]] = {}

@@ -14,7 +14,7 @@ is `draw(37)`, handed in (a fair source, or fixed pockets in tests). Money
 intents come before the facts that need them written: Hold before
 BetAccepted, Refund before BetRemoved, the spin's single Settle before the
 per-player Settlements. Every intent key is f"{table_id}:{n}", unique per table.
-If the ledger refuses a Hold, the host calls `hold_refused(key)` before any
+If the ledger refuses a Hold, the table calls `hold_refused(key)` before any
 other input and shows the BetCancelled it returns instead of the BetAccepted
 that followed the Hold; no intent ever names a stake that was not held.
 
@@ -67,7 +67,7 @@ class RouletteWheel:
         self._spins = 0
         self._key = IntentKeys(table_id)
 
-    # -- views for the renderer and the host ---------------------------------
+    # -- views for the renderer and the table ---------------------------------
     @property
     def phase(self) -> Phase:
         return self._clock.phase
@@ -142,7 +142,7 @@ class RouletteWheel:
         return stake_problem(got[0].amount, self.options.min_bet, self.options.max_bet) or got
 
     def hold_refused(self, key: str, reason: str = "the ledger refused the stake") -> list[Event]:
-        """The host could not hold this stake: forget the wager (no money moved)."""
+        """The table could not hold this stake: forget the wager (no money moved)."""
         wager = self._wagers.pop(key, None)
         if wager is None:
             return []

@@ -1,4 +1,4 @@
-"""Simplified craps at a table: one seat, the 001/002 game, wired to the host.
+"""Simplified craps at a table: one seat, the 001/002 game, wired to the table.
 
 Seating policy: a solo table (max_players 1). Leaving with a bet in play waits
 until it is decided (the player rolls it out); a disconnect forfeits the live
@@ -11,7 +11,7 @@ in the fair dice' place: Dealer.own_draws) starts a C program's rand()
 stream, which carries on from game to game. Whoever knows the seed knows
 every roll, so such a table moves no chips: the engine's money intents are
 counted against a practice bankroll kept here for the sitting, and none
-reaches the host, so the ledger never sees the table.
+reaches the table, so the ledger never sees the table.
 
 The words are declared in commands.ACTIONS; what people see is view.py, which
 reads facts and the frozen snapshots this dealer hands out (`seat`, `state`).
@@ -210,7 +210,7 @@ class SimplifiedDealer(Dealer[TableState]):
 
     def _practise(self, events: list[Event]) -> list[Event]:
         """At a classic table, count the engine's money intents against the
-        practice bankroll and keep them from the host; elsewhere, pass them on."""
+        practice bankroll and keep them from the table; elsewhere, pass them on."""
         if self.classic is None:
             return events
         kept: list[Event] = []

@@ -2,12 +2,12 @@
 
 A pure state machine: `act(action, wallet)` takes a command and the player's
 wallet balance (chips not already held) and returns facts plus money intents,
-in the order the host must apply them. No timing, no I/O; dice are handed in.
+in the order the table must apply them. No timing, no I/O; dice are handed in.
 
 Why the wallet is an input: 001 offers `press` only when the bankroll covers
 it, and "can't bet more than the wallet" should be a one-line refusal before
 any chip moves. The ledger stays the authority: if it still refuses a Hold
-(another table spent the chips in between), the host calls `hold_refused(key)`
+(another table spent the chips in between), the table calls `hold_refused(key)`
 and the wager is taken back as if never made.
 
 Money: every wager is a Hold; a decided game is one Settle over all its stakes
@@ -170,7 +170,7 @@ class SimplifiedCraps:
                 OddsPlaced(side, point, chips, odds_win(side, point, chips),
                            amount.returned, note)]
 
-    # --- the host's other inputs ------------------------------------------------------
+    # --- the table's other inputs ------------------------------------------------------
     def hold_refused(self, key: str) -> list[EngineEvent]:
         """The ledger refused Hold `key`: take that wager back, as if never made."""
         chips = self.stakes.pop(key, None)

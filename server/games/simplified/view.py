@@ -5,7 +5,7 @@ hands out (`Seat` for facts, `TableState` for the table), never the dealer or
 its engine, so nothing here can change the game and the dealer's state stays
 its own. A fact reads differently only for the seated player ("You rolled")
 and everyone else ("ann rolled"): the one name it compares a viewer with is
-the seated player's, as the host's watcher rule asks (seam.Dealer).
+the seated player's, as the table's watcher rule asks (seam.Dealer).
 
 At a classic-dice table (`dice: classic`) the dice and the decisions read in
 spec 002's words ("Roll: 3 + 1 = 4", "The point is 4", "Seven'd out! You

@@ -5,7 +5,7 @@ it: whether it is closing and why, the shared connection caps, the config's
 limits, the clock, and the three entry points a session's life passes through. Naming
 it here keeps the edges from reaching further into the app unnoticed, and
 lets a test stand in a small fake. The game process's link to its portal
-(server.portal.game) uses the casino's life besides: `LinkHost`.
+(server.portal.game) uses the casino's life besides: `LinkApp`.
 """
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ class Clock(Protocol):
     def unsubscribe(self, tickable: Ticking) -> None: ...
 
 
-class Host(Protocol):
+class EdgeApp(Protocol):
     """The app as a network edge sees it (read-only attributes, as properties)."""
 
     @property
@@ -71,7 +71,7 @@ class PortalLink(Protocol):
     def send(self, message: Message) -> None: ...
 
 
-class LinkHost(Protocol):
+class LinkApp(Protocol):
     """The casino as the game process's link to its portal sees it
     (server.portal.game): the sessions' entry points (a kept connection is
     resumed), the casino's life (start without listening, stop, restart,

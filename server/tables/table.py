@@ -1,6 +1,6 @@
-"""The table host: the game-agnostic part of every table, with its I/O.
+"""The table: the game-agnostic part of every table, with its I/O.
 
-A host owns one table's inputs and feeds them to its pure core
+A table owns one table's inputs and feeds them to its pure core
 (server.tables.core: the game's dealer, the Seating and the usher) one at a
 time, in order - a player's command, elapsed ticks, a ledger result - so a
 wager is live only once its hold is durable and a roll never overtakes a
@@ -50,7 +50,7 @@ class CommandFinder(Protocol):
 
 
 class TableApp(Protocol):
-    """What a table host uses of the casino (server.app.Casino)."""
+    """What a table uses of the casino (server.app.Casino)."""
 
     @property
     def manager(self) -> Manager: ...          # the clock: tick_hz, seconds()
@@ -77,14 +77,14 @@ class TableApp(Protocol):
 
     def is_operator(self, session: Viewing) -> bool: ...
 
-    def forget_table(self, host: TableHost) -> None: ...   # a retired table has closed
+    def forget_table(self, table: Table) -> None: ...   # a retired table has closed
 
 
-class TableHost:
+class Table:
     def __init__(self, app: TableApp, config: TableConfig[GameOptions], generation: int = 0) -> None:
-        """`generation`: hosts this run opened before for the same table id (a
+        """`generation`: tables this run opened before for the same table id (a
         table removed by `reload` and added back); its dealers count their keys
-        from 1 again, so the generation keeps their keys from the old host's."""
+        from 1 again, so the generation keeps their keys from the old table's."""
         self.app = app
         self.id = config.id
         self.core = TableCore(config, app.manager.tick_hz, FairDice(config.id, seed=app.seed))
