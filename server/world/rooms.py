@@ -126,9 +126,6 @@ class World:
             self._occupants[session.room].pop(session, None)
             self.version += 1
 
-    def others(self, session: Occupant) -> list[Occupant]:
-        return [s for s in self.occupants(session.room) if s is not session] if session.room else []
-
     def replace_rooms(self, rooms: dict[str, RoomConfig]) -> None:
         self.rooms = rooms
         self.version += 1

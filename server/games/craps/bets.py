@@ -100,7 +100,6 @@ OWN_NUMBERS: dict[Kind, tuple[int, ...] | None] = {Kind.HIGH: None, Kind.FACE: D
 LINE = (Kind.PASS, Kind.DONT_PASS, Kind.COME, Kind.DONT_COME)
 BONUS = (Kind.FIRE, Kind.SMALL, Kind.TALL, Kind.ALL)
 CONTRACTS = frozenset((Kind.PASS, Kind.COME, Kind.HIGH, *BONUS))
-ONE_ROLL = frozenset((Kind.FIELD, Kind.ANY7, Kind.ANYCRAPS, Kind.PROP, Kind.HORN, Kind.HOP))
 
 
 @dataclass(frozen=True, slots=True)

@@ -86,21 +86,6 @@ class CrapsState:
         """The puck: 0 (OFF, a come-out roll is next) or the point."""
         return self.view.point
 
-    @property
-    def fire_points(self) -> tuple[int, ...]:
-        """Distinct points made in this shooter hand (the Fire tracker)."""
-        return tuple(n for n in (4, 5, 6, 8, 9, 10) if self.view.fire >> n & 1)
-
-    @property
-    def ats_hits(self) -> tuple[int, ...]:
-        """Totals rolled since the last seven (the Small/Tall/All tracker)."""
-        return tuple(t for t in range(2, 13) if self.view.hits >> t & 1)
-
-    @property
-    def bonus_open(self) -> bool:
-        """Whether Fire/Small/Tall/All are taken now (before the hand's first roll)."""
-        return self.view.rolls == 0
-
     # -- placing ----------------------------------------------------------
     def bet(self, player: str, words: str | list[str], wallet: int | None = None) -> list[Event]:
         """Parse and place: `table.bet("ann", "place 6 12")`. With `wallet`
