@@ -138,7 +138,7 @@ def test_the_circle_finder_finds_a_circle() -> None:
 
 # --- commands and the casino talk to a table through its host's verbs ------------
 # A table's dealer, seating and core are the host's to drive (server/tables/table.py):
-# the commands and the casino's services ask the host (`seats()`, `roles()`,
+# the commands and the casino's services ask the table (`seats()`, `roles()`,
 # `plays_for_chips()`, `call(word)` ...) and never reach past it.
 TABLE_INSIDES = frozenset({"dealer", "seating", "core"})
 TABLE_USERS = sorted([*(SERVER / "commands").rglob("*.py"), *(SERVER / "casino").rglob("*.py"),
@@ -168,3 +168,24 @@ def test_the_reach_finder_sees_a_dealer_behind_a_host() -> None:
     assert reaches_inside("floor = min(h.core.dealer.x for h in tables)") == ["1: .dealer", "1: .core"]
     assert reaches_inside("s = getattr(host, 'seating')") == ["1: getattr seating"]
     assert reaches_inside("host.seats(); host.plays_for_chips()") == []
+
+
+# A class is one idea; past 300 lines it is several (issue 35). Split it by
+# idea (as server/tables/ splits a table into its queue, applier, clock...).
+LONGEST_CLASS = 300
+
+
+def class_lengths(source: str) -> dict[str, int]:
+    """Each class in `source` (nested ones too) and its length in lines."""
+    return {node.name: node.end_lineno - node.lineno + 1 for node in ast.walk(ast.parse(source))
+            if isinstance(node, ast.ClassDef) and node.end_lineno is not None}
+
+
+def test_no_class_under_server_is_longer_than_300_lines() -> None:
+    long = {f"{p.relative_to(SERVER)}: {name}": n for p in sorted(SERVER.rglob("*.py"))
+            for name, n in class_lengths(p.read_text()).items() if n > LONGEST_CLASS}
+    assert long == {}
+
+
+def test_class_lengths_count_every_line_of_a_class() -> None:
+    assert class_lengths("class A:\n    x = 1\n\n    def f(self):\n        pass\n") == {"A": 5}
