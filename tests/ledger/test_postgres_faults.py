@@ -285,7 +285,7 @@ async def test_a_wager_whose_commit_landed_unheard_is_refunded_and_balances_resy
         relay.cut(store._w, "after")
         with pytest.raises(LedgerUnavailable):      # the table gives the wager back...
             await led.hold("a2", "alice", "craps", 30)
-        assert relay.cut_done.is_set()
+        assert relay.cut_done.wait(10)          # the relay thread sets it just after the cut
         with raw(pg) as conn:                       # ...but it is in the database, open
             assert conn.execute("SELECT closed_by FROM holds WHERE handle = 'a2'").fetchall() == [(None,)]
         assert await led.balance("alice") == Balance(90, {"craps": 10})   # the loop was told it failed
