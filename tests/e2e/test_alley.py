@@ -168,7 +168,7 @@ async def test_alley_words_nobody_faded_and_a_last_game_below_the_buy_in(casino_
     bob = await arrive(app, "bob")
     players = {"ann": ann, "bob": bob}
     rules = await ann.do("table rules", "to decline")
-    assert "`" not in rules and "Commands: the shooter 'bet <amount>', 'roll', 'pass'" in rules
+    assert "`" not in rules and "Who types what: the shooter 'bet <amount>', 'roll', 'pass'" in rules
     await bob.do("start", "total game money")
     await ann.do("bet 10", "You bet 10.")
     out = await ann.do_after(bob, "fade 0", "You keep the bones")

@@ -30,6 +30,6 @@ def table_rules(options: AlleyOptions, max_players: int = 6) -> list[str]:
         "(roll) or pass the bones to the next player (pass).",
         "5) A player with no money left is 'cleaned out' and no longer asked. The game ends "
         "when one player holds all the money ('cleaned house') and takes it home.",
-        "Commands: the shooter 'bet <amount>', 'roll', 'pass'; opponents 'fade <amount>', "
+        "Who types what: the shooter 'bet <amount>', 'roll', 'pass'; opponents 'fade <amount>', "
         "or 'fade' to decline.",
     ]
