@@ -12,12 +12,15 @@ results): look, who, balance, say <text> and `table`; a share of the clients
 `table` draws the table; the rest stay in the lobby, where it answers that
 there is no table.
 
-Two servers under the same load, one after the other, each started fresh:
+Three servers under the same load, one after the other, each started fresh:
 - bare: telnetlib3 with the casino's telnet settings answering each line with
   one line and a GA (bench_server.BASELINE, the floor for ours);
-- casino: `python -m server` with the shipped config copied to a temporary
-  directory and the limits a crowd needs raised (casino_config; `--set
-  KEY=VALUE` raises any other), on a temporary SQLite file. Each client
+- casino: `python -m server` (the portal and its game process, as `casino
+  serve` runs) with the shipped config copied to a temporary directory and
+  the limits a crowd needs raised (casino_config; `--set KEY=VALUE` raises
+  any other), on a temporary SQLite file;
+- one: the same with `--one-process` (no portal), so that what the portal's
+  hop costs is measured in the same run (issue #36). Each client
   connects from its own loopback address (`address`), so the per-address
   limits are as shipped. The accounts are made before anything is timed, all
   with one Argon2id hash made at the server's own cost (config's
@@ -40,7 +43,10 @@ the server's CPU seconds per second during the timed part, and the client's
 send lag p99 (how late the client processes sent against the schedule: when
 it is large, the clients, not the server, were short of CPU). Then the ratios
 casino:bare for p99 and memory, and PASS/FAIL against issue #16's targets: no
-errors, p99 <= 3x the bare server, memory per connection <= 2x.
+errors, p99 <= 3x the bare server, memory per connection <= 2x; and the
+portal's cost, casino:one for the CPU a command costs (every server process's
+CPU over the commands sent), p99 and memory, against issue #36's targets: at
+most 1.2x the CPU, 1.3x the p99 and +15% the memory of one process.
 
 The clients cost CPU too, and this machine has 2 cores: they are spread over
 --procs client processes (default: one per 250 clients, at most 4), each an
@@ -250,10 +256,17 @@ def bare_server(tmp: Path, cpus: set[int] | None = None) -> Server:
     return Server("bare", ["-c", BASELINE], tmp, cpus)
 
 
-def casino_server(tmp: Path, db: Path, config: Path, cpus: set[int] | None = None) -> Server:
-    return Server("casino", ["-m", "server", "--data", str(db), "--config", str(config),
-                             "--rooms", str(ROOT / "rooms"), "--web-port", "0",
-                             "--pid-file", str(tmp / "casino.pid")], tmp, cpus)
+def casino_server(tmp: Path, db: Path, config: Path, cpus: set[int] | None = None,
+                  one_process: bool = False) -> Server:
+    """The casino as `casino serve` runs it (a portal and its game process), or
+    with `one_process` as one process with no portal."""
+    return Server("one" if one_process else "casino",
+                  ["-m", "server", "--data", str(db), "--config", str(config),
+                   "--rooms", str(ROOT / "rooms"), "--web-port", "0", "--pid-file", str(tmp / "casino.pid"),
+                   *(["--one-process"] if one_process else [])], tmp, cpus)
+
+
+KINDS = ("bare", "casino", "one")      # the servers a run loads, in this order (then rotated)
 
 
 def casino_config(tmp: Path, clients: int, extra: dict[str, int] | None = None) -> Path:
@@ -743,7 +756,7 @@ def load(server: Server, n: int, spec: Spec, procs: int, profile_to: Path | None
 
 
 def run_size(tmp: Path, db: Path, n: int, seconds: float, mix: dict[str, int], at_table: float,
-             procs: int, extra: dict[str, int], order: tuple[str, ...] = ("bare", "casino"),
+             procs: int, extra: dict[str, int], order: tuple[str, ...] = KINDS,
              pin: bool = False, profile_dir: Path | None = None) -> dict[str, Result]:
     """One run at one size: each server fresh, the same load, one after the other."""
     config = casino_config(tmp, n, extra)
@@ -751,9 +764,10 @@ def run_size(tmp: Path, db: Path, n: int, seconds: float, mix: dict[str, int], a
     out: dict[str, Result] = {}
     for kind in order:
         server = (bare_server(tmp, server_cpus) if kind == "bare"
-                  else casino_server(tmp, db, config, server_cpus))
+                  else casino_server(tmp, db, config, server_cpus, one_process=kind == "one"))
         try:
-            spec = Spec(kind, server.port, n, seconds, mix, at_table, cpus=tuple(sorted(client_cpus or ())))
+            plays = "bare" if kind == "bare" else "casino"      # what the clients speak to
+            spec = Spec(plays, server.port, n, seconds, mix, at_table, cpus=tuple(sorted(client_cpus or ())))
             out[kind] = load(server, n, spec, procs,
                              profile_dir / f"{kind}-{n}.raw" if profile_dir is not None else None)
         except BaseException:
@@ -792,7 +806,7 @@ def report(n: int, runs: list[dict[str, Result]], seconds: float, mix: dict[str,
         print(f"WARNING: open files limited to {nofile} (hard limit): fewer than {n} connections can open")
     print(HEADER)
     for i, run in enumerate(runs, 1):
-        for kind in ("bare", "casino"):
+        for kind in KINDS:
             if kind in run:
                 print(row(f"{kind} (run {i})", run[kind]))
     casino = [run["casino"] for run in runs if "casino" in run]
@@ -835,7 +849,36 @@ def report(n: int, runs: list[dict[str, Result]], seconds: float, mix: dict[str,
               + (f" (casino errors {m['casino_errors']})" if m["casino_errors"] else ""))
         if m["bare_errors"]:
             print(f"note: the bare server had {m['bare_errors']} errors too: the machine, not the casino")
+    one = [run["one"] for run in runs if "one" in run]
+    if casino and one:
+        m.update(portal_cost(n, casino, one))
     return m
+
+
+def cpu_ms_per_command(r: Result) -> float:
+    """Every server process's CPU a command, in ms: its CPU a second over the
+    commands a second (each client sends one a second, on a fixed schedule)."""
+    return r.cpu_per_second / r.clients * 1000 if r.clients else math.nan
+
+
+def portal_cost(n: int, casino: list[Result], one: list[Result]) -> dict[str, Any]:
+    """What the portal's hop costs, casino (portal + game) against one process,
+    medians of runs; printed with issue #36's targets."""
+    med = statistics.median
+    cpu_c, cpu_o = med([cpu_ms_per_command(r) for r in casino]), med([cpu_ms_per_command(r) for r in one])
+    p99_c, p99_o = med([r.p(0.99) for r in casino]), med([r.p(0.99) for r in one])
+    kib_c, kib_o = med([r.kib_per_conn for r in casino]), med([r.kib_per_conn for r in one])
+    out = {"cpu_ms_casino": cpu_c, "cpu_ms_one": cpu_o, "one_p99": p99_o, "one_kib": kib_o,
+           "cpux": cpu_c / cpu_o, "portal_p99x": p99_c / p99_o, "portal_memx": kib_c / kib_o}
+    print(f"portal : one process = {out['cpux']:.2f}x CPU a command ({cpu_c:.3f} vs {cpu_o:.3f} ms), "
+          f"{out['portal_p99x']:.2f}x p99 ({p99_c:.2f} vs {p99_o:.2f} ms), "
+          f"{out['portal_memx']:.2f}x memory per connection ({kib_c:.1f} vs {kib_o:.1f} KiB)")
+    verdicts = {"CPU <= 1.2x one process": out["cpux"] <= 1.2, "p99 <= 1.3x": out["portal_p99x"] <= 1.3,
+                "memory <= +15%": out["portal_memx"] <= 1.15}
+    out["portal_verdicts"] = verdicts
+    print(f"targets (issue #36, {n} clients): "
+          + "; ".join(f"{k} {'PASS' if ok else 'FAIL'}" for k, ok in verdicts.items()))
+    return out
 
 
 def parse_mix(text: str) -> dict[str, int]:
@@ -872,7 +915,8 @@ def main(argv: list[str] | None = None) -> dict[int, dict[str, Any]]:
                         help="share of the casino's clients in the bank craps room (default 0.1)")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                         help="another server.limits value for the casino, e.g. --set login_timeout=600")
-    parser.add_argument("--only", choices=("bare", "casino"), default=None, help="one server only")
+    parser.add_argument("--only", choices=KINDS, default=None,
+                        help="one server only (casino: portal + game process; one: --one-process)")
     parser.add_argument("--pin", action="store_true",
                         help="the server alone on the first CPU, the clients on the others "
                              "(default: the kernel places them; see cpu_split)")
@@ -898,7 +942,7 @@ def main(argv: list[str] | None = None) -> dict[int, dict[str, Any]]:
             procs = args.procs or default_procs(n)
             runs = []
             for i in range(args.runs):
-                order = ("bare", "casino") if i % 2 == 0 else ("casino", "bare")
+                order = KINDS[i % len(KINDS):] + KINDS[:i % len(KINDS)]     # each first in turn
                 if args.only:
                     order = (args.only,)
                 runs.append(run_size(tmp, db, n, args.seconds, mix, args.at_table, procs, extra, order,

@@ -13,10 +13,10 @@ sys.path.insert(0, str(ROOT))
 from bench import bench_commands, bench_crowd, bench_logins  # noqa: E402
 
 
-def test_a_small_crowd_gets_every_reply_from_both_servers(capsys):
+def test_a_small_crowd_gets_every_reply_from_every_server(capsys):
     results = bench_crowd.main(["--clients", "20", "--seconds", "2", "--procs", "2"])
     run = results[20]["runs"][0]
-    for kind in ("bare", "casino"):
+    for kind in ("bare", "casino", "one"):
         r = run[kind]
         assert r.clients == 20 and not r.setup_errors, (kind, r.setup_errors)
         assert sum(r.sent.values()) >= 20 * 2
@@ -25,9 +25,11 @@ def test_a_small_crowd_gets_every_reply_from_both_servers(capsys):
         assert r.errors == 0 and r.unanswered == {}, (kind, r.unanswered, r.closed)
         assert {k: len(v) for k, v in r.replies.items()} == r.sent
         assert r.kib_per_conn == r.kib_per_conn and r.cpu_per_second >= 0
-    assert set(run["casino"].sent) == set(bench_crowd.MIX)
+    assert set(run["casino"].sent) == set(bench_crowd.MIX) == set(run["one"].sent)
+    assert results[20]["cpux"] > 0 and results[20]["portal_p99x"] > 0     # the portal's hop, measured
     out = capsys.readouterr().out
     assert "ratio casino : bare" in out and "targets (issue #16)" in out
+    assert "portal : one process" in out and "targets (issue #36" in out
 
 
 def test_a_small_login_storm_logs_everyone_in_while_another_player_looks(capsys):
