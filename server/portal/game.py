@@ -121,6 +121,7 @@ class GameLink:
         self.app = app
         self.reader = reader
         self.writer = writer
+        self.outbox = protocol.Outbox(writer)
         self.sessions: dict[int, Session] = {}
         # each connection's lines, handled in order by its own task (as a telnet shell
         # does): one player's slow command (a password hash) never holds up another's
@@ -130,18 +131,13 @@ class GameLink:
 
     def send(self, message: protocol.Message) -> None:
         if not self.closed:
-            self.writer.write(protocol.encode(message))
+            self.outbox.send(message)
 
     async def run(self) -> None:
         """Read the portal's messages until it goes away; then the casino stops."""
         try:
-            while True:
-                line = await self.reader.readline()
-                if not line:
-                    break
-                message = protocol.decode(line)
-                if message is not None:
-                    await self.handle(message)
+            async for message in protocol.messages(self.reader):
+                await self.handle(message)
         except (ConnectionError, asyncio.IncompleteReadError):
             pass
         if not self.app.closing:
@@ -277,6 +273,7 @@ async def serve_game(app: LinkApp, link_fd: int,
         await app.stop("The casino could not start.")
         print(line, file=sys.stderr, flush=True)
         link.send({"t": "bye", "restart": False, "why": line})
+        link.outbox.flush()
         await writer.drain()
         return 1
     reading = asyncio.create_task(link.run())
@@ -287,6 +284,7 @@ async def serve_game(app: LinkApp, link_fd: int,
     await app.stop_requested.wait()
     await app.stop(app.stop_reason)
     link.send({"t": "bye", "restart": app.restarting, "why": app.stop_reason})
+    link.outbox.flush()
     # Read on until the portal has read the bye and ends its side: what it sent before
     # is still read (and, restarting, handed back with `again`), and no write of the
     # portal's (a `gone`) meets a socket already closed here, which would lose the

@@ -39,6 +39,7 @@ class GameProcess:
         self.proc = proc
         self.reader = reader
         self.writer = writer
+        self.outbox = protocol.Outbox(writer)
         self.ready = False
         self.ready_at = 0.0                           # when it said ready (monotonic)
         self.started: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
@@ -61,11 +62,12 @@ class GameProcess:
 
     def send(self, message: protocol.Message) -> None:
         if not self.ended and not self.writer.is_closing():
-            self.writer.write(protocol.encode(message))
+            self.outbox.send(message)
 
     def end(self) -> None:
         """Send nothing more: the game process reads to the end of what it was sent, then exits."""
         self.ended = True
+        self.outbox.flush()
         if self.writer.can_write_eof() and not self.writer.is_closing():
             self.writer.write_eof()
 
@@ -73,10 +75,7 @@ class GameProcess:
         """Read everything it says until it exits, its exit code then. What is about
         itself is kept here; every other message goes to `on_message`."""
         try:
-            while line := await self.reader.readline():
-                message = protocol.decode(line)
-                if message is None:
-                    continue
+            async for message in protocol.messages(self.reader):
                 if message["t"] == "ready":
                     self.ready = True
                     self.ready_at = time.monotonic()
@@ -93,6 +92,7 @@ class GameProcess:
             log.warning("event=game_link_lost error=%r", e)
         except ValueError:                         # a line past the reader's limit: a bug
             log.exception("event=game_link_error")
+        self.outbox.flush()
         self.writer.close()                        # the game process waits for this after its bye
         code = await self.proc.wait()
         if not self.started.done():                # it never served

@@ -48,13 +48,15 @@ the client named with Core.Supports, when it did).
 """
 from __future__ import annotations
 
+import asyncio
 import json
-from typing import Literal, NotRequired, TypedDict, TypeGuard, cast
+from typing import AsyncIterator, Literal, NotRequired, TypedDict, TypeGuard, cast
 
 from server.net.lines import TooLong
 
 VERSION = 1
 LINE_LIMIT = 1 << 22       # bytes: the longest message line either side reads
+CHUNK = 1 << 16            # bytes read at once: every message they hold is handled before the next read
 FACTS = ("ttype1", "ttype2", "ttype3", "ttype4", "TERM", "LANG", "cols", "rows",
          "agreed_charset", "scrolls")
 
@@ -241,3 +243,43 @@ def pack_lines(lines: list[str | TooLong]) -> list[PackedLine]:
 def unpack_lines(packed: list[PackedLine]) -> list[str | TooLong]:
     """The lines of an `in` or `again` message, as the Session read them."""
     return [TooLong(int(x["long"])) if isinstance(x, dict) else str(x) for x in packed]
+
+
+class Outbox:
+    """What one side sends in one turn of its event loop, written at once.
+
+    A crowd's commands and their replies are many small messages a turn: one
+    write (one system call, one wake-up of the other side) for all of them
+    costs a fraction of one each. The write happens at the end of the turn
+    (call_soon); `flush` writes now, before a drain, an end or a close."""
+
+    def __init__(self, writer: asyncio.StreamWriter) -> None:
+        self.writer = writer
+        self._parts: list[bytes] = []
+
+    def send(self, message: Message) -> None:
+        if not self._parts:
+            asyncio.get_running_loop().call_soon(self.flush)
+        self._parts.append(encode(message))
+
+    def flush(self) -> None:
+        if self._parts:
+            data, self._parts = b"".join(self._parts), []
+            if not self.writer.is_closing():
+                self.writer.write(data)
+
+
+async def messages(reader: asyncio.StreamReader) -> AsyncIterator[Message]:
+    """Every message the other side sends, until it ends its side: read a chunk
+    at a time (all the messages of one of its writes at once), each line
+    decoded (a line that is not a message is skipped). A line longer than
+    LINE_LIMIT is a bug of the other side's: ValueError."""
+    rest = b""
+    while chunk := await reader.read(CHUNK):
+        *lines, rest = (rest + chunk).split(b"\n")
+        if len(rest) > LINE_LIMIT:
+            raise ValueError(f"a message longer than {LINE_LIMIT} bytes")
+        for line in lines:
+            message = decode(line)
+            if message is not None:
+                yield message
