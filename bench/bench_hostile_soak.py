@@ -8,6 +8,12 @@ Printed: refusals and disconnects of honest players, their `look` p50/p99
 alone and under attack, the server's RSS and open fds, SIGTERM's exit code,
 the ledger check and every honest wallet; PASS/FAIL per target.
 
+Each run soaks both servers, one after the other (their order alternating
+from run to run): the casino as `casino serve` runs it (the portal and its
+game process) and with `--one-process`, and prints what the attack costs an
+honest player's `look` through each (issue #36: through the portal at most
+what it costs in one process). `--only portal` or `--only one` soaks one.
+
 `python -m bench hostile_soak --seconds 20 --runs 2`
 """
 from __future__ import annotations
@@ -19,6 +25,8 @@ from pathlib import Path
 
 from bench.hostile_soak import describe, p99, run_hostile_soak
 
+SERVERS = {"portal": "casino serve (the portal and its game process)", "one": "casino serve --one-process"}
+
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(prog="python -m bench hostile_soak")
@@ -27,25 +35,32 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--players", type=int, default=20)
     ap.add_argument("--runs", type=int, default=1)
     ap.add_argument("--seed", type=int, default=27)
+    ap.add_argument("--only", choices=tuple(SERVERS), default=None, help="soak one server only")
     args = ap.parse_args(argv or [])
-    figures = []
+    modes = ("portal", "one") if args.only is None else (args.only,)
+    figures: dict[str, list[tuple[float, ...]]] = {m: [] for m in modes}
     passed = True
     for run in range(args.runs):
-        print(f"-- run {run + 1} of {args.runs}", flush=True)
-        with tempfile.TemporaryDirectory() as tmp:
-            report = run_hostile_soak(Path(tmp), players=args.players, baseline=args.baseline,
-                                      seconds=args.seconds, seed=args.seed + run)
-        for line in describe(report):
-            print(" ", line, flush=True)
-        passed = passed and all(report.targets().values())
-        base, attack = report.looks("baseline"), report.looks("attack")
-        figures.append((statistics.median(base), p99(base), statistics.median(attack), p99(attack),
-                        report.phase_max("attack", 2), report.phase_max("attack", 3)))
-    if args.runs > 1:
-        med = [statistics.median(f[i] for f in figures) for i in range(6)]
-        print(f"medians of {args.runs} runs: look alone p50 {med[0]:.1f} ms p99 {med[1]:.1f} ms; "
-              f"under attack p50 {med[2]:.1f} ms p99 {med[3]:.1f} ms; RSS max {med[4]:.1f} MiB; "
-              f"fds max {med[5]:.0f}")
+        for mode in (modes if run % 2 == 0 else tuple(reversed(modes))):
+            print(f"-- run {run + 1} of {args.runs}: {SERVERS[mode]}", flush=True)
+            with tempfile.TemporaryDirectory() as tmp:
+                report = run_hostile_soak(Path(tmp), players=args.players, baseline=args.baseline,
+                                          seconds=args.seconds, seed=args.seed + run, one_process=mode == "one")
+            for line in describe(report):
+                print(" ", line, flush=True)
+            passed = passed and all(report.targets().values())
+            base, attack = report.looks("baseline"), report.looks("attack")
+            figures[mode].append((statistics.median(base), p99(base), statistics.median(attack), p99(attack),
+                                  report.phase_max("attack", 2), report.phase_max("attack", 3)))
+    for mode in modes:
+        med = [statistics.median(f[i] for f in figures[mode]) for i in range(6)]
+        print(f"{SERVERS[mode]}, medians of {args.runs} run{'s' if args.runs > 1 else ''}: look alone "
+              f"p50 {med[0]:.1f} ms p99 {med[1]:.1f} ms; under attack p50 {med[2]:.1f} ms p99 {med[3]:.1f} ms; "
+              f"RSS max {med[4]:.1f} MiB; fds max {med[5]:.0f}")
+    if len(modes) == 2:
+        portal, one = (statistics.median(f[3] for f in figures[m]) for m in ("portal", "one"))
+        print(f"under attack, look p99 portal : one process = {portal / one:.2f}x ({portal:.1f} vs {one:.1f} ms); "
+              f"target (issue #36): at most 1x, what it costs in one process: {'PASS' if portal <= one else 'FAIL'}")
     print("RESULT: " + ("PASS" if passed else "FAIL"))
 
 

@@ -546,7 +546,10 @@ def cpu_seconds(pid: int) -> float:
 
 def run_hostile_soak(work: Path, *, players: int = 20, web_players: int | None = None, baseline: float = 15.0,
                      seconds: float = 60.0, seed: int = 1, per_kind: int = 2,
-                     after_wait: float = 6.0) -> HostileReport:
+                     after_wait: float = 6.0, one_process: bool = False) -> HostileReport:
+    """The soak against `casino serve` as shipped (the portal and its game
+    process), or with `one_process` against `--one-process` (issue #36 compares
+    the two in one invocation)."""
     report = HostileReport(seconds=seconds, baseline_seconds=baseline, after_wait=after_wait)
     rng = random.Random(seed)
     config = soak_config(work)            # raises limits for one address: put the shipped ones back
@@ -577,7 +580,8 @@ def run_hostile_soak(work: Path, *, players: int = 20, web_players: int | None =
     log = work / "server.log"
     proc = subprocess.Popen(
         [sys.executable, "-m", "server", "--port", str(port), "--web-port", str(web_port), "--data", str(db),
-         "--config", str(config), "--seed", str(seed), "--pid-file", str(work / "casino.pid")],
+         "--config", str(config), "--seed", str(seed), "--pid-file", str(work / "casino.pid"),
+         *(["--one-process"] if one_process else [])],
         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=log.open("w"))
     attackers: subprocess.Popen | None = None
     try:
