@@ -470,3 +470,30 @@ async def test_a_link_to_the_verifier_carries_the_values_and_checks_them(casino_
     got = await page.run(WebDriverWait(driver, GUARD).until, shown)
     assert got == expected(DOC_SEED, "table", 1, 3, 37)
     assert got[1:3] == ["nonce 1: pocket 33", "nonce 2: pocket 3"]        # docs/fairness.md's vectors
+
+
+BOTTOM = ("const p = document.getElementById('pane');"
+          "return p.scrollHeight - p.scrollTop - p.clientHeight")
+
+
+@pytest.mark.parametrize("size, phone", [((1280, 900), False), ((1024, 768), False), ((390, 844), True)])
+async def test_the_newest_line_stays_in_view_as_the_stats_view_opens_and_closes(casino_factory, browser_on,
+                                                                               size, phone):
+    app = await casino_factory(web=True)
+    page = await browser_on(app, size=size, phone=phone)
+    await page.wait_for("create <name> <password>")
+    await page.type("create Stella secret123", "The Lobby")
+    await page.type("north", "Exits:")                      # bank craps, alone: a roll is a round
+    await page.type("play craps", "joins the table")
+    await page.type("bet field 10", "Your bets")
+    await page.type("roll", "Settlement")
+    await page.type("help", "Type 'help <command>'")        # more than the pane holds
+    await page.type("stats", "Total")                        # the reply, and Char.Stats opens the view
+    driver = page.driver
+    await page.run(WebDriverWait(driver, GUARD).until,
+                   lambda d: d.execute_script("return !document.getElementById('stats').hidden"))
+    assert await page.run(driver.execute_script, BOTTOM) < 2     # the reply and its prompt still in view
+    await page.run(driver.find_element(By.ID, "stats").click)
+    await page.run(WebDriverWait(driver, GUARD).until,
+                   lambda d: d.execute_script("return document.getElementById('stats').hidden"))
+    assert await page.run(driver.execute_script, BOTTOM) < 2

@@ -171,7 +171,16 @@
     resizeTimer = setTimeout(() => sendCols(false), 150);
   }
   window.addEventListener("resize", resized);
-  if (window.ResizeObserver) new ResizeObserver(resized).observe(pane);
+  // A pane that showed the newest line keeps showing it when it changes size
+  // (the stats view opening or closing, a phone's keyboard, a resized window):
+  // whether it was at the bottom is noted as it scrolls, before the change.
+  let atBottom = true;
+  const nearBottom = () => pane.scrollHeight - pane.scrollTop - pane.clientHeight < 40;
+  pane.addEventListener("scroll", () => { atBottom = nearBottom(); });
+  function keepBottom() {
+    if (atBottom) pane.scrollTop = pane.scrollHeight;
+  }
+  if (window.ResizeObserver) new ResizeObserver(() => { keepBottom(); resized(); }).observe(pane);
   if (document.fonts && document.fonts.ready) document.fonts.ready.then(resized);
 
   // --- the connection, reconnected when it drops -------------------------
@@ -237,8 +246,9 @@
     }
     statsView.replaceChildren(table);
     statsView.hidden = false;
+    keepBottom();                     // at once, not only when the observer runs
   }
-  statsView.addEventListener("click", () => { statsView.hidden = true; });
+  statsView.addEventListener("click", () => { statsView.hidden = true; keepBottom(); });
 
   // --- the command line: focus, history, masked passwords -----------------
   form.addEventListener("submit", (event) => {
