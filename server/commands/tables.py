@@ -189,7 +189,7 @@ def _game_word(word: str) -> Handler:
         if problem:
             ctx.tell(problem)
             return
-        await table.act(session, [word, *ctx.argv], await wallet(app, session.key))
+        await table.act(session, [word, *ctx.argv], lambda: wallet(app, session.key))
     return routed
 
 

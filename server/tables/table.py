@@ -264,9 +264,14 @@ class Table:
         if seat is not None:
             await self.apply(self.core.gone(seat.player))
 
-    async def act(self, session: Viewing, words: list[str], wallet: int) -> None:
-        """A game word typed by a seated player, in the table's order."""
-        await self.run(lambda: self.apply(self.core.act(session.name, words, wallet, self.changes.retiring)))
+    async def act(self, session: Viewing, words: list[str], wallet: Callable[[], Awaitable[int]]) -> None:
+        """A game word typed by a seated player, in the table's order. It takes
+        its place in the queue as it is typed, and reads the player's wallet
+        when its turn comes: what happens at the table after the word was typed
+        (a tick's last call) is told after its reply, never before."""
+        async def word() -> None:
+            await self.apply(self.core.act(session.name, words, await wallet(), self.changes.retiring))
+        await self.run(word)
 
     def set_seed(self, session: Viewing, text: str) -> str:
         """`seed <text>` (server.tables.fairness)."""
