@@ -6,9 +6,12 @@ Policy (docs/play-craps.md "Sitting down", "Rolling"); the table's Seating is th
   sends the shooter to the tail; sitting-out seats are skipped;
 - a departing shooter's hand goes on with the next shooter, point and bonus
   progress intact (the rules state knows only "the hand");
-- `leave`, `sitout` and a manual-mode `stop` ask the table to unseat the
-  player; the table waits for their last live bet (`has_live_bets`), and until then
-  they stay seated (and shoot, if it is their turn) but bet no more;
+- `leave` and `sitout` ask the table to unseat the player; the table waits
+  for their last live bet (`has_live_bets`), and until then they stay
+  seated (and shoot, if it is their turn) but bet no more;
+- `stop` only ends autoroll: with none running it says so and the seat
+  stays, for autoroll ends by itself (bets decided) and a `stop` typed a
+  moment later means "stop rolling", never "get up";
 - a disconnect forfeits live bets; shutdown refunds every stake;
 - the dice rotate (reveal and re-commit) at the end of every shooter hand.
 """
@@ -190,7 +193,8 @@ class BankCrapsDealer(Dealer[CrapsSnapshot]):
         if player in self.autoroll:
             self.autoroll.discard(player)
             return [Note((player,), "Autoroll off. You keep your seat and your bets.")]
-        return [SeatRequest(player, "leave")]
+        return [Note((player,), "Autoroll is not running, so there is nothing to stop: you keep your seat. "
+                                "'leave' gets up from the table, 'sitout' stops your turns as shooter.")]
 
     def _sitout(self, move: Move) -> list[Event]:
         return [SeatRequest(move.player, "sitout")]
@@ -358,7 +362,8 @@ ACTIONS = Actions[BankCrapsDealer]("Bank craps", (
            BankCrapsDealer._roll_word),
     Action("autoroll", "autoroll", "as the shooter, roll every few seconds while you have live bets; "
            "'stop' ends it.", BankCrapsDealer._autoroll),
-    Action("stop", "stop", "end autoroll; without autoroll, leave the table once your bets are decided.",
+    Action("stop", "stop", "end autoroll; you keep your seat and your bets (with no autoroll running it "
+           "does nothing: 'leave' gets up).",
            BankCrapsDealer._stop),
     Action("sitout", "sitout", "stop shooting and betting once your bets are decided; "
            "'play craps' to come back.", BankCrapsDealer._sitout),
