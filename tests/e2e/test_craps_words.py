@@ -2,6 +2,8 @@
 items 3, 4 and 7), over real telnet with seeded dice."""
 from __future__ import annotations
 
+import re
+
 from support.telnet import Client, login, plain
 
 SEED = 4242
@@ -40,3 +42,38 @@ async def test_stop_after_autoroll_ended_by_itself_keeps_the_seat(casino_factory
     assert "you keep your seat" in helped and "leave the table once" not in helped
     await ann.cmd_expect("leave", "You leave the table.")
     assert "ann" not in host.dealer.seating.names()
+
+
+PLACE_ON = {4: 5, 5: 5, 6: 6, 8: 6, 9: 5, 10: 5}          # each pays whole chips
+DOWN = re.compile(r"Place (\d+) paid (\d+) and is down; 'bet place (\d+) (\d+)' puts it back up\.")
+
+
+async def test_a_place_bet_that_wins_says_it_is_down_and_how_to_put_it_back(casino_factory):
+    """Place bets come down after a win: the win's line says so and gives the
+    words that put it back up, which work; help and the rules say so too."""
+    app = await casino_factory(seed=SEED)
+    host = app.tables["bank_craps"]
+    ann = await seated(app, "ann")
+    state = host.dealer.state
+    seen = ""
+    for _ in range(40):
+        if not state.point:
+            if not host.dealer.has_live_bets("ann"):
+                await ann.cmd_expect("bet pass 10", "Your bets")
+        else:
+            placed = {w.bet.number for w in state.bets_of("ann") if w.name.startswith("place")}
+            for n, amount in PLACE_ON.items():
+                if n not in placed:
+                    await ann.cmd_expect(f"bet place {n} {amount}", "Your bets")
+        seen = plain(await ann.cmd_expect("roll", " = "))
+        if DOWN.search(seen):
+            break
+    found = DOWN.search(seen)
+    assert found, seen
+    n, win, again, amount = (int(g) for g in found.groups())
+    assert again == n and amount == PLACE_ON[n] and f"place{n} +{win}" in seen
+    assert f"place{n}" not in plain(await ann.cmd("bets"))            # it really is down
+    assert "Bet accepted: place" in plain(await ann.cmd_expect(f"bet place {n} {amount}", "Your bets"))
+    assert f"place{n} {amount}" in plain(await ann.cmd("bets"))
+    assert "comes down" in plain(await ann.cmd("help place"))
+    assert "comes down (no automatic renewal)" in plain(await ann.cmd("table rules"))

@@ -25,7 +25,7 @@ from typing import Self
 from server.config.model import GameOptions, TableConfig
 from server.dice.source import TableDraws
 from server.games.craps import events as ev
-from server.games.craps.bets import Kind
+from server.games.craps.bets import Bet, Kind
 from server.games.craps.events import BetsSummary, LastCall, RollSettlement, ShooterUp, Throw, WindowClosed
 from server.games.craps.limits import Limits
 from server.games.craps.options import CrapsOptions, variant_of
@@ -40,6 +40,12 @@ from server.games.actions import Action, Actions, Move
 from server.games.seam import AnyDealer, Dealer, Event, HandResult, Note, Notice, SeatRequest
 from server.games.intents import Hold, Settle
 from server.games.seating import Seating
+
+
+# The number bets a casino usually leaves working after a win. Here every
+# decided wager comes down (RULES.md: no automatic renewal), which surprises
+# a craps player, so the settlement says each is down and how to re-bet it.
+DOWN_AFTER_A_WIN = frozenset({Kind.PLACE, Kind.BUY, Kind.LAY, Kind.HARD})
 
 
 class BankCrapsDealer(Dealer[CrapsSnapshot]):
@@ -244,6 +250,7 @@ class BankCrapsDealer(Dealer[CrapsSnapshot]):
         lost: dict[str, list[tuple[str, int]]] = defaultdict(list)
         pushed: dict[str, list[tuple[str, int]]] = defaultdict(list)
         commission: dict[str, int] = defaultdict(int)
+        down: dict[str, list[tuple[Bet, int]]] = defaultdict(list)
         players: list[str] = []
         for e in outcome:
             if isinstance(e, (ev.BetWon, ev.BetLost, ev.BetPushed)):
@@ -253,13 +260,16 @@ class BankCrapsDealer(Dealer[CrapsSnapshot]):
                 if isinstance(e, ev.BetWon):
                     won[p].append((e.wager.name, e.amount))
                     commission[p] += e.commission
+                    if e.wager.bet.kind in DOWN_AFTER_A_WIN:
+                        down[p].append((e.wager.bet, e.amount))
                 elif isinstance(e, ev.BetLost):
                     lost[p].append((e.wager.name, e.wager.bet.amount))
                 else:
                     pushed[p].append((e.wager.name, e.wager.bet.amount))
         out: list[Event] = []
         for p in players:
-            out.append(RollSettlement(p, tuple(won[p]), tuple(lost[p]), tuple(pushed[p]), commission[p]))
+            out.append(RollSettlement(p, tuple(won[p]), tuple(lost[p]), tuple(pushed[p]), commission[p],
+                                      tuple(down[p])))
         for p in self.seating.names():
             if p in players or self._live(p):
                 out.append(BetsSummary(p))
