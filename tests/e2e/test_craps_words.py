@@ -77,3 +77,34 @@ async def test_a_place_bet_that_wins_says_it_is_down_and_how_to_put_it_back(casi
     assert f"place{n} {amount}" in plain(await ann.cmd("bets"))
     assert "comes down" in plain(await ann.cmd("help place"))
     assert "comes down (no automatic renewal)" in plain(await ann.cmd("table rules"))
+
+
+def said(out: str) -> str:
+    return " ".join(plain(out).split())
+
+
+async def test_help_gives_each_variant_examples_of_its_own_bets_and_says_a_topic_once(casino_factory):
+    app = await casino_factory(seed=SEED)
+    c = await Client.open(app.port, ttype="dumb")
+    await login(c, "ann")
+    for word, shown, absent in (
+            ("newyork", "e.g. bet pass 10, bet hop 2 3 5, bet buy 4 25.", ("bet place 6 12",)),
+            ("highpoint", "e.g. bet high 10.", ("bet place 6 12", "bet hop 2 3 5", "bet pass 10")),
+            ("dierich", "e.g. bet pass 10, bet face 3 5.", ("bet place 6 12", "bet hop 2 3 5")),
+            ("craps", "e.g. bet pass 10, bet place 6 12, bet hop 2 3 5.", ())):
+        page = said(await c.cmd(f"help {word}"))
+        assert shown in page, (word, page)
+        assert not any(a in page for a in absent), (word, page)
+    field = said(await c.cmd("help field"))
+    assert field.count("bet field <n> - one roll") == 1, field
+    assert "Bank craps, crapless craps, New York craps and diceless craps: bet field <n>" in field
+    autoroll = said(await c.cmd("help autoroll"))
+    assert autoroll.count("roll every few seconds") == 1, autoroll
+    roll = said(await c.cmd("help roll"))                   # the diceless table deals: its own line
+    assert "Diceless craps: roll - as the shooter, deal the cards" in roll
+    assert roll.count("as the shooter, roll the dice (once") == 1, roll
+    # Seated at High Point, a bad `bet` shows this table's example.
+    await c.cmd("north")
+    await c.cmd("west")
+    await c.cmd_expect("play highpoint", "joins the table")
+    assert "e.g. bet high 10" in said(await c.cmd("bet"))

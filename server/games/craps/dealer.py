@@ -164,7 +164,8 @@ class BankCrapsDealer(Dealer[CrapsSnapshot]):
     def _bet(self, move: Move) -> list[Event]:
         player, words = move.player, list(move.args)
         if not words:
-            return [Note((player,), "Usage: bet <kind> [numbers] <amount>, e.g. bet pass 10")]
+            return [Note((player,), "Usage: bet <kind> [numbers] <amount>, e.g. "
+                                    + first_example(self.variant))]
         events: list[Event] = [*self.state.bet(player, words, move.wallet)]
         accepted = [e for e in events if isinstance(e, ev.BetAccepted)]
         if not accepted:
@@ -360,9 +361,27 @@ def make(config: TableConfig[GameOptions], tick_hz: int, dice: TableDraws, seati
     return BankCrapsDealer(config.narrowed(CrapsOptions), tick_hz, dice, seating)
 
 
+# A `bet` typed in full for each kind, in the order help picks its examples:
+# a table's examples are the first three of these it takes.
+BET_EXAMPLES: tuple[tuple[Kind, str], ...] = (
+    (Kind.PASS, "bet pass 10"), (Kind.HIGH, "bet high 10"), (Kind.PLACE, "bet place 6 12"),
+    (Kind.FACE, "bet face 3 5"), (Kind.HOP, "bet hop 2 3 5"), (Kind.BUY, "bet buy 4 25"),
+    (Kind.FIELD, "bet field 5"),
+)
+
+
+def bet_examples(variant: Variant) -> str:
+    """"bet pass 10, bet place 6 12, bet hop 2 3 5": bets `variant`'s table takes."""
+    return ", ".join([text for kind, text in BET_EXAMPLES if variant.offers(kind)][:3])
+
+
+def first_example(variant: Variant) -> str:
+    return next(text for kind, text in BET_EXAMPLES if variant.offers(kind))
+
+
 ACTIONS = Actions[BankCrapsDealer]("Bank craps", (
-    Action("bet", "bet <kind> [numbers] <amount>", "place a wager, e.g. bet pass 10, bet place 6 12, "
-           "bet hop 2 3 5. 'help craps' lists the kinds.", BankCrapsDealer._bet, opens=True,
+    Action("bet", "bet <kind> [numbers] <amount>", f"place a wager, e.g. {bet_examples(BANK)}. "
+           "'help craps' lists the kinds.", BankCrapsDealer._bet, opens=True,
            brief="bet <kind> [n] <amount>"),
     Action("bets", "bets", "your wagers, numbered for unbet.", BankCrapsDealer._bets),
     Action("unbet", "unbet <number|name|all>", "take down a wager that is not a contract "
@@ -386,7 +405,8 @@ def actions_for(variant: Variant) -> Actions[BankCrapsDealer]:
     help naming its own `help` and `play` word."""
     if variant is BANK:
         return ACTIONS
-    rows = tuple(replace(a, help=a.help.replace("'help craps'", f"'help {variant.word}'")
+    rows = tuple(replace(a, help=a.help.replace(bet_examples(BANK), bet_examples(variant))
+                         .replace("'help craps'", f"'help {variant.word}'")
                          .replace("'play craps'", f"'play {variant.word}'")
                          .replace("roll the dice", f"{variant.roll} the {variant.dice}")
                          .replace("the dice roll", f"the {variant.dice} {variant.roll}")) for a in ACTIONS)
