@@ -196,14 +196,24 @@ def _game_word(word: str) -> Handler:
 def _word_help() -> dict[str, str]:
     """Each game word once: a first line naming every game that has it, then
     each game's meaning of it, labelled with the game."""
-    helps: dict[str, list[str]] = {}
+    helps: dict[str, list[tuple[GameEntry, str]]] = {}
     titles: dict[str, list[str]] = {}
     for entry in GAMES:
         for word, text in entry.words.items():
-            helps.setdefault(word, []).append(f"{entry.title}: {text}")
+            helps.setdefault(word, []).append((entry, text))
             titles.setdefault(word, []).append(entry.title.lower())
-    return {word: f"{word} - a table word at {_listing(titles[word])}.\n" + "\n".join(texts)
+    return {word: f"{word} - a table word at {_listing(titles[word])}.\n" + "\n".join(said_once(texts))
             for word, texts in helps.items()}
+
+
+def said_once(said: list[tuple[GameEntry, str]]) -> list[str]:
+    """Each game's words on a topic, a text that several games share said once,
+    labelled with all of them ("Bank craps, crapless craps and diceless craps: ...")."""
+    by_text: dict[str, list[GameEntry]] = {}
+    for entry, text in said:
+        by_text.setdefault(text, []).append(entry)
+    return [f"{_listing([games[0].title, *(e.phrase for e in games[1:])])}: {text}"
+            for text, games in by_text.items()]
 
 
 def _listing(items: list[str]) -> str:
@@ -249,7 +259,7 @@ def topic_help(word: str) -> list[str]:
     """What each game says about `word` beyond its commands (`help pass`,
     `help field`: the bet kinds), labelled with the game."""
     word = word.lower()
-    return [f"{entry.title}: {entry.topics[word]}" for entry in GAMES if word in entry.topics]
+    return said_once([(entry, entry.topics[word]) for entry in GAMES if word in entry.topics])
 
 
 def help_word(entry: GameEntry) -> str:

@@ -196,13 +196,13 @@ async def test_deferred_leave_at_a_busy_table_shows_the_deciding_roll(casino_fac
 
 
 # --- 3. ghost seat ---------------------------------------------------------------
-async def test_stop_without_bets_frees_the_seat_for_another_table(casino_factory):
-    """Problem 3: `stop` in manual mode with no bets is a leave; it must free
-    the seat everywhere, or `play` at another table says "You are playing at
-    bank_craps" for a table the player is no longer at (a ghost seat)."""
+async def test_leave_without_bets_frees_the_seat_for_another_table(casino_factory):
+    """Problem 3: a leave with no bets must free the seat everywhere, or `play`
+    at another table says "You are playing at bank_craps" for a table the
+    player is no longer at (a ghost seat). (`stop` no longer leaves: issue 38.)"""
     app = await casino_with(casino_factory, seed=4242)
     ann, _ = await seat(app, "Ann")
-    stopped = await reply_to(ann, "stop")
+    stopped = await reply_to(ann, "leave")
     await ann.cmd("south")
     await ann.cmd("down")
     alley = await reply_to(ann, "play alley")
@@ -228,11 +228,14 @@ async def test_leave_without_bets_at_simplified_craps_says_so(casino_factory):
     assert "You leave the table." in await reply_to(ann, "leave")
 
 
-async def test_stop_without_bets_at_bank_craps_says_so(casino_factory):
-    """Problem 4: `stop` in manual mode with no bets (a leave) answers "You leave the table."."""
+async def test_stop_without_autoroll_at_bank_craps_says_so_and_keeps_the_seat(casino_factory):
+    """Problem 4, as issue 38 decided: `stop` with no autoroll running says
+    there is nothing to stop, and the player stays seated."""
     app = await casino_with(casino_factory, seed=4242)
     ann, _ = await seat(app, "Ann")
-    assert "You leave the table." in await reply_to(ann, "stop")
+    out = await reply_to(ann, "stop")
+    assert "Autoroll is not running" in out and "you keep your seat" in out
+    assert "You leave the table." not in out
 
 
 # --- 5. joining mid-hand -----------------------------------------------------------

@@ -193,10 +193,12 @@ def test_leave_waits_for_the_last_live_bet():
     assert t.seated() == []
 
 
-def test_stop_in_manual_mode_is_the_normal_leave():
+def test_stop_in_manual_mode_keeps_the_seat():
     t = table()
     t.sit("ann", 1000)
-    assert "ann leaves" in notes(t.act("ann", ["stop"], 1000))
+    out = notes(t.act("ann", ["stop"], 1000))
+    assert "Autoroll is not running" in out and "ann leaves" not in out
+    assert t.seated() == ["ann"]
 
 
 def test_autoroll_rolls_every_three_seconds_and_stops_when_bets_are_done():

@@ -6,9 +6,12 @@ Policy (docs/play-craps.md "Sitting down", "Rolling"); the table's Seating is th
   sends the shooter to the tail; sitting-out seats are skipped;
 - a departing shooter's hand goes on with the next shooter, point and bonus
   progress intact (the rules state knows only "the hand");
-- `leave`, `sitout` and a manual-mode `stop` ask the table to unseat the
-  player; the table waits for their last live bet (`has_live_bets`), and until then
-  they stay seated (and shoot, if it is their turn) but bet no more;
+- `leave` and `sitout` ask the table to unseat the player; the table waits
+  for their last live bet (`has_live_bets`), and until then they stay
+  seated (and shoot, if it is their turn) but bet no more;
+- `stop` only ends autoroll: with none running it says so and the seat
+  stays, for autoroll ends by itself (bets decided) and a `stop` typed a
+  moment later means "stop rolling", never "get up";
 - a disconnect forfeits live bets; shutdown refunds every stake;
 - the dice rotate (reveal and re-commit) at the end of every shooter hand.
 """
@@ -22,7 +25,7 @@ from typing import Self
 from server.config.model import GameOptions, TableConfig
 from server.dice.source import TableDraws
 from server.games.craps import events as ev
-from server.games.craps.bets import Kind
+from server.games.craps.bets import Bet, Kind
 from server.games.craps.events import BetsSummary, LastCall, RollSettlement, ShooterUp, Throw, WindowClosed
 from server.games.craps.limits import Limits
 from server.games.craps.options import CrapsOptions, variant_of
@@ -37,6 +40,12 @@ from server.games.actions import Action, Actions, Move
 from server.games.seam import AnyDealer, Dealer, Event, HandResult, Note, Notice, SeatRequest
 from server.games.intents import Hold, Settle
 from server.games.seating import Seating
+
+
+# The number bets a casino usually leaves working after a win. Here every
+# decided wager comes down (RULES.md: no automatic renewal), which surprises
+# a craps player, so the settlement says each is down and how to re-bet it.
+DOWN_AFTER_A_WIN = frozenset({Kind.PLACE, Kind.BUY, Kind.LAY, Kind.HARD})
 
 
 class BankCrapsDealer(Dealer[CrapsSnapshot]):
@@ -155,7 +164,8 @@ class BankCrapsDealer(Dealer[CrapsSnapshot]):
     def _bet(self, move: Move) -> list[Event]:
         player, words = move.player, list(move.args)
         if not words:
-            return [Note((player,), "Usage: bet <kind> [numbers] <amount>, e.g. bet pass 10")]
+            return [Note((player,), "Usage: bet <kind> [numbers] <amount>, e.g. "
+                                    + first_example(self.variant))]
         events: list[Event] = [*self.state.bet(player, words, move.wallet)]
         accepted = [e for e in events if isinstance(e, ev.BetAccepted)]
         if not accepted:
@@ -190,7 +200,8 @@ class BankCrapsDealer(Dealer[CrapsSnapshot]):
         if player in self.autoroll:
             self.autoroll.discard(player)
             return [Note((player,), "Autoroll off. You keep your seat and your bets.")]
-        return [SeatRequest(player, "leave")]
+        return [Note((player,), "Autoroll is not running, so there is nothing to stop: you keep your seat. "
+                                "'leave' gets up from the table, 'sitout' stops your turns as shooter.")]
 
     def _sitout(self, move: Move) -> list[Event]:
         return [SeatRequest(move.player, "sitout")]
@@ -240,6 +251,7 @@ class BankCrapsDealer(Dealer[CrapsSnapshot]):
         lost: dict[str, list[tuple[str, int]]] = defaultdict(list)
         pushed: dict[str, list[tuple[str, int]]] = defaultdict(list)
         commission: dict[str, int] = defaultdict(int)
+        down: dict[str, list[tuple[Bet, int]]] = defaultdict(list)
         players: list[str] = []
         for e in outcome:
             if isinstance(e, (ev.BetWon, ev.BetLost, ev.BetPushed)):
@@ -249,13 +261,16 @@ class BankCrapsDealer(Dealer[CrapsSnapshot]):
                 if isinstance(e, ev.BetWon):
                     won[p].append((e.wager.name, e.amount))
                     commission[p] += e.commission
+                    if e.wager.bet.kind in DOWN_AFTER_A_WIN:
+                        down[p].append((e.wager.bet, e.amount))
                 elif isinstance(e, ev.BetLost):
                     lost[p].append((e.wager.name, e.wager.bet.amount))
                 else:
                     pushed[p].append((e.wager.name, e.wager.bet.amount))
         out: list[Event] = []
         for p in players:
-            out.append(RollSettlement(p, tuple(won[p]), tuple(lost[p]), tuple(pushed[p]), commission[p]))
+            out.append(RollSettlement(p, tuple(won[p]), tuple(lost[p]), tuple(pushed[p]), commission[p],
+                                      tuple(down[p])))
         for p in self.seating.names():
             if p in players or self._live(p):
                 out.append(BetsSummary(p))
@@ -346,9 +361,27 @@ def make(config: TableConfig[GameOptions], tick_hz: int, dice: TableDraws, seati
     return BankCrapsDealer(config.narrowed(CrapsOptions), tick_hz, dice, seating)
 
 
+# A `bet` typed in full for each kind, in the order help picks its examples:
+# a table's examples are the first three of these it takes.
+BET_EXAMPLES: tuple[tuple[Kind, str], ...] = (
+    (Kind.PASS, "bet pass 10"), (Kind.HIGH, "bet high 10"), (Kind.PLACE, "bet place 6 12"),
+    (Kind.FACE, "bet face 3 5"), (Kind.HOP, "bet hop 2 3 5"), (Kind.BUY, "bet buy 4 25"),
+    (Kind.FIELD, "bet field 5"),
+)
+
+
+def bet_examples(variant: Variant) -> str:
+    """"bet pass 10, bet place 6 12, bet hop 2 3 5": bets `variant`'s table takes."""
+    return ", ".join([text for kind, text in BET_EXAMPLES if variant.offers(kind)][:3])
+
+
+def first_example(variant: Variant) -> str:
+    return next(text for kind, text in BET_EXAMPLES if variant.offers(kind))
+
+
 ACTIONS = Actions[BankCrapsDealer]("Bank craps", (
-    Action("bet", "bet <kind> [numbers] <amount>", "place a wager, e.g. bet pass 10, bet place 6 12, "
-           "bet hop 2 3 5. 'help craps' lists the kinds.", BankCrapsDealer._bet, opens=True,
+    Action("bet", "bet <kind> [numbers] <amount>", f"place a wager, e.g. {bet_examples(BANK)}. "
+           "'help craps' lists the kinds.", BankCrapsDealer._bet, opens=True,
            brief="bet <kind> [n] <amount>"),
     Action("bets", "bets", "your wagers, numbered for unbet.", BankCrapsDealer._bets),
     Action("unbet", "unbet <number|name|all>", "take down a wager that is not a contract "
@@ -358,7 +391,8 @@ ACTIONS = Actions[BankCrapsDealer]("Bank craps", (
            BankCrapsDealer._roll_word),
     Action("autoroll", "autoroll", "as the shooter, roll every few seconds while you have live bets; "
            "'stop' ends it.", BankCrapsDealer._autoroll),
-    Action("stop", "stop", "end autoroll; without autoroll, leave the table once your bets are decided.",
+    Action("stop", "stop", "end autoroll; you keep your seat and your bets (with no autoroll running it "
+           "does nothing: 'leave' gets up).",
            BankCrapsDealer._stop),
     Action("sitout", "sitout", "stop shooting and betting once your bets are decided; "
            "'play craps' to come back.", BankCrapsDealer._sitout),
@@ -371,7 +405,8 @@ def actions_for(variant: Variant) -> Actions[BankCrapsDealer]:
     help naming its own `help` and `play` word."""
     if variant is BANK:
         return ACTIONS
-    rows = tuple(replace(a, help=a.help.replace("'help craps'", f"'help {variant.word}'")
+    rows = tuple(replace(a, help=a.help.replace(bet_examples(BANK), bet_examples(variant))
+                         .replace("'help craps'", f"'help {variant.word}'")
                          .replace("'play craps'", f"'play {variant.word}'")
                          .replace("roll the dice", f"{variant.roll} the {variant.dice}")
                          .replace("the dice roll", f"the {variant.dice} {variant.roll}")) for a in ACTIONS)

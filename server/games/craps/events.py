@@ -154,6 +154,10 @@ class RollSettlement(GameFact):
     lost: tuple[tuple[str, int], ...]      # (bet name, stake lost)
     pushed: tuple[tuple[str, int], ...]    # (bet name, stake returned)
     commission: int
+    # Won number bets a casino usually leaves up (place, buy, lay, hard): here
+    # every decided wager comes down, so the line says so and how to re-bet.
+    # (the bet that came down, its win)
+    down: tuple[tuple[Bet, int], ...] = ()
 
     @property
     def net(self) -> int:

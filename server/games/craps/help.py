@@ -21,6 +21,9 @@ def _by_point(table: dict[int, tuple[int, int]]) -> str:
     return f"{_r(table[4])} on 4/10, {_r(table[5])} on 5/9, {_r(table[6])} on 6/8"
 
 
+# Said of place bets, which a craps player expects to stay up after a win.
+COMES_DOWN = "A win pays and the bet comes down (no automatic renewal): bet it again to keep it up."
+
 # (the words that bet it, its help line: usage, what wins, what it pays)
 BETS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("pass", "line", "passline"), "bet pass <n> - the pass line: a come-out 7 or 11 wins, 2, 3 or 12 loses, "
@@ -33,7 +36,7 @@ BETS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("odds",), "bet odds pass|dp <n>, bet odds come|dc <N> <n> - true odds behind a line bet: "
                 f"{_by_point(TRUE_ODDS)} taken; {_by_point(LAID_ODDS)} laid. No commission."),
     (("place",), f"bet place <N> <n> - N (4 5 6 8 9 10) before a 7: pays {_by_point(PLACE_ODDS)}. "
-                 "Off on the come-out."),
+                 f"Off on the come-out. {COMES_DOWN}"),
     (("buy",), f"bet buy <N> <n> - N before a 7 at true odds ({_by_point(TRUE_ODDS)}) less 5% of "
                "the stake, charged only on a win."),
     (("lay",), f"bet lay <N> <n> - a 7 before N at true odds ({_by_point(LAID_ODDS)}) less 5% of "
@@ -82,7 +85,7 @@ VARIANT_BETS: Mapping[tuple[str, str], str] = {
                           f"{_crapless(CRAPLESS_TRUE_ODDS)}. No commission.",
     ("crapless", "place"): "bet place <N> <n> - N (2 3 4 5 6 8 9 10 11 12) before a 7: pays "
                            f"{_crapless(CRAPLESS_PLACE_ODDS)} (2/12 in twos, 3/11 in fours). "
-                           "Off on the come-out.",
+                           f"Off on the come-out. {COMES_DOWN}",
     ("crapless", "buy"): "bet buy <N> <n> - N (any point) before a 7 at true odds "
                          f"({_crapless(CRAPLESS_TRUE_ODDS)}) less 5% of the stake, charged only on a win.",
 }

@@ -12,9 +12,9 @@ rendering carries the same information (filled numbers in brackets).
 from __future__ import annotations
 
 from server.games.craps import events as ev
-from server.games.craps.bets import Kind
+from server.games.craps.bets import Bet, Kind
 from server.games.craps.snapshot import CrapsSnapshot
-from server.games.craps.variants import BANK, Scheme, Variant
+from server.games.craps.variants import BANK, KIND_WORDS, Scheme, Variant
 from server.dice.kinds import DICE, DrawKind
 from server.render.text import paint, sentence, wrap
 from server.render.width import NBSP, SEPARATOR, boxed, display_width, fit, glue
@@ -90,7 +90,7 @@ def event_lines(snap: CrapsSnapshot, event: Event, viewer: Viewer) -> list[str]:
         what = "come" if w.bet.kind is Kind.COME else "don't come"
         return [f"Your {what} bet travels to the {event.number}."]
     if isinstance(event, ev.RollSettlement):
-        return [settlement_line(event, c)] if event.player == me else []
+        return [settlement_line(event, c), *map(down_line, event.down)] if event.player == me else []
     if isinstance(event, ev.BetsSummary):
         if event.player != me or (event.after and event.after not in snap.handles):
             return []                      # not mine, or the bet it follows was refused
@@ -178,6 +178,14 @@ def settlement_line(s: ev.RollSettlement, color: bool) -> str:
     parts.append(paint(f"net {net:+d}", "bold", "bright_green" if net > 0 else "bright_red" if net < 0 else "white",
                        color=color))
     return "Settlement: " + "; ".join(parts) + "."
+
+
+def down_line(down: tuple[Bet, int]) -> str:
+    """A won number bet that came down, and the words that put it back up:
+    "Place 8 paid 7 and is down; 'bet place 8 6' puts it back up."."""
+    bet, win = down
+    what = f"{KIND_WORDS[bet.kind]} {bet.number}"
+    return f"{what.capitalize()} paid {win} and is down; 'bet {what} {bet.amount}' puts it back up."
 
 
 def bets_line(wagers: tuple[ev.Wager, ...]) -> str:
@@ -407,6 +415,11 @@ def _filled(n: int, on: bool, color: bool) -> str:
     return f"\x1b[1;93m[{n}]\x1b[22;97m" if color else f"[{n}]"
 
 
+# Every decided wager comes down; a place bet's doing so surprises a craps player.
+WIN_COMES_DOWN = ("A place, buy, lay or hardway bet that wins is paid and comes down (no automatic "
+                  "renewal): bet it again to keep it up.")
+
+
 def rules_text(snap: CrapsSnapshot) -> list[str]:
     o = snap.options
     t = o.timing
@@ -428,6 +441,7 @@ def rules_text(snap: CrapsSnapshot) -> list[str]:
         f"Odds behind line bets pay true odds (2:1, 3:2, 6:5), commission free: {odds}.",
         "Place 4/10 pays 9:5, 5/9 7:5, 6/8 7:6. Buy pays true odds less 5% of the stake;",
         "  lay pays true odds against less 5% of the win (commission rounded up, only on wins).",
+        WIN_COMES_DOWN,
         f"Hard 4/10 pay 7:1, hard 6/8 9:1. Field (one roll) 2,3,4,9,10,11,12: 2 pays 2:1, 12 pays {o.field_12}:1.",
         "Any 7 4:1, any craps 7:1, 2 and 12 30:1, 3 and 11 15:1, horn in fours, hop 15:1 (pairs 30:1).",
         "Fire: 4, 5 or 6 different points made in one hand pay 24, 249 or 999 to 1.",
