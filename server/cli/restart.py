@@ -3,6 +3,8 @@
 It signals the portal of a running `casino serve` (SIGUSR1, found by its pid
 file: `--pid-file`, else where `casino serve` puts it for the same database);
 the portal asks the game process to restart, as an operator's `restart` does.
+Not while the config or rooms are broken: they are checked first, as `reload`
+and `casino serve` check them, and each error is printed (file:line).
 """
 from __future__ import annotations
 
@@ -18,12 +20,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("restart", help="restart a running casino's game process; everyone stays connected")
     p.add_argument("--pid-file", default=None,
                    help="the pid file `casino serve` wrote (default: where it writes it for the database)")
-    p.add_argument("--config", default="config", help="config directory, for its server.database (default ./config)")
+    p.add_argument("--config", default="config",
+                   help="the casino's config directory, checked first (default ./config)")
+    p.add_argument("--rooms", default="rooms", help="the casino's rooms directory, checked first (default ./rooms)")
     add_database_options(p)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    if not _config_ok(args):
+        return 1
     path = Path(args.pid_file) if args.pid_file else _default(args)
     if path is None:
         return 1
@@ -50,6 +56,21 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _config_ok(args: argparse.Namespace) -> bool:
+    """The files a new game process will read: broken, and it would not start."""
+    from server.config.load import ConfigInvalid, load_config
+    try:
+        load_config(Path(args.config), Path(args.rooms))
+    except ConfigInvalid as e:
+        print(f"casino restart: refused, nothing changed: {args.config} or {args.rooms} has "
+              f"{len(e.errors)} error{'s' if len(e.errors) != 1 else ''}; fix and run it again:",
+              file=sys.stderr)
+        for error in e.errors:
+            print(error, file=sys.stderr)
+        return False
+    return True
+
+
 def _default(args: argparse.Namespace) -> Path | None:
     from server.cli._database import chosen, refuse
     from server.cli.serve import pid_default
@@ -62,8 +83,8 @@ def _default(args: argparse.Namespace) -> Path | None:
         print(refuse("casino restart", None, e), file=sys.stderr)
         return None
     except Exception as e:  # noqa: BLE001 - a config that does not load: say which, one line
-        print(f"casino restart: cannot read {args.config}: {str(e).splitlines()[0] if str(e) else e!r};"
-              " name the pid file with --pid-file", file=sys.stderr)
+        print(f"casino restart: cannot read {args.config}: {str(e).splitlines()[0] if str(e) else e!r}",
+              file=sys.stderr)
         return None
     return pid_default(database)
 
