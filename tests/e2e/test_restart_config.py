@@ -27,7 +27,7 @@ assert _spec is not None and _spec.loader is not None
 portal_helpers = importlib.util.module_from_spec(_spec)
 sys.modules["portal_helpers"] = portal_helpers        # its dataclasses look themselves up there
 _spec.loader.exec_module(portal_helpers)
-PASSWORD, ROOT, Server = portal_helpers.PASSWORD, portal_helpers.ROOT, portal_helpers.Server
+PASSWORD, Server = portal_helpers.PASSWORD, portal_helpers.Server
 cli, close_all, operator = portal_helpers.cli, portal_helpers.close_all, portal_helpers.operator
 portal_server, stopped_cleanly = portal_helpers.portal_server, portal_helpers.stopped_cleanly
 
@@ -68,8 +68,8 @@ async def test_a_broken_config_refuses_every_restart_and_nobody_is_dropped(tmp_p
             assert f"{where}: {BROKEN}" in " ".join(said.split()), said
             assert "Restarting now" not in said, said
 
-            shell = await asyncio.to_thread(cli, "restart", "--pid-file", str(server.pid_file),
-                                            "--config", str(tmp_path / "config"), "--rooms", str(ROOT / "rooms"))
+            # the config it checks is the running casino's (its command line), not ./config
+            shell = await asyncio.to_thread(cli, "restart", "--pid-file", str(server.pid_file))
             assert shell.returncode == 1 and shell.stdout == "", shell
             assert shell.stderr.splitlines()[1:] == [f"{where}: {BROKEN}"], shell.stderr
             assert "refused, nothing changed" in shell.stderr.splitlines()[0], shell.stderr
