@@ -79,6 +79,7 @@ class Portal:
         self.exit_code = 0
         self._telnet: Server | None = None
         self._web: WebServer | None = None
+        self._checks: set[asyncio.Future[None]] = set()   # SIGUSR1's config checks under way
         self.host = config.settings.host
 
     # --- what the edges use (server.net.edge_app.EdgeApp, telnet's Listed) ------------------
@@ -247,7 +248,9 @@ class Portal:
     def restart(self, reason: str = RESTARTING) -> None:
         """`casino restart` (SIGUSR1): the game process restarts, everyone stays; not
         while config/ or rooms/ is broken (the new one would not start on them)."""
-        asyncio.ensure_future(self._restart(reason))
+        task = asyncio.ensure_future(self._restart(reason))
+        self._checks.add(task)                 # kept until done: the loop holds tasks weakly
+        task.add_done_callback(self._checks.discard)
 
     async def _restart(self, reason: str) -> None:
         if self.config_dirs is not None:
