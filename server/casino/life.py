@@ -137,11 +137,27 @@ class CasinoLife:
         if self.app.portal is None:
             return ("This casino runs in one process (casino serve --one-process): a restart "
                     "would disconnect everyone. Use shutdown, or serve it with a portal.")
+        if (broken := self.broken_config()) is not None:
+            return broken
         if not self.closing:
             self.restarting = True
             # every player reads that the casino is restarting, whatever reason was given
             said = sentence(reason)
             self.request_stop(said if said.startswith(RESTARTING) else f"{RESTARTING} {said}".strip())
+        return None
+
+    def broken_config(self) -> str | None:
+        """Why a new game process would not start on config/ and rooms/ as they are now
+        (every error as file:line, as `reload` says them), or None. Read here, in the
+        loop: a restart is rare and the files are small (and bounded: yamlsrc)."""
+        from server.config import load
+        try:
+            load.load_config(self.app.config_dir, self.app.rooms_dir)
+        except load.ConfigInvalid as err:
+            errors = [str(e) for e in err.errors]
+            logs.event(log, "restart_refused", errors=len(errors))
+            return "\n".join([f"Restart refused: {len(errors)} error{'s' if len(errors) != 1 else ''} "
+                              "in the config; nothing changed, everyone plays on."] + errors)
         return None
 
     def schedule_shutdown(self, seconds: int, reason: str) -> None:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import errno
+import socket
 from typing import TYPE_CHECKING, Awaitable, Callable, TypeVar
 
 from server.net.edge_app import addresses
@@ -29,6 +30,29 @@ class CannotListen(Exception):
             reason = error.strerror or str(error)
             line = f"cannot listen on {host}:{port}, {what}: {reason}; {choose}"
         super().__init__(line)
+
+
+def check_free(host: str, port: int, web_port: int | None) -> None:
+    """Raise CannotListen now for a port another program holds, before anything else
+    opens (the ledger, the tables, a game process), so a second casino on a busy port
+    says its one line and nothing more. Bound as asyncio's listeners bind
+    (SO_REUSEADDR), then let go at once; 0 (any free port) is always free."""
+    for option, number in (("--web-port", web_port), ("--port", port)):
+        if not number:
+            continue
+        try:
+            found = socket.getaddrinfo(host or None, number, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+        except OSError:
+            continue                           # the listener itself says what is wrong with the host
+        for family, kind, proto, _, address in found:
+            with socket.socket(family, kind, proto) as probe:
+                probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                if family == socket.AF_INET6:
+                    probe.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+                try:
+                    probe.bind(address)
+                except OSError as e:
+                    raise CannotListen(host, number, option, e) from e
 
 
 Opened = TypeVar("Opened")      # what an opener starts: telnetlib3's Server, or the page's WebServer

@@ -67,6 +67,7 @@ def run(args: argparse.Namespace) -> int:
 
 async def _serve(config: CasinoConfig, args: argparse.Namespace) -> int:
     from server.app import Casino, CannotListen
+    from server.casino.listeners import check_free
     from server.cli._database import chosen, open_errors, refuse
     from server.db.url import DatabaseError
     settings = config.settings
@@ -75,13 +76,19 @@ async def _serve(config: CasinoConfig, args: argparse.Namespace) -> int:
     except DatabaseError as e:
         print(refuse("casino serve", None, e), file=sys.stderr, flush=True)
         return 1
+    host = args.host or settings.host
+    port = args.port if args.port is not None else settings.port
+    web_port = args.web_port if args.web_port is not None else settings.web_port
+    try:                          # before the ledger, the tables or a game process open
+        check_free(host, port, web_port or None)
+    except CannotListen as e:
+        print(e, file=sys.stderr, flush=True)
+        return 1
     if not args.one_process:
         return await _serve_portal(config, args, database)
     app = Casino(config, database, seed=args.seed, config_dir=args.config, rooms_dir=args.rooms)
-    web_port = args.web_port if args.web_port is not None else settings.web_port
     try:
-        await app.start(args.host or settings.host, args.port if args.port is not None else settings.port,
-                        web_port=web_port or None)
+        await app.start(host, port, web_port=web_port or None)
     except CannotListen as e:     # one line, not a traceback
         print(e, file=sys.stderr, flush=True)
         return 1
@@ -117,6 +124,8 @@ async def _serve_portal(config: CasinoConfig, args: argparse.Namespace, database
     settings = config.settings
     portal = Portal(config, game_argv(args), (Path(args.config), Path(args.rooms)), {DATABASE_ENV: database.url})
     if not await portal.start_game():
+        if portal.last_good is not None:
+            portal.last_good.remove()
         return 1
     web_port = args.web_port if args.web_port is not None else settings.web_port
     try:

@@ -123,7 +123,7 @@ async def restart(ctx: Ctx) -> None:
     reason = " ".join(ctx.argv) or "The casino is restarting."
     refused = ctx.app.request_restart(reason)
     if refused is not None:
-        ctx.tell(refused)
+        ctx.tell(*refused.splitlines())
         return
     logs.event(log, "operator_restart", operator=ctx.session.key, reason=reason)
     ctx.tell("Restarting now: everyone stays connected.")

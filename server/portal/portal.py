@@ -13,7 +13,10 @@ with the code now on disk, and hands it every connection with its client
 facts and who is logged in where (`hello`, from server/portal/clients.py);
 input typed in between waits (a few lines each). When it exits for good (an
 operator's `shutdown`), the portal stops too. Too many failed starts stop
-the portal as well (server/portal/game_process.py, StartFailures).
+the portal as well (server/portal/game_process.py, StartFailures). A start that
+fails on config/ and rooms/ as they are now is tried again on the copy the last
+good start read (server/portal/last_good.py), and `casino restart` (SIGUSR1)
+checks those files first, as `reload` does, and refuses if they are broken.
 """
 from __future__ import annotations
 
@@ -35,6 +38,7 @@ from server.net.throttle import ConnectionCounter
 from server.portal import protocol
 from server.portal.clients import Clients
 from server.portal.game_process import RESTART_WINDOW, GameProcess, StartFailures
+from server.portal.last_good import Dirs, LastGoodConfig, with_dirs
 from server.tables.manager import Manager
 
 if TYPE_CHECKING:
@@ -59,6 +63,7 @@ class Portal:
         self.game_argv = game_argv             # `casino game ...` without the link's fd
         self.game_env = dict(game_env or {})   # the database URL: never on a command line `ps` shows
         self.config_dirs = config_dirs         # config/ and rooms/, read again after a reload
+        self.last_good = LastGoodConfig() if config_dirs is not None else None
         limits = config.settings.limits
         self.connections = ConnectionCounter(limits.connections_per_ip, limits.max_connections,
                                              limits.max_login_connections, limits.login_connections_per_ip)
@@ -74,6 +79,7 @@ class Portal:
         self.exit_code = 0
         self._telnet: Server | None = None
         self._web: WebServer | None = None
+        self._checks: set[asyncio.Future[None]] = set()   # SIGUSR1's config checks under way
         self.host = config.settings.host
 
     # --- what the edges use (server.net.edge_app.EdgeApp, telnet's Listed) ------------------
@@ -139,16 +145,24 @@ class Portal:
             game.send({"t": "x", "id": cid, "x": changed})
 
     # --- the game process -----------------------------------------------------------
-    async def start_game(self, why: str | None = None) -> bool:
-        """Start a game process and hand it every connection; False if it could not start."""
-        game = await GameProcess.spawn(self.game_argv, self.game_env)
+    async def start_game(self, why: str | None = None, dirs: Dirs | None = None) -> bool:
+        """Start a game process and hand it every connection; False if it could not start.
+        `dirs`: the config and rooms to read instead of the operator's (the last good copy)."""
+        last_good = self.last_good
+        if dirs is None and last_good is not None and self.config_dirs is not None:
+            await asyncio.to_thread(last_good.take, self.config_dirs)
+        game = await GameProcess.spawn(with_dirs(self.game_argv, dirs) if dirs else self.game_argv,
+                                       self.game_env)
         self.game = game
         conns = self.clients.handover()
         game.send({"t": "hello", "v": protocol.VERSION, "conns": conns, "why": why})
         asyncio.create_task(self._run(game))
         if not await game.started:
             return False
-        logs.event(log, "game_started", pid=game.proc.pid, connections=len(conns))
+        if dirs is None and last_good is not None:
+            last_good.worked()
+        logs.event(log, "game_started", pid=game.proc.pid, connections=len(conns),
+                   config="last_good" if dirs else "current")
         for cid, session in self.clients.unknown():
             game.send(self.clients.opened(cid, session))
         for message in self.clients.take_waiting():
@@ -187,6 +201,7 @@ class Portal:
         if game.died_at_once():
             self.failures.add()                    # died as soon as it served: a crash loop?
         why = "The casino restarted after a failure." if game.crashed else None
+        dirs: Dirs | None = None                   # the operator's files first
         while True:
             if self.failures.too_many():
                 log.error("event=game_keeps_failing failures=%d window=%ds",
@@ -194,9 +209,13 @@ class Portal:
                 self.exit_code = 1
                 self.request_stop("The casino could not start.")
                 return
-            if await self.start_game(why):
+            if await self.start_game(why, dirs):
                 return
             self.failures.add()
+            if dirs is None and self.last_good is not None and self.last_good.good is not None:
+                dirs = self.last_good.good         # then the files the last good start read
+                log.warning("event=game_on_last_good_config config=%s", dirs[0])
+                continue                           # at once: the players are waiting
             await asyncio.sleep(1.0)               # whatever failed may need a moment (the database)
 
     # --- lifecycle ------------------------------------------------------------------
@@ -227,7 +246,22 @@ class Portal:
         self.stop_requested.set()
 
     def restart(self, reason: str = RESTARTING) -> None:
-        """`casino restart` (SIGUSR1): the game process restarts, everyone stays."""
+        """`casino restart` (SIGUSR1): the game process restarts, everyone stays; not
+        while config/ or rooms/ is broken (the new one would not start on them)."""
+        task = asyncio.ensure_future(self._restart(reason))
+        self._checks.add(task)                 # kept until done: the loop holds tasks weakly
+        task.add_done_callback(self._checks.discard)
+
+    async def _restart(self, reason: str) -> None:
+        if self.config_dirs is not None:
+            from server.config.errors import ConfigInvalid
+            from server.config.load import load_config
+            try:
+                await asyncio.to_thread(load_config, *self.config_dirs)
+            except ConfigInvalid as e:
+                for error in e.errors:
+                    log.warning("event=restart_refused error=%s", error)
+                return
         if (game := self._serving()) is not None:
             game.send({"t": "restart", "why": reason})
 
@@ -276,6 +310,8 @@ class Portal:
         while any(s.unsent() for s in sessions) and loop.time() < deadline:
             await asyncio.sleep(0.01)
         await self._close_edges()
+        if self.last_good is not None:
+            self.last_good.remove()
         self.stopped.set()
 
     async def _close_edges(self) -> None:
