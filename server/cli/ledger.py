@@ -17,6 +17,10 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from server.ledger.check import CheckReport
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -77,13 +81,19 @@ def run_check(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report.to_dict(), sort_keys=True))
     else:
-        state = "ok" if report.ok else "BROKEN"
-        print(f"ledger check: {state} open_holds={report.open_holds} minted={report.minted}"
-              f" balances={report.balances} house={report.house} accounts={report.accounts}"
-              f" operations={report.operations} pending_outcomes={report.pending_outcomes}")
-        for line in report.broken:
-            print(f"broken invariant {line}")
+        print(*report_lines(report), sep="\n")
     return 0 if report.ok else 1
+
+
+def report_lines(report: CheckReport) -> list[str]:
+    """A check's report as `casino ledger check` prints it: one line of
+    counts, then a line per broken invariant. The in-game `ledger check`
+    (server/commands/operator.py) says the same lines."""
+    state = "ok" if report.ok else "BROKEN"
+    return [f"ledger check: {state} open_holds={report.open_holds} minted={report.minted}"
+            f" balances={report.balances} house={report.house} accounts={report.accounts}"
+            f" operations={report.operations} pending_outcomes={report.pending_outcomes}",
+            *(f"broken invariant {line}" for line in report.broken)]
 
 
 def run_copy(args: argparse.Namespace) -> int:

@@ -12,7 +12,9 @@ from typing import Mapping, Protocol
 from server import logs
 from server.accounts.names import name_key
 from server.accounts.store import AccountStore
+from server.cli.ledger import report_lines
 from server.commands.registry import REGISTRY, Context
+from server.config.model import CasinoConfig
 from server.db.url import Database
 from server.ledger import Ledger
 from server.tables.table import Table
@@ -27,8 +29,8 @@ MAX_GRANT = 1_000_000_000
 class OperatorApp(Protocol):
     """What the operator commands use of the casino: accounts and the ledger
     (`grant`, `ledger check` on the live database), who is online (`kick`),
-    the rooms and tables (`tables`, `close`), and the casino's life
-    (`shutdown`, `restart`, `reload`)."""
+    the rooms and tables (`tables`, `close`; the config names a closed
+    room's tables), and the casino's life (`shutdown`, `restart`, `reload`)."""
 
     @property
     def accounts(self) -> AccountStore: ...
@@ -42,6 +44,10 @@ class OperatorApp(Protocol):
     def world(self) -> World: ...
     @property
     def tables(self) -> Mapping[str, Table]: ...
+    @property
+    def closed_rooms(self) -> set[str]: ...
+    @property
+    def config(self) -> CasinoConfig: ...
 
     def grant_key(self) -> str: ...             # a grant's ledger key, unique across restarts
     async def close_room(self, room_id: str, reason: str) -> list[str]: ...
@@ -101,7 +107,7 @@ async def ledger(ctx: Ctx) -> None:
         return
     report = await asyncio.to_thread(check, ctx.app.database)
     logs.event(log, "ledger_check", operator=ctx.session.key, ok=report.ok)
-    ctx.tell(*str(report).splitlines())
+    ctx.tell(*report_lines(report))
 
 
 @command("shutdown", operator=True, topic="operator",
@@ -141,20 +147,34 @@ async def reload(ctx: Ctx) -> None:
 
 
 @command("tables", operator=True, topic="operator",
-         help="""tables - every table: its room, players, phase and live stakes.""")
+         help="""tables - every table: its room, players, phase and live stakes; a closed room's tables as closed.""")
 async def tables(ctx: Ctx) -> None:
+    """One row a table, in columns as wide as the longest table id, game and
+    room (issue 38 item 12), so no row is pushed right and each fits 80
+    columns; the phase and players go on the line under it."""
     app = ctx.app
     rooms = {t: r.id for r in app.world.rooms.values() for t in r.tables}
-    if not app.tables:
+    closed = sorted(t for t, room in rooms.items() if room in app.closed_rooms and t not in app.tables)
+    if not app.tables and not closed:
         ctx.tell("No tables are open.")
-    for table_id, table in sorted(app.tables.items()):
+        return
+    games = {**{t: app.config.tables[t].game for t in closed if t in app.config.tables},
+             **{t: table.entry.game for t, table in app.tables.items()}}
+    ids = sorted({*app.tables, *closed})
+    id_w, game_w = max(map(len, ids)), max(len(games.get(t, "?")) for t in ids)
+    room_w = max(len(rooms.get(t, "?")) for t in ids)
+    for table_id in ids:
+        row = f"{table_id:<{id_w}}  {games.get(table_id, '?'):<{game_w}}  room {rooms.get(table_id, '?'):<{room_w}}  "
+        table = app.tables.get(table_id)
+        if table is None:
+            ctx.tell(row + "closed with its room until reload")
+            continue
         players = ", ".join(s.player for s in table.seats()) or "nobody"
         live = sum(amount for _, amount in table.stakes.values())
         flags = (" [closing]" if table.retiring else "") + (" [new settings waiting]" if table.next_config else "")
         pending = f", {len(table.pending)} pending" if table.pending else ""
-        ctx.tell(f"{table_id:<14} {table.entry.game:<12} room {rooms.get(table_id, '?'):<8} "
-                 f"{table.phase():<12} stakes {live} in {len(table.stakes)} hold(s){pending}{flags}")
-        ctx.tell(f"{'':14} players: {players}")
+        ctx.tell(row + f"stakes {live} in {len(table.stakes)} hold(s){pending}{flags}")
+        ctx.tell(f"{'':{id_w}}  {table.phase()}; players: {players}")
 
 
 @command("close", operator=True, topic="operator",

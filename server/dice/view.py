@@ -3,8 +3,10 @@
 Plain lines (no colour) of at most 80 columns (a client seed of 64
 characters included), so the telnet command can print them as they are and a
 player can copy a seed into `casino verify`. Narrower, the session's `fit`
-puts each 64-digit seed on lines of its own, cut without indent (no spaces
-inside a copied seed; docs/fairness.md).
+puts each 64-digit seed whole on a line of its own, without indent and wider
+than the screen, which the client wraps softly: a copied seed is one token at
+every width (issue 38 item 15; docs/fairness.md). A client seed may hold
+spaces, so it is glued: `fit` never breaks a line inside it.
 
 Every draw is named by the table's DrawKind (server.dice.kinds): dice
 tables read as they always have; draws of another size (a wheel's draw(37))
@@ -15,9 +17,15 @@ from __future__ import annotations
 from server.dice.derive import DICE_OUTCOMES
 from server.dice.fair import FairDice, Revealed
 from server.dice.kinds import DICE, SHARED, DrawKind, plain
+from server.render.width import glue
 
 SHOW_REVEALED = 5
 _VERIFY = "casino verify --server-seed S --client-seed C --nonce N"
+
+
+def _whole(seed: str) -> str:
+    """A client seed as one group `fit` never breaks (it may hold spaces)."""
+    return glue(*seed.split(" "))
 
 
 def kind_of(n: int, kinds: tuple[DrawKind, ...] = ()) -> DrawKind:
@@ -40,7 +48,8 @@ def _segments(r: Revealed) -> str:
     for i, (first, seed) in enumerate(r.client_seeds):
         last = r.client_seeds[i + 1][0] - 1 if i + 1 < len(r.client_seeds) else r.rolls - 1
         span = f"nonce {first}" if first == last else f"nonces {first}-{last}"
-        parts.append(f"client seed '{seed}' {span}")
+        quoted = _whole("'" + seed + "'")
+        parts.append(f"client seed {quoted} {span}")
     return ", ".join(parts)
 
 
@@ -76,7 +85,7 @@ def fair_lines(dice: FairDice, kind: DrawKind = DICE, show_revealed: int = SHOW_
         f"Provably fair {what} at table {dice.table_id}.",
         "Server seed commitment (SHA-256):",
         f"  {dice.commitment}",
-        f"Client seed: {dice.client_seed}",
+        f"Client seed: {_whole(dice.client_seed)}",
         f"Next nonce: {dice.nonce}   (set your client seed with: seed <text>)",
     ]
     if dice.deterministic:

@@ -13,10 +13,11 @@ Wrapping is at spaces only. Words that must stay together ("7) come9 10",
 "2 pays 2:1") are joined with `glue`, which puts a no-break space (NBSP)
 between them: `fit` never breaks there and sends it as a plain space. A short
 quoted command ('help craps', 'play pig') and a number of seconds ("60 s")
-are kept whole the same way. A single
-word wider than the whole screen is the only thing ever split: it takes lines
-of its own, cut at the screen's edge without any indent (a seed copied from
-`fair` at 40 columns has line breaks to remove, never spaces).
+are kept whole the same way. Nothing is ever split inside a word: a
+single word wider than the whole screen (a 64-digit seed at 40 columns) takes
+a line of its own, whole and without indent, the one line allowed to be wider
+than the screen; the client wraps it softly, so a copied seed is one unbroken
+token at every width (issue 38 item 15).
 
 Widths are display columns: ANSI colour codes take none, East Asian wide
 characters two, combining marks none. Render imports nothing from net; this
@@ -32,7 +33,6 @@ from typing import Callable
 
 NBSP = "\u00a0"
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
-_PIECES = re.compile(r"(\x1b\[[0-9;?]*[A-Za-z])")
 _SPACES = re.compile(r"( +)")
 # 'help craps', 'play pig': a quote that opens after a space or "(" and closes
 # before a space, punctuation or the end, at most 30 characters apart.
@@ -76,7 +76,8 @@ def fit(line: str, width: int, hang: str | None = None) -> list[str]:
     A line that fits comes back as it is (NBSPs made plain spaces). A longer
     one is wrapped at spaces; continuation lines start with `hang`, by default
     the line's own indent plus two spaces, so a wrapped item still reads as
-    one item.
+    one item. A word wider than `width` is never cut: it comes back whole on
+    a line of its own, the only line wider than `width`.
     """
     if NBSP not in line and display_width(line) <= width:
         return [line]
@@ -108,9 +109,9 @@ def fit(line: str, width: int, hang: str | None = None) -> list[str]:
             current, used = hang, len(hang)
         if used + w > width:
             # A word wider than the screen (a 64-digit seed at 40 columns):
-            # on lines of its own, cut at the screen's edge with no indent,
-            # so a copied token has line breaks in it but never spaces.
-            out.extend(_split_word(word, width, width))
+            # whole on a line of its own with no indent, wider than the
+            # screen, so a copied token has neither spaces nor line breaks.
+            out.append(word)
             current, used, empty = hang, len(hang), True
             continue
         current += word
@@ -124,28 +125,6 @@ def fit(line: str, width: int, hang: str | None = None) -> list[str]:
 def fit_all(lines: list[str], width: int) -> list[str]:
     """Every line of a view fitted to `width` (see `fit`)."""
     return [part for line in lines for part in fit(line, width)]
-
-
-def _split_word(word: str, first: int, rest: int) -> list[str]:
-    """Cut an over-long word into chunks of `first`, then `rest` columns,
-    keeping colour codes whole."""
-    chunks: list[str] = []
-    room = max(first, 1)
-    current, used = "", 0
-    for piece in _PIECES.split(word):
-        if piece.startswith("\x1b"):
-            current += piece
-            continue
-        for ch in piece:
-            w = _char_width(ch)
-            if used + w > room and used:
-                chunks.append(current)
-                current, used, room = "", 0, max(rest, 1)
-            current += ch
-            used += w
-    if current:
-        chunks.append(current)
-    return chunks
 
 
 def reflow(lines: list[str] | tuple[str, ...]) -> list[str]:

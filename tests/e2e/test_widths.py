@@ -5,10 +5,8 @@ Art is laid out for the width, not wrapped: every line of the bank craps
 table's box is exactly as wide as its top border."""
 from __future__ import annotations
 
-import re
-
 import pytest
-from support.telnet import Client, login, plain
+from support.telnet import Client, plain
 
 from server.render.width import display_width
 
@@ -58,29 +56,3 @@ async def test_every_line_of_every_game_fits_the_width(casino_factory, width, tt
     art = [line for line in lines_of(tables[0]) if line.startswith(BOX_EDGES)]
     assert len(art) > 10 and {display_width(line) for line in art} == {min(width, 80)}
     await c.close()
-
-
-async def test_fair_at_40_columns_keeps_each_seed_free_of_spaces(casino_factory):
-    """Issue 28 item 7: `fair` at 40 columns prints a 64-digit seed on lines of
-    its own, cut without indent: rejoined, the lines are the seed itself."""
-    app = await casino_factory(seed=3, limits=FAST)
-    wide = await Client.open(app.port, cols=250)
-    await login(wide, "wide")
-    narrow = await Client.open(app.port, cols=40)
-    await login(narrow, "narrow")
-    await wide.read_until_prompt()                         # narrow arrives
-    for c in (wide, narrow):
-        await c.cmd_expect("north", "Exits:")
-    await narrow.cmd_expect("play craps", "Welcome")
-    revealed = plain(await narrow.cmd("fair new"))
-    shown = plain(await wide.cmd_expect("fair", "Revealed server seeds"))
-    seeds = set(re.findall(r"\b[0-9a-f]{64}\b", shown))
-    assert len(seeds) >= 3                                 # the commitment, a revealed seed and its commitment
-    text = plain(await narrow.cmd_expect("fair", "Revealed server seeds"))
-    assert all(display_width(line) <= 40 for line in text.split("\r\n"))
-    rejoined = text.replace("\r\n", "")
-    for seed in seeds:
-        assert seed in rejoined, seed                      # no indent, no space inside a seed
-    assert re.search(r"\b[0-9a-f]{64}\b", revealed.replace("\r\n", ""))
-    await wide.close()
-    await narrow.close()

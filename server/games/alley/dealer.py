@@ -142,12 +142,16 @@ class AlleyDealer(Dealer[AlleySnapshot]):
             return events + [Note(None, "The table is full: the game starts.")]
         return events + [self._start_hint()]
 
-    def _start_hint(self) -> Note:
+    def _start_hint(self, to: tuple[str, ...] | None = None) -> Note:
+        """Who is seated and how a game starts: news for the table when a seat
+        or a game changes (`to` None), a reminder for one player when their
+        command was refused (issue 38 item 2: a refusal is said to the one who
+        typed it only)."""
         least = max(2, self.options.min_players)
         names = ", ".join(self.seats) or "nobody"
         if len(self.seats) < least:
-            return Note(None, f"Seated: {names}. A game needs at least {least} players.")
-        return Note(None, f"Seated: {names}. Anyone seated can type 'start' to begin.")
+            return Note(to, f"Seated: {names}. A game needs at least {least} players.")
+        return Note(to, f"Seated: {names}. Anyone seated can type 'start' to begin.")
 
     def unseated(self, player: str, how: str) -> list[Event]:
         """Leaving and a dropped connection are the same: out of the game at
@@ -182,7 +186,7 @@ class AlleyDealer(Dealer[AlleySnapshot]):
         """bet, fade, roll, pass: the engine's command, once the player is in the
         running game (a typing mistake is told after that, as before)."""
         if self.engine is None:
-            return [Note((player,), "No game is running."), self._start_hint()]
+            return [Note((player,), "No game is running."), self._start_hint((player,))]
         if player not in self.playing():
             return [Note((player,), "You are not in this game: you will play in the next one.")]
         if isinstance(command, str):
