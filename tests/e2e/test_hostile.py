@@ -317,7 +317,9 @@ async def test_a_login_flood_from_one_address_is_told_busy_and_others_still_log_
 
 async def test_a_clean_stop_refunds_every_stake_with_bets_arriving_to_the_end(casino_factory):
     """Bettors keep betting while the casino stops; one bet is in flight (its
-    wallet read held open) until the tables have begun closing."""
+    wallet read held open) until the tables have begun closing. A word takes
+    its place in the table's queue as it is typed, so the late bet, typed
+    before the stop, is taken and then refunded with every other stake."""
     app = await casino_factory(seed=5)
     host = app.tables["bank_craps"]
     clients = {}
@@ -351,13 +353,13 @@ async def test_a_clean_stop_refunds_every_stake_with_bets_arriving_to_the_end(ca
     await asyncio.wait_for(entered.wait(), 10)       # the late bet is in flight
     stopping = asyncio.create_task(app.stop("Closing time."))
     await until(lambda: host.closing)
-    gate.set()                                        # ... and reaches the table now
+    gate.set()                                        # ... and its wallet is read now
     await asyncio.wait_for(stopping, 20)
     for task in bettors:
         task.cancel()
     report = check(app.database)
     assert report.ok and report.open_holds == 0, report
-    assert "has closed" in plain(await clients["late"].read_until_closed())
+    assert "Refunded to your wallet: field 5." in plain(await clients["late"].read_until_closed())
 
 
 async def test_hanging_up_while_the_password_is_hashed_never_enters(casino_factory):

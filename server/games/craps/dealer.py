@@ -43,7 +43,7 @@ from server.games.seating import Seating
 
 
 # The number bets a casino usually leaves working after a win. Here every
-# decided wager comes down (RULES.md: no automatic renewal), which surprises
+# decided wager comes down (docs/play-craps.md: no automatic renewal), which surprises
 # a craps player, so the settlement says each is down and how to re-bet it.
 DOWN_AFTER_A_WIN = frozenset({Kind.PLACE, Kind.BUY, Kind.LAY, Kind.HARD})
 
@@ -247,33 +247,10 @@ class BankCrapsDealer(Dealer[CrapsSnapshot]):
         return events + self._changed()
 
     def _settlements(self, outcome: list[StateEvent]) -> list[Event]:
-        won: dict[str, list[tuple[str, int]]] = defaultdict(list)
-        lost: dict[str, list[tuple[str, int]]] = defaultdict(list)
-        pushed: dict[str, list[tuple[str, int]]] = defaultdict(list)
-        commission: dict[str, int] = defaultdict(int)
-        down: dict[str, list[tuple[Bet, int]]] = defaultdict(list)
-        players: list[str] = []
-        for e in outcome:
-            if isinstance(e, (ev.BetWon, ev.BetLost, ev.BetPushed)):
-                p = e.wager.player
-                if p not in players:
-                    players.append(p)
-                if isinstance(e, ev.BetWon):
-                    won[p].append((e.wager.name, e.amount))
-                    commission[p] += e.commission
-                    if e.wager.bet.kind in DOWN_AFTER_A_WIN:
-                        down[p].append((e.wager.bet, e.amount))
-                elif isinstance(e, ev.BetLost):
-                    lost[p].append((e.wager.name, e.wager.bet.amount))
-                else:
-                    pushed[p].append((e.wager.name, e.wager.bet.amount))
-        out: list[Event] = []
-        for p in players:
-            out.append(RollSettlement(p, tuple(won[p]), tuple(lost[p]), tuple(pushed[p]), commission[p],
-                                      tuple(down[p])))
-        for p in self.seating.names():
-            if p in players or self._live(p):
-                out.append(BetsSummary(p))
+        """Each player's settlement of the roll, then the bets of everyone who has some."""
+        out: list[Event] = [*settlements_of(outcome)]
+        settled = {e.player for e in out if isinstance(e, RollSettlement)}
+        out += [BetsSummary(p) for p in self.seating.names() if p in settled or self._live(p)]
         return out
 
     # --- time -----------------------------------------------------------------
@@ -416,3 +393,31 @@ def actions_for(variant: Variant) -> Actions[BankCrapsDealer]:
 def _itemised(wagers: list[ev.Wager]) -> str:
     """Wagers as a player reads them: "pass 10, place6 12"."""
     return ", ".join(f"{w.name} {w.bet.amount}" for w in wagers)
+
+
+def settlements_of(outcome: list[StateEvent]) -> list[RollSettlement]:
+    """A roll's decided wagers as one settlement per player, in the order the
+    players first appear: what each won (and the commission on it), lost and
+    pushed, and the won bets that are now down (DOWN_AFTER_A_WIN)."""
+    won: dict[str, list[tuple[str, int]]] = defaultdict(list)
+    lost: dict[str, list[tuple[str, int]]] = defaultdict(list)
+    pushed: dict[str, list[tuple[str, int]]] = defaultdict(list)
+    commission: dict[str, int] = defaultdict(int)
+    down: dict[str, list[tuple[Bet, int]]] = defaultdict(list)
+    players: list[str] = []
+    for e in outcome:
+        if isinstance(e, (ev.BetWon, ev.BetLost, ev.BetPushed)):
+            p = e.wager.player
+            if p not in players:
+                players.append(p)
+            if isinstance(e, ev.BetWon):
+                won[p].append((e.wager.name, e.amount))
+                commission[p] += e.commission
+                if e.wager.bet.kind in DOWN_AFTER_A_WIN:
+                    down[p].append((e.wager.bet, e.amount))
+            elif isinstance(e, ev.BetLost):
+                lost[p].append((e.wager.name, e.wager.bet.amount))
+            else:
+                pushed[p].append((e.wager.name, e.wager.bet.amount))
+    return [RollSettlement(p, tuple(won[p]), tuple(lost[p]), tuple(pushed[p]), commission[p], tuple(down[p]))
+            for p in players]
