@@ -150,7 +150,13 @@ def places_at_tables(app: RoomApp) -> dict[str, str]:
 @command("look", aliases=("l",), help="""look - describe the room: who and what is here, and the exits.
 The last line is always 'Exits: ...'.""")
 async def look(ctx: Ctx) -> None:
-    ctx.tell(*describe_room(ctx.app, ctx.session))
+    from server.commands.tables import seated_elsewhere, table_place
+    lines = describe_room(ctx.app, ctx.session)
+    away = seated_elsewhere(ctx.app, ctx.session)
+    if away is not None and lines:      # said above the `Exits:` line, which stays last
+        lines.insert(-1, f"You are still seated at {table_place(ctx.app, away)}; "
+                         "'leave' gets you up from here.")
+    ctx.tell(*lines)
 
 
 @command("say", help="""say <text> - speak to everyone in the room. Shortcut: 'text (and :text for emote)
