@@ -110,11 +110,21 @@ def a_game(phrase: str) -> str:
     return ("An " if phrase[0].lower() in "aeiou" else "A ") + phrase
 
 
+def a_table(table: Table) -> str:
+    """ "A bank craps table": a table as `look` names it. A table that plays
+    no ledger chips is the practice table with classic dice (a C program's
+    predictable rolls are why it plays a practice bankroll: server.dice.classic),
+    and is named as what it is rather than as its game's chip table."""
+    if not table.plays_for_chips():
+        return f"A practice {table.entry.game} table with classic dice"
+    return f"{a_game(table.entry.phrase)} table"
+
+
 def describe_table(table: Table) -> list[str]:
     """A table as `look` shows it: the game, how to sit (`play <word>`: a
     second table of one game in a room answers to its id), who sits and
     their roles (the table's seating and its dealer are the one answer)."""
-    lines = [f"{a_game(table.entry.phrase)} table is here ({table.id}): 'play {table.word}' to sit."]
+    lines = [f"{a_table(table)} is here ({table.id}): 'play {table.word}' to sit."]
     seats = table.seats()
     if seats:
         names = [s.player + (" (sitting out)" if s.sitting_out else "") for s in seats]

@@ -124,7 +124,7 @@ def event_lines(event: Event, seat: Seat, viewer: Viewer) -> list[str]:
     if isinstance(event, ev.GameOver):
         return game_over_lines(event, who, you, c)
     if isinstance(event, ev.Collected):
-        return [f"{who} collected {event.amount} chips."]
+        return [collected_line(event.amount, who, you, "wallet")]
     if isinstance(event, ev.HoldCancelled):
         return [f"The {event.what} of {event.amount} is off."] if you else []
     if isinstance(event, ev.Closed):
@@ -181,12 +181,23 @@ def classic_lines(event: Event, who: str, you: bool, c: bool) -> list[str] | Non
         elif you:
             lines.append("Place a new bet to play again.")
         return lines
+    if isinstance(event, ev.Collected):
+        return [collected_line(event.amount, who, you, "practice bankroll")]
     if isinstance(event, ev.Practice):
         return [f"Practice bankroll: {event.bankroll:,} (practice chips; your wallet is untouched)."] \
             if you else []
     if isinstance(event, ev.Closed):
         return []                   # practice chips: nothing was refunded or forfeited
     return None
+
+
+def collected_line(amount: int, who: str, you: bool, where: str) -> str:
+    """`collect` moves nothing: a win is paid at once, so the chips it keeps
+    from riding are in the wallet (or the practice bankroll) already."""
+    if you:
+        return (f"Your {amount} chips stay in your {where}, where the win already put them; "
+                "nothing rides. Bet again when you like.")
+    return f"{who} keeps the {amount} chips and lets nothing ride."
 
 
 def game_over_lines(e: ev.GameOver, who: str, you: bool, c: bool) -> list[str]:
