@@ -50,7 +50,7 @@ async def test_collect_at_the_classic_table_keeps_the_chips_in_the_practice_bank
     await a.cmd("seed msvc 14")                 # 002's run: 1 + 6 = 7, a natural
     await a.cmd("bet pass 10")
     won = words(await a.cmd("roll"))
-    assert "You won! Congratulations!" in won and "Type 'ride' to bet 20 again, 'collect'" in won
+    assert "You won 10 (natural, 7) on the pass line." in won and "Type 'ride' to bet 20 again, 'collect'" in won
     out = words(await a.cmd("collect"))
     assert "Your 20 chips stay in your practice bankroll, where the win already put them" in out
     assert "collected" not in out
@@ -84,3 +84,34 @@ async def test_collect_says_the_chips_are_in_the_wallet_already(casino_factory):
         seen.append(await a.cmd(line))
     said = words("".join(seen))
     assert "`" not in said and "002" not in said
+
+
+async def test_classic_dice_speak_in_the_casinos_voice_with_the_c_programs_numbers(casino_factory):
+    """Issue 38, item 9: 002's run 3 (srand(22) on Windows) reads as any roll
+    in the casino reads - the dice drawn, "You rolled", a full stop, a line
+    for a roll that decides nothing, winnings in chips as simplified craps
+    counts them (what was won, not the stake with it) - and its rolls are
+    still the C program's."""
+    app = await casino_factory(limits={"commands_per_second": 1000})
+    a = await Client.open(app.port, ttype="dumb")
+    await login(a, "voice")
+    await a.cmd("south")
+    await a.cmd("play classic_craps")
+    await a.cmd("seed msvc 22")
+    await a.cmd("bet pass 10")
+    first = plain(await a.cmd("roll"))
+    assert "+-------+" in first                                   # the dice, drawn
+    assert "You rolled 3 and 1: 4.\r\n" in first and "The point is 4." in first
+    second = plain(await a.cmd("roll"))
+    assert "You rolled 5 and 1: 6." in second
+    assert "No decision; the point is still 4. Roll again." in second
+    seen = first + second
+    for _ in range(20):
+        out = plain(await a.cmd("roll"))
+        seen += out
+        if "Practice bankroll:" in out:
+            break
+    assert "You rolled 2 and 2: 4." in out
+    assert "You won 10 (point made, 4) on the pass line." in out
+    assert "Type 'ride' to bet 20 again" in out and "Practice bankroll: 1,010" in out
+    assert "$" not in seen and "Roll:" not in seen and "Congratulations" not in seen
