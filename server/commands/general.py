@@ -110,11 +110,21 @@ def a_game(phrase: str) -> str:
     return ("An " if phrase[0].lower() in "aeiou" else "A ") + phrase
 
 
+def a_table(table: Table) -> str:
+    """ "A bank craps table": a table as `look` names it. A table that plays
+    no ledger chips is the practice table with classic dice (a C program's
+    predictable rolls are why it plays a practice bankroll: server.dice.classic),
+    and is named as what it is rather than as its game's chip table."""
+    if not table.plays_for_chips():
+        return f"A practice {table.entry.game} table with classic dice"
+    return f"{a_game(table.entry.phrase)} table"
+
+
 def describe_table(table: Table) -> list[str]:
     """A table as `look` shows it: the game, how to sit (`play <word>`: a
     second table of one game in a room answers to its id), who sits and
     their roles (the table's seating and its dealer are the one answer)."""
-    lines = [f"{a_game(table.entry.phrase)} table is here ({table.id}): 'play {table.word}' to sit."]
+    lines = [f"{a_table(table)} is here ({table.id}): 'play {table.word}' to sit."]
     seats = table.seats()
     if seats:
         names = [s.player + (" (sitting out)" if s.sitting_out else "") for s in seats]
@@ -150,7 +160,13 @@ def places_at_tables(app: RoomApp) -> dict[str, str]:
 @command("look", aliases=("l",), help="""look - describe the room: who and what is here, and the exits.
 The last line is always 'Exits: ...'.""")
 async def look(ctx: Ctx) -> None:
-    ctx.tell(*describe_room(ctx.app, ctx.session))
+    from server.commands.tables import seated_elsewhere, table_place
+    lines = describe_room(ctx.app, ctx.session)
+    away = seated_elsewhere(ctx.app, ctx.session)
+    if away is not None and lines:      # said above the `Exits:` line, which stays last
+        lines.insert(-1, f"You are still seated at {table_place(ctx.app, away)}; "
+                         "'leave' gets you up from here.")
+    ctx.tell(*lines)
 
 
 @command("say", help="""say <text> - speak to everyone in the room. Shortcut: 'text (and :text for emote)

@@ -40,12 +40,16 @@ class WalletApp(Protocol):
     def ledger(self) -> Ledger: ...
 
 
-class TableWordsApp(TablesApp, WalletApp, Protocol):
+class SeatsApp(TablesApp, Protocol):
+    """What finding where a player sits uses of the casino: the tables' one answer."""
+
+    def seat_of(self, key: str) -> Table | None: ...
+
+
+class TableWordsApp(SeatsApp, WalletApp, Protocol):
     """What the table commands and the game words use of the casino: the
     room's tables, the wallet a player sits down or bets with, and the table
     where a player sits (the tables are the one answer)."""
-
-    def seat_of(self, key: str) -> Table | None: ...
 
 
 Ctx = Context[TableWordsApp]
@@ -56,19 +60,34 @@ def tables_here(app: TablesApp, session: Session) -> list[Table]:
     return [app.tables[t] for t in (room.tables if room else ()) if t in app.tables]
 
 
-def find_table(app: TablesApp, session: Session, word: str | None) -> Table | str:
-    """The table in this room for `word` (or the only one), or why there is none."""
+def find_table(app: TablesApp, session: Session, word: str | None, verb: str = "play") -> Table | str:
+    """The table in this room for `word` (or the only one), or why there is
+    none; in a room of several, which words pick one with `verb` ('table
+    craps')."""
     here = tables_here(app, session)
     if not here:
         return "There is no table here."
     if word is None:
         if len(here) == 1:
             return here[0]
-        return "Which game? " + ", ".join(h.word for h in here)
+        return (f"Which game? {', '.join(h.word for h in here)}: "
+                f"type '{verb} <game>', e.g. '{verb} {here[0].word}'.")
     for table in here:
         if word.lower() in (table.word, table.entry.word, table.id):
             return table
     return f"There is no {word[:20]} table here; this room has: " + ", ".join(h.word for h in here) + "."
+
+
+def table_place(app: TablesApp, table: Table) -> str:
+    """A table and the room it stands in, as a sentence names it: "bank_craps in Bank Craps"."""
+    room = next((r for r in app.world.rooms.values() if table.id in r.tables), None)
+    return f"{table.id} in {room.name}" if room is not None else table.id
+
+
+def seated_elsewhere(app: SeatsApp, session: Session) -> Table | None:
+    """The table this player sits at when it is not in the room they stand in."""
+    seated = app.seat_of(session.key) if session.key is not None else None
+    return seated if seated is not None and seated not in tables_here(app, session) else None
 
 
 async def wallet(app: WalletApp, key: str) -> int:
@@ -94,7 +113,9 @@ async def play(ctx: Ctx) -> None:
         return
     current = app.seat_of(session.key)
     if current is not None and current is not table:
-        ctx.tell(f"You are playing at {current.id}; 'leave' there first.")
+        again = f"'play {ctx.argv[0][:20]}'" if ctx.argv else "'play'"
+        ctx.tell(f"You are seated at {table_place(app, current)}. 'leave' works from anywhere: "
+                 f"it gets you up from that table; then {again} again.")
         return
     if table.retiring and current is None:
         ctx.tell("This table is closing; it takes no new players.")
@@ -126,20 +147,22 @@ async def leave(ctx: Ctx) -> None:
     ctx.tell("You are not at a table.")
 
 
-@command("table", topic="table", help="""table [rules] - show the table here and its state; 'table rules' explains the game.""")
+@command("table", topic="table", help="""table [game] [rules] - show the table here and its state; 'table rules' explains the game. In a room of several tables, name one: 'table craps', 'table craps rules'.""")
 async def table(ctx: Ctx) -> None:
     app, session = ctx.app, ctx.session
+    words = [w.lower() for w in ctx.argv]
+    rules = "rules" in words[:2]
+    named = [w for w in words[:2] if w != "rules"][:1]
     seated = app.seat_of(session.key)
-    words = list(ctx.argv)
-    if seated is None or (seated.id not in (app.world.rooms[session.room].tables if session.room else ())):
-        found = find_table(app, session, None)
+    if named or seated is None or seated not in tables_here(app, session):
+        found = find_table(app, session, named[0] if named else None, verb="table")
         if isinstance(found, str):
             ctx.tell(found)
             return
         table = found
     else:
         table = seated
-    if words and words[0].lower() == "rules":
+    if rules:
         width = session.width
         for line in reflow(table.rules()):         # prose: wrapped to the reader's width
             indent = " " * (len(line) - len(line.lstrip()))

@@ -158,7 +158,7 @@ def parse_seed(text: str) -> ClassicSeed | str:
     """`msvc 22` as a ClassicSeed, or a one-line reason."""
     words = text.lower().split()
     if len(words) != 2 or words[0] not in PROGRAMS:
-        return f"Classic dice take {SEED_USAGE} (002's runs: seed msvc 22)."
+        return f"Classic dice take {SEED_USAGE} (for example: seed msvc 22)."
     number = words[1]
     if not number.isdigit() or len(number) > 10 or int(number) > SEED_MAX:
         return f"A classic seed is a whole number from 0 to {SEED_MAX:,} (an unsigned int), not '{number[:20]}'."

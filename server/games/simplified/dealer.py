@@ -128,8 +128,8 @@ class SimplifiedDealer(Dealer[TableState]):
                 Note((player,), "The dice are what a C program rolls (die = rand() % 6 + 1), predictable by "
                                 f"design, so no chips move here: you play a practice bankroll of "
                                 f"{self.practice:,}, never written to the ledger."),
-                Note((player,), f"Choose the program and its seed: {SEED_USAGE} (spec 002's runs: "
-                                f"seed msvc 22). Then {glue('bet', 'pass', '<amount>')} and roll.")]
+                Note((player,), f"Choose the program and its seed: {SEED_USAGE} "
+                                f"(for example: seed msvc 22). Then {glue('bet', 'pass', '<amount>')} and roll.")]
 
     def _offer_seed(self, player: str) -> Ask:
         """The seed question of spec 001, asked once as the player sits down
@@ -195,7 +195,7 @@ class SimplifiedDealer(Dealer[TableState]):
         if isinstance(command, ev.Roll) and engine.phase in (Phase.COME_OUT, Phase.POINT):
             if not source.seeded:
                 return [Note((move.player,), f"Classic dice need a seed first: {SEED_USAGE} "
-                                             "(spec 002's runs: seed msvc 22).")]
+                                             "(for example: seed msvc 22).")]
             if source.fresh and source.seed is not None:
                 events.append(Note((move.player,), f"Classic dice: {source.seed.text}, as rand() "
                                                    f"after {source.seed.said}."))

@@ -34,7 +34,7 @@ SIMPLIFIED = GameEntry(
         "  press doubles the flat bet; ride bets stake and winnings again on the same side.",
         "As you sit down and as each game starts you may type a seed for the dice; Enter skips.",
         "A classic-dice table (dice: classic) is a practice table: seed msvc <n>, seed mac <n> or seed glibc <n>",
-        "  rolls what that C program rolls (spec 002's runs: seed msvc 22), predictable by design,",
+        "  rolls what that C program rolls (for example: seed msvc 22), predictable by design,",
         "  so no chips move: a practice bankroll of 1,000 per sitting, never written to the ledger.",
     ),
     odds=odds_sheet,

@@ -7,9 +7,9 @@ its own. A fact reads differently only for the seated player ("You rolled")
 and everyone else ("ann rolled"): the one name it compares a viewer with is
 the seated player's, as the table's watcher rule asks (seam.Dealer).
 
-At a classic-dice table (`dice: classic`) the dice and the decisions read in
-spec 002's words ("Roll: 3 + 1 = 4", "The point is 4", "Seven'd out! You
-lost!", "You won $20.00"), and the money is the practice bankroll.
+At a classic-dice table (`dice: classic`) the dice and the decisions read as
+at any table ("You rolled 3 and 1: 4.", "The point is 4.", "You won 10"):
+only the money differs, the practice bankroll.
 """
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ RULES = (
 @dataclass(frozen=True)
 class Seat:
     """Who a fact is about: the one seated player (None: nobody), and whether
-    the table rolls classic dice (its facts read in 002's words). All a
+    the table rolls classic dice (its money is the practice bankroll). All a
     fact's rendering reads besides the fact."""
 
     player: str | None
@@ -124,7 +124,7 @@ def event_lines(event: Event, seat: Seat, viewer: Viewer) -> list[str]:
     if isinstance(event, ev.GameOver):
         return game_over_lines(event, who, you, c)
     if isinstance(event, ev.Collected):
-        return [f"{who} collected {event.amount} chips."]
+        return [collected_line(event.amount, who, you, "wallet")]
     if isinstance(event, ev.HoldCancelled):
         return [f"The {event.what} of {event.amount} is off."] if you else []
     if isinstance(event, ev.Closed):
@@ -134,59 +134,29 @@ def event_lines(event: Event, seat: Seat, viewer: Viewer) -> list[str]:
     return []
 
 
-# How a decided game reads in 002's words, by (how, outcome) - the pass line's
-# runs are printed there; don't pass reads the same dice from the other side.
-CLASSIC_SAYS: Mapping[tuple[str, Outcome], str] = MappingProxyType({
-    ("natural", Outcome.WIN): "You won! Congratulations!",
-    ("natural", Outcome.LOSE): "A natural! You lost!",
-    ("craps", Outcome.LOSE): "Craps! You lost!",
-    ("craps", Outcome.WIN): "Craps! You won!",
-    ("bar", Outcome.PUSH): "Craps, but the 12 is barred: a push.",
-    ("point made", Outcome.WIN): "The point was made! You won!",
-    ("point made", Outcome.LOSE): "The point was made! You lost!",
-    ("seven out", Outcome.LOSE): "Seven'd out! You lost!",
-    ("seven out", Outcome.WIN): "Seven'd out! You won!",
-})
-
-
-def dollars(chips: int) -> str:
-    """Chips as 002 prints money: $20.00."""
-    return f"${chips:,}.00"
-
-
 def classic_lines(event: Event, who: str, you: bool, c: bool) -> list[str] | None:
-    """A fact at a classic-dice table in 002's words; None: as at any table."""
-    if isinstance(event, ev.Rolled):
-        return [f"Roll: {event.dice[0]} + {event.dice[1]} = {paint(str(event.total), 'bold', color=c)}"]
-    if isinstance(event, ev.PointSet):
-        offer = ["You may 'press' (double your bet) or take 'odds <amount>'; then 'roll'."] \
-            if event.can_press and you else []
-        return [f"The point is {event.point}", *offer]
-    if isinstance(event, ev.RollAgain):
-        return []                   # 002 prints the next roll and nothing between
-    if isinstance(event, ev.GameOver):
-        e = event
-        lines = [CLASSIC_SAYS[(e.how, e.outcome)]]
-        if e.outcome is Outcome.WIN:
-            if e.odds:
-                line = "Pass Line Win" if e.side is Side.PASS else "Don't Pass Win"
-                lines.append(f"{line}: {dollars(e.flat + e.flat_win)} Odds Payout: {dollars(e.odds + e.odds_win)}")
-            lines.append(paint(f"{who} won {dollars(e.paid)}", "bright_green", "bold", color=c))
-        elif e.outcome is Outcome.LOSE:
-            lines.append(paint(f"{who} lost {dollars(-e.net)}", "bright_red", "bold", color=c))
-        else:
-            lines.append(f"The bet of {dollars(e.flat + e.odds)} comes back.")
-        if you and e.ride:
-            lines.append(f"Type 'ride' to bet {e.ride} again, 'collect', or a new bet.")
-        elif you:
-            lines.append("Place a new bet to play again.")
-        return lines
+    """A fact at a classic-dice table where it reads otherwise than at any
+    table: the money is the practice bankroll. The dice and decisions read as
+    at every table, in the casino's one voice; the rolls and amounts are the
+    C program's, exact (tests/e2e/test_classic_runs.py tells a run back in
+    spec 002's words and compares it with 002's text). None: as at any table."""
+    if isinstance(event, ev.Collected):
+        return [collected_line(event.amount, who, you, "practice bankroll")]
     if isinstance(event, ev.Practice):
         return [f"Practice bankroll: {event.bankroll:,} (practice chips; your wallet is untouched)."] \
             if you else []
     if isinstance(event, ev.Closed):
         return []                   # practice chips: nothing was refunded or forfeited
     return None
+
+
+def collected_line(amount: int, who: str, you: bool, where: str) -> str:
+    """`collect` moves nothing: a win is paid at once, so the chips it keeps
+    from riding are in the wallet (or the practice bankroll) already."""
+    if you:
+        return (f"Your {amount} chips stay in your {where}, where the win already put them; "
+                "nothing rides. Bet again when you like.")
+    return f"{who} keeps the {amount} chips and lets nothing ride."
 
 
 def game_over_lines(e: ev.GameOver, who: str, you: bool, c: bool) -> list[str]:
@@ -197,6 +167,8 @@ def game_over_lines(e: ev.GameOver, who: str, you: bool, c: bool) -> list[str]:
     else:
         head = paint("Push: the bet is returned", "yellow", color=c)
     lines = [f"{head} ({e.how}, {e.total}) on the {SIDE[e.side]}."]
+    if e.odds and e.outcome is Outcome.WIN:      # what each part won, the stakes back besides
+        lines.append(f"The {SIDE[e.side]} won {e.flat_win} and the odds won {e.odds_win}.")
     if you and e.ride:
         lines.append(f"Type 'ride' to bet {e.ride} again, 'collect', or a new bet.")
     elif you:
