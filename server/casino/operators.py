@@ -52,7 +52,7 @@ class Operators:
             if account is not None and account.origin != SERVER:
                 logs.event(log, "operator_refused", name=name, why="made by a player")
                 lines.append(f"Operator {name} refused: a player made the account {account.name}; "
-                             "operator accounts are made with `casino account create`.")
+                             "operator accounts are made with 'casino account create'.")
         return lines
 
     def grant_key(self) -> str:

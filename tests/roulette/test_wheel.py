@@ -56,9 +56,9 @@ def test_unbet_by_number_name_kind_and_all():
     assert [x.name for x in w.bets_of("ann")] == ["red", "split 1 2", "corner 17 21", "black"]
     assert kinds(w.unbet("ann", "corner 18 20")) == ["Refund", "BetRemoved"]      # same pockets
     assert of(w.unbet("ann", "split"), BetRemoved)[0].wager.name == "split 1 2"
-    assert w.unbet("ann", "9") == [UnbetRefused("ann", "you have no bet number 9; `bets` lists your 2")]
+    assert w.unbet("ann", "9") == [UnbetRefused("ann", "you have no bet number 9; 'bets' lists your 2")]
     assert w.unbet("ann", "dozen 2") == [UnbetRefused("ann", "you have no dozen 2 bet on the layout")]
-    assert w.unbet("ann", "¹")[0].reason == "'¹' is not a bet; unbet takes a number from `bets`, a bet's name or all"
+    assert w.unbet("ann", "¹")[0].reason == "'¹' is not a bet; unbet takes a number from 'bets', a bet's name or all"
     assert kinds(w.unbet("ann", "ALL")) == ["Refund", "BetRemoved"] * 2
     assert w.unbet("ann", "all") == [UnbetRefused("ann", "you have no bets on the layout")]
     assert w.unbet("bob", 1) == [UnbetRefused("bob", "you have no bets on the layout")]

@@ -95,7 +95,7 @@ def parse_bet(words: list[str] | str, variant: Variant = BANK) -> BetRequest | P
     if not ws:
         return ParseError("bet what? 'help craps' lists the kinds of bet")
     if len(ws) < 2:
-        return ParseError("bet needs a kind and an amount, e.g. `bet pass 10`")
+        return ParseError("bet needs a kind and an amount, e.g. 'bet pass 10'")
     head, rest, amount_word = ws[0], ws[1:-1], ws[-1]
     kind = variant.words.get(head, KIND_WORDS.get(head))      # a variant's own words first
     if kind is None:
@@ -112,7 +112,7 @@ def parse_bet(words: list[str] | str, variant: Variant = BANK) -> BetRequest | P
         number, expected = int(head), 0
     elif kind is Kind.ODDS:
         if not rest or rest[0] not in ODDS_TARGETS:
-            return ParseError("odds on what? `odds pass`, `odds dp`, `odds come N`, `odds dc N`")
+            return ParseError("odds on what? 'odds pass', 'odds dp', 'odds come N', 'odds dc N'")
         base = ODDS_TARGETS[rest[0]]
         if not variant.offers(base):
             return ParseError(variant.refusal(base))
@@ -127,7 +127,7 @@ def parse_bet(words: list[str] | str, variant: Variant = BANK) -> BetRequest | P
             expected = 1
     elif kind is Kind.HOP:
         if len(rest) != 2 or not all(w in "123456" and len(w) == 1 for w in rest):
-            return ParseError("hop needs two dice, e.g. `hop 2 3 5`")
+            return ParseError("hop needs two dice, e.g. 'hop 2 3 5'")
         a, b = sorted(int(w) for w in rest)
         number, expected = 10 * a + b, 2
     elif variant.numbers(kind):
@@ -138,6 +138,6 @@ def parse_bet(words: list[str] | str, variant: Variant = BANK) -> BetRequest | P
     else:
         expected = 0
     if len(rest) != expected:
-        return ParseError(f"too many words: `bet {' '.join(ws[:1 + expected])} <amount>`"
+        return ParseError(f"too many words: 'bet {' '.join(ws[:1 + expected])} <amount>'"
                           if len(rest) > expected else "amount missing")
     return BetRequest(kind, number, stake, base, note)

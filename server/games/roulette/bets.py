@@ -135,10 +135,10 @@ def parse_target(words: str | list[str] | tuple[str, ...]) -> tuple[Kind, frozen
     """A bet named without an amount, for `unbet`: `split 17 20` or just `split` (None: all of them)."""
     ws = _words(words)
     if not ws:
-        return "unbet what? a bet's number from `bets`, its name (unbet red, unbet split 17 20) or all"
+        return "unbet what? a bet's number from 'bets', its name (unbet red, unbet split 17 20) or all"
     kind = find_kind(ws[0])
     if kind is None:
-        return f"'{shown(ws[0])}' is not a bet; unbet takes a number from `bets`, a bet's name or all"
+        return f"'{shown(ws[0])}' is not a bet; unbet takes a number from 'bets', a bet's name or all"
     if len(ws) == 1:
         return kind, None
     pockets = _build(kind, ws[1:])

@@ -20,7 +20,7 @@ def pick(mine: list[Wager], target: str | int) -> list[Wager] | str:
         i = int(typed[:6])
         if 1 <= i <= len(mine):
             return [mine[i - 1]]
-        return f"you have no bet number {typed[:6]}; `bets` lists your {len(mine)}"
+        return f"you have no bet number {typed[:6]}; 'bets' lists your {len(mine)}"
     got = parse_target(typed)
     if isinstance(got, str):
         return got
