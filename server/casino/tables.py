@@ -34,50 +34,50 @@ class Tables(Mapping[str, Table]):
 
     def __init__(self, app: TablesApp) -> None:
         self.app = app
-        self._hosts: dict[str, Table] = {}
+        self._tables: dict[str, Table] = {}
         self.opened: Counter[str] = Counter()     # tables opened per table id this run (their keys differ)
         self.closed_rooms: set[str] = set()
 
     def __getitem__(self, table_id: str) -> Table:
-        return self._hosts[table_id]
+        return self._tables[table_id]
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._hosts)
+        return iter(self._tables)
 
     def __len__(self) -> int:
-        return len(self._hosts)
+        return len(self._tables)
 
     def open(self) -> list[str]:
         """Open a table for every configured table that has none; returns their ids."""
         app = self.app
         opened = []
         for table_id, config in app.config.tables.items():
-            if table_id in self._hosts:
+            if table_id in self._tables:
                 continue
             table = Table(app, config, generation=self.opened[table_id])
             self.opened[table_id] += 1
-            self._hosts[table_id] = table
+            self._tables[table_id] = table
             app.manager.subscribe(table)
             opened.append(table_id)
             logs.event(log, "table_opened", table=table_id, game=config.game)
         for room in app.config.rooms.values():     # a second table of one game in a room: its id
             words: set[str] = set()
-            for here in (self._hosts[t] for t in room.tables if t in self._hosts):
+            for here in (self._tables[t] for t in room.tables if t in self._tables):
                 here.call(here.entry.word if here.entry.word not in words else here.id)
                 words.add(here.entry.word)
         return opened
 
     def seat_of(self, key: str) -> Table | None:
         """The table where this player (by key) sits, or None."""
-        for table in self._hosts.values():
+        for table in self._tables.values():
             if table.sits(key):
                 return table
         return None
 
     def forget(self, table: Table) -> None:
         """A closed table leaves the casino (its own worker stops after this job)."""
-        if self._hosts.get(table.id) is table:
-            del self._hosts[table.id]
+        if self._tables.get(table.id) is table:
+            del self._tables[table.id]
         self.app.manager.unsubscribe(table)
         logs.event(log, "table_closed", table=table.id)
         asyncio.get_running_loop().call_soon(table.stop)
@@ -88,7 +88,7 @@ class Tables(Mapping[str, Table]):
         await, so anything the player's next session does at a table comes
         after its own table's `gone`."""
         jobs = [table.submit(functools.partial(table.gone, session))
-                for table in list(self._hosts.values()) if not (table.closing or table.closed)]
+                for table in list(self._tables.values()) if not (table.closing or table.closed)]
         for job in jobs:
             try:
                 await job
@@ -100,17 +100,22 @@ class Tables(Mapping[str, Table]):
         closed until the next reload. Returns the tables closed."""
         world = self.app.world
         done = []
+        told: set[str] = set()                  # heard the reason from their table already
         for table_id in world.rooms[room_id].tables:
-            table = self._hosts.get(table_id)
+            table = self._tables.get(table_id)
             if table is not None:
+                told |= table.seated_keys() | set(table.watching())
                 await table.close(reason)
                 self.forget(table)
                 done.append(table_id)
         self.closed_rooms.add(room_id)
         start = self.app.config.settings.start_room
+        to = start if start != room_id else next(iter(world.rooms))
+        name = world.rooms[to].name
         for session in world.occupants(room_id):
-            session.tell(f"{reason} You are shown out.")
-            world.place(session, start if start != room_id else next(iter(world.rooms)))
+            said = "" if session.key in told else f"{reason} "
+            session.tell(f"{said}You are shown out to {name}: 'look' shows it.")
+            world.place(session, to)
         return done
 
     async def close_all(self, reason: str) -> None:
@@ -118,7 +123,7 @@ class Tables(Mapping[str, Table]):
         runs what was already queued and last its closing job, which refunds
         every stake."""
         closing = [(table, table.begin_close(f"{reason} Every live stake at this table is refunded."))
-                   for table in list(self._hosts.values())]
+                   for table in list(self._tables.values())]
         for table, job in closing:
             try:
                 await job

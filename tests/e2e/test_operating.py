@@ -188,6 +188,26 @@ async def test_tables_grant_kick_and_close(live):
     assert "Tables opened: bank_craps." in out
 
 
+async def test_closing_a_room_says_why_once_and_names_where_everyone_is_shown(live):
+    """Issue 38 item 12: a player at the room's table hears the reason once (from
+    the table), a player only standing there hears it too, and both are told
+    the room they are shown to."""
+    op = await operator(live)
+    seated = await at_craps(live, "sid")
+    await seated.cmd_expect("bet pass 10", "Your bets")
+    stander = await player(live, "stan")
+    await stander.cmd("north")
+    seated.take_text()
+    stander.take_text()
+    await op.cmd_expect("close 6185", "Room 6185")
+    heard = plain(await seated.expect("shown out"))
+    assert heard.count("The management has closed this room") == 1, heard
+    assert "You are shown out to The Lobby" in heard
+    told = plain(await stander.expect("shown out"))
+    assert "The management has closed this room; every stake is refunded. You are shown out to The Lobby" in told
+    assert "The Lobby" in plain(await seated.cmd("look"))
+
+
 async def test_shutdown_countdown_refunds_and_stops(live):
     op = await operator(live)
     p = await at_craps(live, "uma")
