@@ -24,6 +24,10 @@ _quote = encode_basestring_ascii     # how _CANONICAL writes a string (with its 
 _int = int.__repr__                  # ...and an int
 MINT_SCOPE = "mint"
 RECOVERY_SCOPE = "recovery"
+# A stake whose handle ends so is a charge (New York craps' 5%, held and settled to the
+# house as the bet is made), not a wager: `statement` says "charge 2 on a bet of 40" and
+# `stats` counts it as chips lost, never as a round or as chips wagered.
+CHARGE_SUFFIX = ":charge"
 
 
 class Kind(str, Enum):

@@ -9,9 +9,16 @@ import json
 from datetime import UTC, datetime
 
 from server.db.connection import Conn, Dialect
-from server.ledger.ops import MINT_SCOPE, RECOVERY_SCOPE, Balance, Movement
+from server.ledger.ops import CHARGE_SUFFIX, MINT_SCOPE, RECOVERY_SCOPE, Balance, Movement
 
 MAX_STATEMENT = 1000     # movements in one statement (and SQL parameters in one query)
+
+
+def _is_charge_settle(kind: str, closed: list[tuple[str, int]]) -> bool:
+    """A settlement that only takes charges to the house: the charge's own hold is
+    its line in the statement (the chips left the wallet there), so this moves none
+    of the player's chips and is not shown."""
+    return kind == "settle" and bool(closed) and all(h.endswith(CHARGE_SUFFIX) for h, _ in closed)
 
 
 def balance(conn: Conn, dialect: Dialect, player: str) -> Balance:
@@ -43,12 +50,16 @@ def balances(conn: Conn, dialect: Dialect, players: list[str]) -> dict[str, Bala
 
 
 def _memo(kind: str, scope: str, key: str, args: str, delta: int,
-          closed: list[tuple[str, int]]) -> str:
-    """What a movement was, in a player's words: no stake handles or keys."""
+          closed: list[tuple[str, int]], charged_on: dict[str, int]) -> str:
+    """What a movement was, in a player's words: no stake handles or keys.
+    `charged_on`: a charge's hold key -> the stake of the bet it was charged on."""
     staked = sum(a for _, a in closed)
     bets = f"{len(closed)} bets" if len(closed) > 1 else "bet"
     if kind == "mint":
         return json.loads(args)["reason"] or "chips granted"
+    if kind == "hold" and key.endswith(CHARGE_SUFFIX):
+        on = charged_on.get(key)
+        return f"charge {-delta} on a bet of {on}" if on is not None else f"charge {-delta}"
     if kind == "hold":
         return "wager placed"
     prefix = "recovery: " if scope == RECOVERY_SCOPE else ""
@@ -88,12 +99,21 @@ def statement(conn: Conn, dialect: Dialect, player: str, n: int) -> list[Movemen
             closed_by.setdefault(op_id, []).append((handle, amount))
         deltas = {op: int(total) for op, total in conn.execute(f"SELECT op_id, SUM(amount) FROM entries WHERE account = ?"
                                    f" AND op_id IN ({marks}) GROUP BY op_id", (wallet, *ids))}
+        charged_on: dict[str, int] = {}      # a charge's hold key -> the stake of its bet
+        for _, _, kind, table, _, key, _ in ops:
+            if kind == "hold" and key.endswith(CHARGE_SUFFIX):
+                row = conn.execute("SELECT amount FROM holds WHERE table_id = ? AND handle = ?",
+                                   (table, key[:-len(CHARGE_SUFFIX)])).fetchone()
+                if row is not None:
+                    charged_on[key] = int(row[0])
         out = []
         for op_id, when, kind, table, scope, key, args in reversed(ops):
             delta = deltas.get(op_id, 0)
             closed = closed_by.get(op_id, [])
-            out.append(Movement(time=datetime.fromtimestamp(when, UTC), amount=delta,
-                                kind=kind, table=table, memo=_memo(kind, scope, key, args, delta, closed)))
+            if _is_charge_settle(kind, closed):
+                continue
+            out.append(Movement(time=datetime.fromtimestamp(when, UTC), amount=delta, kind=kind, table=table,
+                                memo=_memo(kind, scope, key, args, delta, closed, charged_on)))
         return out
     finally:
         conn.execute("COMMIT")

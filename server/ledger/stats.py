@@ -16,6 +16,10 @@ can never disagree with `statement`. What counts:
   (a forfeit's is minus its stakes). *Won* sums the nets of rounds that gained,
   *lost* the losses of rounds that lost, so `net = won - lost`; a push adds
   to neither.
+- a *charge* (a stake whose handle ends in `ops.CHARGE_SUFFIX`: New York's 5%,
+  taken to the house as the bet is made) is chips lost but not a round: it adds
+  to *lost* (so `net` is still the wallet's change) and to neither *rounds* nor
+  *wagered*, and does not break a streak.
 - the *biggest win* is the largest net of one round; the *longest streak*
   the most rounds in a row, in ledger order, each with a net above zero (a
   push ends a streak). Per table, the streak counts that table's rounds only.
@@ -29,6 +33,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from server.db.connection import Conn, Dialect
+from server.ledger.ops import CHARGE_SUFFIX
 
 
 @dataclass
@@ -59,6 +64,10 @@ class Results:
             self.lost -= net
             self._streak = 0
 
+    def charge(self, amount: int) -> None:
+        """A charge taken: chips lost, not a round (a streak goes on through it)."""
+        self.lost += amount
+
     def to_dict(self) -> dict[str, int]:
         return {"rounds": self.rounds, "wagered": self.wagered, "won": self.won, "lost": self.lost,
                 "net": self.net, "biggest_win": self.biggest_win, "longest_streak": self.longest_streak}
@@ -87,6 +96,10 @@ def player_stats(conn: Conn, dialect: Dialect, player: str,
         staked = {int(op): int(total) for op, total in conn.execute(
             "SELECT closed_by, SUM(amount) FROM holds WHERE player = ? AND closed_by IS NOT NULL"
             " GROUP BY closed_by", (player,))}
+        # the part of those that were charges (LIKE: the suffix has no wildcard, and handles are lower case)
+        charged = {int(op): int(total) for op, total in conn.execute(
+            "SELECT closed_by, SUM(amount) FROM holds WHERE player = ? AND closed_by IS NOT NULL"
+            " AND handle LIKE ? GROUP BY closed_by", (player, f"%{CHARGE_SUFFIX}"))}
         # settlements that paid the wallet without closing a stake of its own (a pot from others' stakes)
         paid = {int(op): int(total) for op, total in conn.execute(
             "SELECT e.op_id, SUM(e.amount) FROM entries e JOIN operations o ON o.id = e.op_id"
@@ -105,8 +118,14 @@ def player_stats(conn: Conn, dialect: Dialect, player: str,
         kind, table = kinds.get(op_id, ("", ""))
         if kind not in ("settle", "forfeit"):
             continue                      # refunds: nothing was decided
-        stake = staked.get(op_id, 0)
-        net = paid.get(op_id, 0) - stake
-        out.total.add(stake, net)
-        out.by_group.setdefault(groups.get(table, table), Results()).add(stake, net)
+        group = out.by_group.setdefault(groups.get(table, table), Results())
+        charge = charged.get(op_id, 0)
+        if charge:                        # the charge is its own settlement (craps' state.place)
+            out.total.charge(charge)
+            group.charge(charge)
+        stake = staked.get(op_id, 0) - charge
+        if stake or paid.get(op_id, 0) or not charge:      # not a charge alone
+            net = paid.get(op_id, 0) - stake
+            out.total.add(stake, net)
+            group.add(stake, net)
     return out

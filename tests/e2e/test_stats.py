@@ -29,12 +29,16 @@ def expected_from_statement(text: str) -> dict[str, dict[str, int]]:
     """Each table's figures, and the total, worked out from `statement`'s lines alone."""
     rows = [MEMO.match(line) for line in plain(text).replace("\r", "").split("\n")]
     rounds = []                                   # (table, staked, net), oldest first
+    charges: list[tuple[str, int]] = []           # (table, charge): chips lost, not a round
     for m in reversed([r for r in rows if r]):
         table, memo = m.group(2), m.group(3)
         decided = re.match(r"(?:won|lost|push): staked (\d+), paid back (\d+)", memo)
         forfeited = re.match(r"(?:\d+ bets|bet) of (\d+) forfeited", memo)
         pot = re.match(r"paid (\d+) from other players' stakes", memo)
-        if decided:
+        charge = re.match(r"charge (\d+) on a bet of \d+", memo)
+        if charge:
+            charges.append((table, int(charge[1])))
+        elif decided:
             rounds.append((table, int(decided[1]), int(decided[2]) - int(decided[1])))
         elif forfeited:
             rounds.append((table, int(forfeited[1]), -int(forfeited[1])))
@@ -43,15 +47,16 @@ def expected_from_statement(text: str) -> dict[str, dict[str, int]]:
         else:
             assert memo == "wager placed" or "refunded" in memo, memo
     out: dict[str, dict[str, int]] = {}
-    for key in [*sorted({t for t, _, _ in rounds}), "total"]:
+    for key in [*sorted({t for t, _, _ in rounds} | {t for t, _ in charges}), "total"]:
         mine = [(s, n) for t, s, n in rounds if key in ("total", t)]
+        charged = sum(c for t, c in charges if key in ("total", t))
         streak = best_streak = 0
         for _, n in mine:
             streak = streak + 1 if n > 0 else 0
             best_streak = max(best_streak, streak)
         out[key] = {"rounds": len(mine), "wagered": sum(s for s, _ in mine),
-                    "won": sum(n for _, n in mine if n > 0), "lost": -sum(n for _, n in mine if n < 0),
-                    "net": sum(n for _, n in mine), "best": max([0, *(n for _, n in mine)]),
+                    "won": sum(n for _, n in mine if n > 0), "lost": -sum(n for _, n in mine if n < 0) + charged,
+                    "net": sum(n for _, n in mine) - charged, "best": max([0, *(n for _, n in mine)]),
                     "streak": best_streak}
     return out
 
