@@ -111,3 +111,20 @@ async def test_unbet_2_and_12_take_down_the_one_roll_bets_by_name_and_say_so(cas
     assert "Taken down: hard6, 5 back to your wallet." in out and "Your bets: 1) field 5\r" in out
     assert [w.name for w in host.dealer.state.bets_of("ann")] == ["field"]
     assert "a bet's name wins over its number" in " ".join(plain(await ann.cmd("help unbet")).split())
+
+
+async def test_the_shooter_reads_the_dealers_roll_as_for_you(casino_factory):
+    """Issue 38 item 6: when the shooter lets the deadline pass, the shooter
+    reads "The dealer rolls for you." and everyone else the shooter's name."""
+    app = await casino_factory(seed=SEED)
+    host = app.tables["bank_craps"]
+    ann = await seated(app, "ann", "craps", "north")
+    bob = await seated(app, "bob", "craps", "north")
+    await bob.cmd_expect("bet field 5", "Your bets")
+    assert host.dealer.shooter() == "ann"
+    for seconds in (7, 3, 60):
+        app.manager.tick_elapsed(app.manager.seconds(seconds))
+        await host.idle()
+    mine = plain(await ann.expect("The dealer rolls"))
+    assert "The dealer rolls for you." in mine and "for ann" not in mine
+    assert "The dealer rolls for ann." in plain(await bob.expect("The dealer rolls"))

@@ -57,7 +57,8 @@ def event_lines(snap: CrapsSnapshot, event: Event, viewer: Viewer) -> list[str]:
     if isinstance(event, ev.Throw):
         roll = snap.variant.roll
         if event.dealer:
-            return [f"The dealer {roll}s for {event.shooter}." if event.shooter else f"The dealer {roll}s."]
+            whom = "you" if event.shooter == me else event.shooter     # a player reads of themselves as "you"
+            return [f"The dealer {roll}s for {whom}." if whom else f"The dealer {roll}s."]
         return [f"{f'You {roll}' if event.shooter == me else f'{event.shooter} {roll}s'}:"]
     if isinstance(event, ev.Rolled):
         return [*snap.variant.draw.art(event.dice, viewer.prefs),
