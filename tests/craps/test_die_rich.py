@@ -138,7 +138,8 @@ def test_the_come_out_facts():
 def test_every_other_bet_is_refused_by_name_with_what_the_table_takes(words, name):
     t = table()
     if name == "high":
-        assert refusal(t, "ann", words) == "unknown bet 'high': 'help dierich' lists the kinds of bet"
+        assert refusal(t, "ann", words) == ("unknown bet 'high' at Die Rich (it is a High Point craps bet). "
+                                            "Bets here: pass, face")
     else:
         assert refusal(t, "ann", words) == f"Die Rich has no {name}. Bets here: pass, face"
     assert not t.wagers

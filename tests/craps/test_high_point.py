@@ -105,7 +105,7 @@ def test_every_other_bet_is_refused_by_name_with_what_the_table_takes(words, nam
     ("high", "bet needs a kind and an amount, e.g. 'bet pass 10'"),
     ("high 0", "a wager cannot be zero"), ("high -5", "a wager cannot be negative"),
     ("high ten", "'ten' is not a number"), ("high 6 10", "too many words: 'bet high <amount>'"),
-    ("face 3 10", "unknown bet 'face': 'help highpoint' lists the kinds of bet")])
+    ("face 3 10", "unknown bet 'face' at High Point craps (it is a Die Rich bet). Bets here: high")])
 def test_bad_input_is_one_line_and_changes_nothing(words, reason):
     t = table()
     assert refusal(t, "ann", words) == reason and not t.wagers

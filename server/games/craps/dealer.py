@@ -362,7 +362,8 @@ ACTIONS = Actions[BankCrapsDealer]("Bank craps", (
            brief="bet <kind> [n] <amount>"),
     Action("bets", "bets", "your wagers, numbered for unbet.", BankCrapsDealer._bets),
     Action("unbet", "unbet <number|name|all>", "take down a wager that is not a contract "
-           "(pass, come and bonus bets stay).", BankCrapsDealer._unbet, needs=True,
+           "(pass, come and bonus bets stay); a bet's name wins over its number in 'bets' "
+           "('unbet 12' takes down a bet on 12).", BankCrapsDealer._unbet, needs=True,
            brief="unbet <n|name|all>"),
     Action("roll", "roll", "as the shooter, roll the dice (once the betting window has closed).",
            BankCrapsDealer._roll_word),

@@ -51,7 +51,9 @@ class Pacing:
         """Why the shooter may not roll now, or None."""
         if self.stage is Stage.WINDOW:
             left = self.seconds_left(tick_hz)
-            return f"Bets are open for {left} more second{'s' if left != 1 else ''}; roll when they close."
+            # the `roll` is not kept (issue 38 item 6): said, so the shooter types it again
+            return (f"Bets are open for {left} more second{'s' if left != 1 else ''}; roll when they close. "
+                    "This roll is not kept.")
         return None
 
     def tick(self, live: bool, autoroll: bool) -> list[Signal]:

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 
 from .bets import Kind
-from .variants import BANK, Variant
+from .variants import BANK, VARIANTS, Variant
 
 KIND_WORDS: dict[str, Kind] = {
     "pass": Kind.PASS, "line": Kind.PASS, "passline": Kind.PASS,
@@ -88,6 +88,16 @@ def _number(kind: Kind, word: str | None, variant: Variant = BANK) -> int | Pars
     return int(word)
 
 
+def unknown_bet(word: str, variant: Variant) -> str:
+    """A word this table does not know. Another variant's bet (`bet face` at
+    bank craps) is a player used to that table: they read whose bet it is and
+    what this one takes. Any other word points to help, in one short line."""
+    owner = next((v for v in VARIANTS.values() if word in v.words and v is not variant), None)
+    if owner is None:
+        return f"unknown bet '{word[:20]}': 'help {variant.word}' lists the kinds of bet"
+    return f"unknown bet '{word}' at {variant.phrase} (it is a {owner.title} bet). Bets here: {variant.bets_here}"
+
+
 def parse_bet(words: list[str] | str, variant: Variant = BANK) -> BetRequest | ParseError:
     """Parse `<kind> [numbers] <amount>` (the words after `bet`) for a table of
     `variant`: a kind it does not offer is refused by name, with what it takes."""
@@ -99,7 +109,7 @@ def parse_bet(words: list[str] | str, variant: Variant = BANK) -> BetRequest | P
     head, rest, amount_word = ws[0], ws[1:-1], ws[-1]
     kind = variant.words.get(head, KIND_WORDS.get(head))      # a variant's own words first
     if kind is None:
-        return ParseError(f"unknown bet '{head[:20]}': 'help {variant.word}' lists the kinds of bet")
+        return ParseError(unknown_bet(head, variant))
     if not variant.offers(kind):
         return ParseError(variant.refusal(kind))
     amount = parse_amount(amount_word)

@@ -197,7 +197,7 @@ class CrapsState:
         return events
 
     def unbet(self, player: str, target: str) -> list[Event]:
-        """`unbet <n>`, `unbet <name>` (place6, dc4, oddspass) or `unbet all`."""
+        """`unbet <name>` (place6, dc4, oddspass, 12), `unbet <n>` or `unbet all`."""
         key = "".join(target.lower().split())
         key = _ALIASES.get(key, key)
         for short, full in (("oddsdp", "oddsdontpass"), ("oddsdc", "oddsdontcome")):
@@ -206,19 +206,22 @@ class CrapsState:
         if key.startswith("dc") and key[2:].isascii() and key[2:].isdigit():
             key = "dontcome" + key[2:]
         mine = self.bets_of(player)
+        # A bet's name wins over its number in `bets`: `unbet 12` is the
+        # one-roll bet on 12 when there is one, and the reply names it.
+        named = [w for w in mine if w.name == key]
         if key == "all":
             chosen = [w for w in mine if w.bet.kind not in CONTRACTS]
             if not chosen:
                 return [UnbetRefused(player, "you have no bets that can be taken down")]
+        elif named:
+            chosen = named
         elif key.isascii() and key.isdigit():
             i = int(key)
             if not 1 <= i <= len(mine):
                 return [UnbetRefused(player, f"you have no bet number {i}")]
             chosen = [mine[i - 1]]
         else:
-            chosen = [w for w in mine if w.name == key]
-            if not chosen:
-                return [UnbetRefused(player, f"you have no bet called {target}")]
+            return [UnbetRefused(player, f"you have no bet called {target}")]
         if any(w.bet.kind in CONTRACTS for w in chosen):
             w = next(w for w in chosen if w.bet.kind in CONTRACTS)
             return [UnbetRefused(player, f"{w.name} is a contract bet and stays until it is decided")]

@@ -24,8 +24,9 @@ NUMBERS = (4, 5, 6, 8, 9, 10)
 NUMBER_TITLES = {4: "4", 5: "5", 6: "SIX", 8: "8", 9: "NINE", 10: "10"}
 CALLS = {2: "Craps two, aces", 3: "Ace-deuce, three craps", 11: "Yo eleven", 12: "Boxcars, twelve craps",
          7: "Seven"}
-# High Point has no craps and no seven-out: its calls are only the totals.
-HIGH_CALLS = {2: "Two, aces", 3: "Three, ace-deuce", 11: "Yo eleven", 12: "Twelve, boxcars"}
+# A table that never craps (crapless, High Point) calls only the totals: a 2, 3
+# or 12 is a craps only where the variant's come-out loses on it (Variant.craps).
+TOTAL_CALLS = {2: "Two, aces", 3: "Three, ace-deuce", 11: "Yo eleven", 12: "Twelve, boxcars"}
 DIE_WORDS = {1: "One", 2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six"}
 ORDINALS = {1: "come-out", 2: "second", 3: "third", 4: "fourth"}
 def event_lines(snap: CrapsSnapshot, event: Event, viewer: Viewer) -> list[str]:
@@ -46,7 +47,7 @@ def event_lines(snap: CrapsSnapshot, event: Event, viewer: Viewer) -> list[str]:
     if isinstance(event, (ev.BetRefused, ev.UnbetRefused)):
         return [f"Refused: {event.reason}."] if event.player == me else []
     if isinstance(event, ev.BetRemoved):
-        return [f"Taken down: {event.wager.name}, {event.wager.bet.amount} back to your wallet."] \
+        return [f"Taken down: {_taken(event.wager)}, {event.wager.bet.amount} back to your wallet."] \
             if event.wager.player == me else []
     if isinstance(event, ev.BetCancelled):
         if event.wager.player != me:
@@ -56,7 +57,8 @@ def event_lines(snap: CrapsSnapshot, event: Event, viewer: Viewer) -> list[str]:
     if isinstance(event, ev.Throw):
         roll = snap.variant.roll
         if event.dealer:
-            return [f"The dealer {roll}s for {event.shooter}." if event.shooter else f"The dealer {roll}s."]
+            whom = "you" if event.shooter == me else event.shooter     # a player reads of themselves as "you"
+            return [f"The dealer {roll}s for {whom}." if whom else f"The dealer {roll}s."]
         return [f"{f'You {roll}' if event.shooter == me else f'{event.shooter} {roll}s'}:"]
     if isinstance(event, ev.Rolled):
         return [*snap.variant.draw.art(event.dice, viewer.prefs),
@@ -70,8 +72,9 @@ def event_lines(snap: CrapsSnapshot, event: Event, viewer: Viewer) -> list[str]:
                 + f" The shooter keeps the {snap.variant.dice}."]
     if isinstance(event, ev.HandLost):
         moves = "The die moves on." if snap.variant.dice == "die" else f"The {snap.variant.dice} move on."
-        return [paint("Line away:", "bright_red", "bold", color=c) + " " + _hand_lost(event, snap.variant)
-                + " " + moves]
+        # the snapshot is the table just after this roll, so its last dice are the losing throw's
+        return [paint("Line away:", "bright_red", "bold", color=c) + " "
+                + _hand_lost(event, snap.variant, sum(snap.last_dice or ())) + " " + moves]
     if isinstance(event, ev.PointMade):
         fire = ", ".join(map(str, event.fire))
         return [paint(f"Winner! The point {event.number} is made.", "bright_green", color=c)
@@ -131,13 +134,25 @@ def _hand_won(event: ev.HandWon, variant: Variant) -> str:
     return f"The point {event.point} on the {ORDINALS.get(event.roll, str(event.roll))} roll: {bet} pays {event.pays}:1."
 
 
-def _hand_lost(event: ev.HandLost, variant: Variant) -> str:
+def _hand_lost(event: ev.HandLost, variant: Variant, total: int) -> str:
+    """Why the line bet lost: Die Rich's 1 loses at once, on any roll of the
+    hand, so a 1 is named; "No 4 ..." is only a last roll that missed."""
     bet = "high" if variant.line is Kind.HIGH else "pass"
+    nth = ORDINALS.get(event.roll, str(event.roll))
+    if total in variant.craps and event.point:
+        return f"A {total} on the {nth} roll loses at once: {bet} loses (the point was {event.point})."
     if not event.point:
         return f"{bet.capitalize()} loses on the come-out."
     if variant.scheme is Scheme.HIGH:
         return f"Not higher than the point {event.point}: {bet} loses."
-    return f"No {event.point} on the {ORDINALS.get(event.roll, str(event.roll))} roll: {bet} loses."
+    return f"No {event.point} by the {nth} roll: {bet} loses."
+
+
+def _taken(w: ev.Wager) -> str:
+    """A wager as `unbet` took it down: a bare "12" is said as the bet it is."""
+    if w.bet.kind is Kind.PROP:
+        return f"your one-roll bet on {w.bet.number} ({w.name})"
+    return w.name
 
 
 def _seconds(n: int) -> str:
@@ -150,8 +165,8 @@ def call(rolled: ev.Rolled, draw: DrawKind = DICE, variant: Variant = BANK) -> s
     d1, d2 = rolled.dice[0], rolled.dice[1]
     total = rolled.total
     if variant.scheme is Scheme.HIGH:
-        return f"{HIGH_CALLS.get(total, str(total))}! ({d1} + {d2} = {total})"
-    words = CALLS.get(total)
+        return f"{TOTAL_CALLS.get(total, str(total))}! ({d1} + {d2} = {total})"
+    words = TOTAL_CALLS[total] if total in TOTAL_CALLS and total not in variant.craps else CALLS.get(total)
     if words is None:
         words = f"{'Hard' if d1 == d2 else 'Easy'} {total}" if total in (4, 6, 8, 10) else str(total)
     if total == 7:
@@ -459,7 +474,7 @@ def event_data(snap: CrapsSnapshot, event: Event) -> list[tuple[str, dict[str, o
     """A fact as data: (package, payload, to whom or None for every viewer)."""
     if isinstance(event, ev.Rolled):
         data: dict[str, object] = {"dice": list(event.dice), "total": event.total,
-                                   "call": call(event, snap.variant.draw), "point_before": event.point or None,
+                                   "call": call(event, snap.variant.draw, snap.variant), "point_before": event.point or None,
                                    "point": snap.point or None}
         if snap.variant.draw.count == 1:        # one die: its face
             data[snap.variant.draw.name] = event.dice[0]
