@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 
 from server import logs
 from server.config.model import CasinoConfig
-from server.net.edge_app import addresses
+from server.casino.listeners import CannotListen, Listeners
 from server.net.lines import TooLong
 from server.net.session import Session
 from server.net.throttle import ConnectionCounter
@@ -42,9 +42,8 @@ from server.portal.last_good import Dirs, LastGoodConfig, with_dirs
 from server.tables.manager import Manager
 
 if TYPE_CHECKING:
-    from telnetlib3.server import Server
 
-    from server.net.web import WebServer
+    pass
 
 log = logging.getLogger("casino.portal")
 
@@ -77,10 +76,8 @@ class Portal:
         self.stopped = asyncio.Event()
         self.stop_requested = asyncio.Event()
         self.exit_code = 0
-        self._telnet: Server | None = None
-        self._web: WebServer | None = None
+        self.listeners = Listeners(config.settings.host)   # the telnet and web edges, as one process opens them
         self._checks: set[asyncio.Future[None]] = set()   # SIGUSR1's config checks under way
-        self.host = config.settings.host
 
     # --- what the edges use (server.net.edge_app.EdgeApp, telnet's Listed) ------------------
     @property
@@ -93,16 +90,15 @@ class Portal:
 
     @property
     def port(self) -> int:
-        sockets = self._telnet.sockets if self._telnet else None
-        return sockets[0].getsockname()[1] if sockets else 0
+        return self.listeners.port
 
     @property
     def web_port(self) -> int:
-        return self._web.port if self._web else 0
+        return self.listeners.web_port
 
     @property
     def addresses(self) -> str:
-        return addresses(self.host, self.port, self.web_port)
+        return self.listeners.addresses
 
     def _serving(self) -> GameProcess | None:
         """The game process, if it listens now (not starting, not saying goodbye)."""
@@ -220,24 +216,12 @@ class Portal:
 
     # --- lifecycle ------------------------------------------------------------------
     async def listen(self, host: str, port: int, web_port: int | None) -> None:
-        """Open the edges (as one process does, server.app.Casino._listen)."""
-        from server.app import CannotListen
-        from server.net.telnet import start_telnet
+        """Open the edges as one process does (server.casino.listeners)."""
         try:
-            if web_port is not None:
-                from server.net.web import start_web
-                try:
-                    self._web = await start_web(self, host, web_port)
-                except OSError as e:
-                    raise CannotListen(host, web_port, "--web-port", e) from e
-            try:
-                self._telnet = await start_telnet(self, host, port)
-            except OSError as e:
-                raise CannotListen(host, port, "--port", e) from e
+            await self.listeners.open(self, host, port, web_port)
         except CannotListen:
-            await self._close_edges()
+            await self.listeners.close()
             raise
-        self.host = host
         asyncio.create_task(self.manager.run())
         logs.event(log, "listening", host=host, port=self.port, web_port=self.web_port or "off")
 
@@ -309,17 +293,10 @@ class Portal:
         deadline = loop.time() + 2.0
         while any(s.unsent() for s in sessions) and loop.time() < deadline:
             await asyncio.sleep(0.01)
-        await self._close_edges()
+        await self.listeners.close()
         if self.last_good is not None:
             self.last_good.remove()
         self.stopped.set()
-
-    async def _close_edges(self) -> None:
-        if self._telnet:
-            self._telnet.close()
-        if self._web:
-            await self._web.close()
-
 
 def install_signals(portal: Portal) -> None:
     loop = asyncio.get_running_loop()
