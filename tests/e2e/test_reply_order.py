@@ -12,6 +12,8 @@ import asyncio
 
 from support.telnet import Client, login, plain
 
+from server.ledger import check
+
 SEED = 7
 
 
@@ -50,3 +52,5 @@ async def test_a_word_s_reply_comes_before_a_last_call_that_fell_due_while_it_wa
     assert text.index("pass 10") < text.index("Last call"), text
     for c in (ann, bob):
         await c.close()
+    report = check(app.database)                         # the ledger's invariants hold
+    assert report.ok and report.open_holds == 1, report  # ann's pass line, still live
