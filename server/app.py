@@ -164,6 +164,10 @@ class Casino:
     def addresses(self) -> str:
         return self.listeners.addresses
 
+    def portal_ports(self, port: int, web_port: int) -> None:
+        """Behind a portal: its ports, where players connect (MSSP tells them)."""
+        self.listeners.told(port, web_port)
+
     # --- sessions (server.casino.sessions) -------------------------------
     async def on_connect(self, session: Session, *, again: bool = False) -> None:
         await self.sessions.on_connect(session, again=again)

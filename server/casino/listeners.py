@@ -3,13 +3,11 @@ from __future__ import annotations
 
 import errno
 import socket
-from typing import TYPE_CHECKING, Awaitable, Callable, TypeVar
+from typing import TYPE_CHECKING, Awaitable, Callable, Protocol, Sequence, TypeVar
 
 from server.net.edge_app import addresses
 
 if TYPE_CHECKING:
-    from telnetlib3.server import Server
-
     from server.net.telnet import TelnetApp
     from server.net.web import WebServer
 
@@ -55,6 +53,15 @@ def check_free(host: str, port: int, web_port: int | None) -> None:
                     raise CannotListen(host, number, option, e) from e
 
 
+class Listening(Protocol):
+    """A telnet listener: telnetlib3's Server, or the portal's Acceptor (server/portal/accept.py)."""
+
+    @property
+    def sockets(self) -> Sequence[socket.socket] | None: ...
+
+    def close(self) -> None: ...
+
+
 Opened = TypeVar("Opened")      # what an opener starts: telnetlib3's Server, or the page's WebServer
 Opener = Callable[["TelnetApp", str, int], Awaitable[Opened]]   # start_telnet, start_web
 
@@ -66,19 +73,23 @@ class Listeners:
 
     def __init__(self, where: str) -> None:
         self.host = where                    # where players connect
-        self._telnet: Server | None = None
+        self._telnet: Listening | None = None
         self._web: WebServer | None = None   # when serving the page
+        self._told: tuple[int, int] = (0, 0)   # a game process's ports, as its portal listens (told)
 
-    async def open(self, app: TelnetApp, host: str, port: int, web_port: int | None) -> None:
+    async def open(self, app: TelnetApp, host: str, port: int, web_port: int | None,
+                   telnet: Opener[Listening] | None = None) -> None:
         """Listen for telnet on host:port and, when `web_port` is given, serve
         the page on host:web_port (0 for either: any free port). Raises
         CannotListen for a port that cannot be had (what was opened stays
-        open for the caller's stop to close)."""
+        open for the caller's stop to close). `telnet`: what listens on the
+        telnet port instead of the telnet edge (the portal's handover)."""
         from server.net.telnet import start_telnet
         if web_port is not None:             # first: once telnet answers, so does the page
             from server.net.web import start_web
             self._web = await self._listen(start_web, app, host, web_port, "--web-port")
-        self._telnet = await self._listen(start_telnet, app, host, port, "--port")
+        opener: Opener[Listening] = telnet if telnet is not None else start_telnet
+        self._telnet = await self._listen(opener, app, host, port, "--port")
         self.host = host
 
     @staticmethod
@@ -96,15 +107,19 @@ class Listeners:
         if self._web:
             await self._web.close()
 
+    def told(self, port: int, web_port: int) -> None:
+        """A game process opens no listener: its portal's ports (MSSP says them)."""
+        self._told = (port, web_port)
+
     @property
     def port(self) -> int:
         sockets = self._telnet.sockets if self._telnet else None
-        return sockets[0].getsockname()[1] if sockets else 0
+        return int(sockets[0].getsockname()[1]) if sockets else self._told[0]
 
     @property
     def web_port(self) -> int:
         """The browser page's port (0 when not served)."""
-        return self._web.port if self._web else 0
+        return self._web.port if self._web else self._told[1]
 
     @property
     def addresses(self) -> str:

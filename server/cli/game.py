@@ -28,12 +28,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 def run(args: argparse.Namespace) -> int:
     from server import logs
     from server.cli._config import load_or_report
-    from server.portal.game import link_fd_from_env
+    from server.portal.game import handover_fd_from_env, link_fd_from_env
     logs.configure(as_json=args.log_json)
     try:
-        fd = link_fd_from_env()
+        fds = (link_fd_from_env(), handover_fd_from_env())
     except (KeyError, ValueError):
-        print("casino game: run by `casino serve` (no portal link: CASINO_LINK_FD)", file=sys.stderr)
+        print("casino game: run by `casino serve` (no portal link: CASINO_LINK_FD, CASINO_HANDOVER_FD)",
+              file=sys.stderr)
         return 2
     # A terminal's Ctrl-C and hang-up go to the whole process group: the portal, which
     # stops this process cleanly with its `stop`. Taken here too, they would kill it
@@ -43,10 +44,10 @@ def run(args: argparse.Namespace) -> int:
     config = load_or_report(Path(args.config), Path(args.rooms), sys.stderr)
     if config is None:
         return 1
-    return asyncio.run(_game(config, args, fd))
+    return asyncio.run(_game(config, args, fds))
 
 
-async def _game(config: object, args: argparse.Namespace, fd: int) -> int:
+async def _game(config: object, args: argparse.Namespace, fds: tuple[int, int]) -> int:
     from server.app import Casino
     from server.cli._database import chosen, open_errors, refuse
     from server.config.model import CasinoConfig
@@ -62,5 +63,5 @@ async def _game(config: object, args: argparse.Namespace, fd: int) -> int:
         print(refuse("casino serve", None, e), file=sys.stderr, flush=True)
         return 1
     app = Casino(config, database, seed=args.seed, config_dir=args.config, rooms_dir=args.rooms)
-    return await serve_game(app, fd, lambda e: refuse("casino serve", database, e)
+    return await serve_game(app, *fds, lambda e: refuse("casino serve", database, e)
                             if isinstance(e, open_errors()) else None)

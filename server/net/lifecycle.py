@@ -34,11 +34,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import AsyncGenerator, Callable
+from typing import AsyncGenerator, Callable, Protocol
 
 from server import logs
 from server.net.edge_app import EdgeApp
-from server.net.lines import LineSplitter
+from server.net.lines import LineSplitter, TooLong
 from server.net.session import Session, Writer
 from server.net.throttle import ConnectionCounter
 
@@ -47,6 +47,16 @@ log = logging.getLogger("casino.net")
 CLOSE_GRACE = 2.0          # seconds a closing socket may take to flush before it is aborted
 REFUSAL_LOG_EVERY = 60.0   # seconds between logged refusals of one address on one edge
 LOGGED_MAX = 10_000        # addresses remembered for that before they are forgotten at once
+
+
+class Entry(Protocol):
+    """How a session on a handed socket begins and takes its lines
+    (server.portal.game.Kept): logged in again after a restart, and lines read
+    while the process stops handed back to the next one."""
+
+    async def greet(self, session: Session) -> None: ...
+
+    async def on_input(self, session: Session, lines: list[str | TooLong], now: float) -> None: ...
 
 
 class Edge:
@@ -74,6 +84,11 @@ class Edge:
         self.app.connections.admit(ip)
         return Connection(self, ip)
 
+    def adopted(self, ip: str) -> "Connection":
+        """A socket admitted where it was accepted (the portal counts it in its
+        caps, server/portal/handover.py): a Connection outside this process's caps."""
+        return Connection(self, ip, counted=False)
+
     def _log_refusal(self, ip: str, why: str) -> None:
         """One line per address a minute, not one per refused connection."""
         now = asyncio.get_running_loop().time()
@@ -88,11 +103,12 @@ class Edge:
 class Connection:
     """One admitted connection, from accept until its socket is really closed."""
 
-    __slots__ = ("edge", "ip", "session", "released", "_abort_at")
+    __slots__ = ("edge", "ip", "session", "released", "counted", "_abort_at")
 
-    def __init__(self, edge: Edge, ip: str) -> None:
+    def __init__(self, edge: Edge, ip: str, counted: bool = True) -> None:
         self.edge = edge
         self.ip = ip
+        self.counted = counted          # in this process's caps (not when the portal counts it)
         self.session: Session | None = None
         self.released = False
         self._abort_at: asyncio.TimerHandle | None = None
@@ -113,25 +129,29 @@ class Connection:
         is not the way to)."""
         limits = self.app.config.settings.limits
         session = Session(writer, self.ip, max_output=limits.max_output, drop=drop)
+        session.anonymous = self.counted    # an adopted socket's login is counted by the portal
         self.session = session
         return session
 
-    async def serve(self, chunks: AsyncGenerator[str, None]) -> None:
+    async def serve(self, chunks: AsyncGenerator[str, None], entry: "Entry | None" = None) -> None:
         """The session's life: on_connect, each chunk of text the client sent
         (however the edge frames it) as lines to on_input, and on_disconnect
-        once the client hangs up, the session is closed, or anything fails."""
+        once the client hangs up, the session is closed, or anything fails.
+        `entry`: the way in of a socket another process holds too (the portal's
+        handover), in place of on_connect and on_input."""
         session = self.session
         assert session is not None, "opened before served"
         app = self.app
         splitter = LineSplitter(app.config.settings.limits.max_line)
         loop = asyncio.get_running_loop()
         try:
-            await app.on_connect(session)
+            await (entry.greet if entry is not None else app.on_connect)(session)
+            take = entry.on_input if entry is not None else app.on_input
             while not session.closed:
                 chunk = await anext(chunks, None)
                 if chunk is None or session.closed:
                     break
-                await app.on_input(session, splitter.feed(chunk), loop.time())
+                await take(session, splitter.feed(chunk), loop.time())
         except (ConnectionError, asyncio.IncompleteReadError):
             pass
         except Exception:
@@ -171,7 +191,8 @@ class Connection:
         anonymous = session is None or session.anonymous
         if session is not None:
             session.anonymous = False       # counted out: a login finishing now changes no count
-        self.app.connections.release(self.ip, anonymous=anonymous)
+        if self.counted:
+            self.app.connections.release(self.ip, anonymous=anonymous)
 
 
 def logged_in(connections: ConnectionCounter, session: Session) -> None:

@@ -69,7 +69,7 @@ from telnetlib3.telopt import (BINARY, CHARSET, CMD_EOR, DO, ECHO, EOR, GA, GMCP
 from server import logs
 from server.net import telnetlib3_adapter as tl
 from server.net.edge_app import EdgeApp
-from server.net.lifecycle import Connection, Edge
+from server.net.lifecycle import Connection, Edge, Entry
 from server.net.mud import Gmcp, Listed, mssp_enabled, mssp_variables
 from server.net.session import Session
 from server.net.throttle import ByteBudget
@@ -125,6 +125,23 @@ class TelnetApp(EdgeApp, Listed, Protocol):
     def port(self) -> int: ...
 
 
+class Handover(Entry, Protocol):
+    """A connection whose socket another process holds too (the portal,
+    server/portal/handover.py): told what it must keep; its session's way in
+    (Entry). None in one process."""
+
+    kept: dict[str, object] | None   # negotiated state to put back (an adopted socket), or None: negotiate
+
+    def negotiated(self, proto: "CasinoTelnetServer") -> None:
+        """Negotiation changed something the next process must keep."""
+
+    def prompted(self, session: Session) -> None:
+        """A reply ended: a login or a move may have just happened."""
+
+    def ended(self) -> None:
+        """The connection is over in this process."""
+
+
 class Complaint(TypedDict, total=False):
     """What a client error's log line says beside its kind (CasinoTelnetServer.complain)."""
 
@@ -173,6 +190,8 @@ class TelnetOut:
         data = raw.encode(text).replace(IAC_BYTE, IAC_BYTE * 2) + protocol.prompt_mark()
         transport.write(data)
         tl.count_sent(protocol, len(data))         # telnetlib3's byte count, as its writes keep it
+        if protocol.handover is not None and protocol.session is not None:
+            protocol.handover.prompted(protocol.session)
 
     def echo(self, on: bool) -> None:
         self.raw.iac(WONT if on else WILL, ECHO)
@@ -217,6 +236,8 @@ class CasinoTelnetServer(tl.CompressionGuard, telnetlib3.TelnetServer):
         self.agreed: dict[tuple[bool | None, bool | None], str | bool] = {}
         self.agreed_mark: bytes | None = None
         self.complaints: set[str] = set()   # kinds of client error already logged (complain)
+        self.handover: Handover | None = None   # set before connection_made for an adopted socket
+        self._report_due = False            # a negotiated change not yet told to the handover
 
     # --- what negotiation decided ----------------------------------------
     # The wire's encoding and the prompt's end mark follow from options and
@@ -254,7 +275,8 @@ class CasinoTelnetServer(tl.CompressionGuard, telnetlib3.TelnetServer):
         app = self.app
         peer = transport.get_extra_info("peername") or ("?", 0)
         self.ip = str(peer[0])
-        admitted = self.edge.admit(self.ip)
+        # an adopted socket was admitted and counted where it was accepted (the portal)
+        admitted = self.edge.admit(self.ip) if self.handover is None else self.edge.adopted(self.ip)
         if isinstance(admitted, str):
             # Refused before any negotiation: the line is written straight to the
             # socket, which is then dropped; nothing of ours stays behind.
@@ -286,15 +308,19 @@ class CasinoTelnetServer(tl.CompressionGuard, telnetlib3.TelnetServer):
         writer.set_ext_callback(GMCP, self.gmcp.receive)
         self._mssp_sent = False
         _answer_mssp(self, writer)
+        if self.handover is not None and self.handover.kept is not None:
+            _restore(self, self.handover.kept)
 
-    def send_mssp(self) -> None:
-        """A directory's crawler agreed to MSSP: describe the casino, once."""
-        if self._mssp_sent or tl.is_closing(self) or not mssp_enabled(self.writer):
-            return
-        self._mssp_sent = True
-        writer = self.writer
-        assert writer is not None, "MSSP was agreed on a connected writer"
-        writer.send_mssp(mssp_variables(self.app, self.app.port))
+    def begin_negotiation(self) -> None:
+        # An adopted socket's negotiation was done by the process before (restore).
+        if self.handover is None or self.handover.kept is None:
+            super().begin_negotiation()
+
+    def negotiation_changed(self) -> None:
+        """After input with a telnet command in it: the handover hears of it once a turn."""
+        if self.handover is not None and not self._report_due:
+            self._report_due = True
+            asyncio.get_running_loop().call_soon(_report, self)
 
     def connection_lost(self, exc: Exception | None) -> None:
         conn = self.conn
@@ -303,6 +329,8 @@ class CasinoTelnetServer(tl.CompressionGuard, telnetlib3.TelnetServer):
         transport = self._raw
         gone = transport is None or transport.is_closing()   # the socket itself ended
         conn.hung_up()
+        if self.handover is not None:
+            self.handover.ended()
         super().connection_lost(exc)
         if self._resume_at is not None:
             self._resume_at.cancel()
@@ -322,6 +350,8 @@ class CasinoTelnetServer(tl.CompressionGuard, telnetlib3.TelnetServer):
         """Drop the connection now, unsent output and all."""
         transport = self._raw
         if transport is not None and self.conn is not None and not self.conn.released:
+            if self.handover is not None:
+                _reset_at_last_close(transport)
             transport.abort()
 
     # --- input ------------------------------------------------------------
@@ -405,6 +435,7 @@ class CasinoTelnetServer(tl.CompressionGuard, telnetlib3.TelnetServer):
                 _reading = reading
             self.agreed.clear()       # negotiation may have changed what was agreed
             self.agreed_mark = None
+            self.negotiation_changed()
         else:
             # A logged-in player's line with no telnet command in it: all that
             # telnetlib3's data_received would do with it, less its per-read
@@ -483,6 +514,55 @@ class CasinoTelnetServer(tl.CompressionGuard, telnetlib3.TelnetServer):
             self.session.on_resize(cols)
 
 
+def kept_state(proto: CasinoTelnetServer) -> dict[str, object]:
+    """What a process that adopts this socket must put back (Handover.kept):
+    telnetlib3's negotiated state, the GMCP modules named, the width told."""
+    state = tl.negotiated(proto)
+    if proto.gmcp.modules is not None:
+        state["gmcp_modules"] = sorted(proto.gmcp.modules)
+    if proto.session is not None and proto.session.naws_cols:
+        state["naws"] = proto.session.naws_cols
+    return state
+
+
+def _restore(proto: CasinoTelnetServer, kept: dict[str, object]) -> None:
+    """An adopted socket: what the process before negotiated (kept_state), put back."""
+    tl.restore(proto, kept)
+    modules = kept.get("gmcp_modules")
+    if isinstance(modules, list):
+        proto.gmcp.modules = {str(m)[:64] for m in modules[:64]}
+
+
+def _send_mssp(proto: CasinoTelnetServer) -> None:
+    """A directory's crawler agreed to MSSP: describe the casino, once."""
+    if proto._mssp_sent or tl.is_closing(proto) or not mssp_enabled(proto.writer):
+        return
+    proto._mssp_sent = True
+    writer = proto.writer
+    assert writer is not None, "MSSP was agreed on a connected writer"
+    writer.send_mssp(mssp_variables(proto.app, proto.app.port))
+
+
+def _report(proto: CasinoTelnetServer) -> None:
+    proto._report_due = False
+    if proto.handover is not None and not tl.is_closing(proto) and proto.writer is not None:
+        proto.handover.negotiated(proto)
+
+
+LINGER_NONE = (1).to_bytes(4, sys.byteorder) + (0).to_bytes(4, sys.byteorder)   # struct linger {1, 0}
+
+
+def _reset_at_last_close(transport: asyncio.BaseTransport) -> None:
+    """The portal holds an aborted socket too, so its close, not ours, is the
+    last: that close must reset the connection (SO_LINGER 0, an option of the
+    socket, not of a descriptor), not flush to a client that does not read."""
+    sock = transport.get_extra_info("socket")
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, LINGER_NONE)
+    except (OSError, AttributeError):
+        pass
+
+
 def _guard_subnegotiation(proto: CasinoTelnetServer, writer: TelnetWriter) -> None:
     """A subnegotiation telnetlib3 cannot take (GMCP JSON nested past
     Python's recursion limit, a CHARSET or TTABLE it refuses ...) is dropped
@@ -508,7 +588,7 @@ def _answer_mssp(proto: CasinoTelnetServer, writer: TelnetWriter) -> None:
         agreed = bool(answer_do(opt))           # telnetlib3's answer
         if opt == MSSP and agreed:
             # telnetlib3 marks the option on once this returns.
-            asyncio.get_running_loop().call_soon(proto.send_mssp)
+            asyncio.get_running_loop().call_soon(_send_mssp, proto)
         return agreed
     writer.handle_do = handle_do    # type: ignore[method-assign]  # on this one writer
 
@@ -561,42 +641,68 @@ def _quiet_telnetlib() -> None:
             logger.addFilter(_NOISE)
 
 
+class TelnetEdge:
+    """The telnet edge of one app: its protocol class and its shell, for a
+    listener (start_telnet) and for sockets accepted elsewhere (adopt)."""
+
+    def __init__(self, app: TelnetApp) -> None:
+        _quiet_telnetlib()
+        self.app = app
+        edge = Edge(app, "telnet", "shell_error")
+        self.protocol = type("CasinoServer", (CasinoTelnetServer,), {"app": app, "edge": edge})
+        self.options: dict[str, Any] = dict(
+            shell=_shell,
+            encoding="utf8",
+            encoding_errors="replace",
+            force_binary=True,
+            line_mode=True,
+            connect_maxwait=app.config.settings.connect_maxwait,
+            compression=False,
+            limit=READER_LIMIT,
+            timeout=False,
+        )
+
+    async def adopt(self, sock: socket.socket, handover: Handover) -> CasinoTelnetServer:
+        """Serve a socket another process accepted (and, when `handover.kept`,
+        negotiated): the same protocol and shell as a listener's."""
+        proto: CasinoTelnetServer = self.protocol(**self.options)
+        proto.handover = handover
+        await asyncio.get_running_loop().connect_accepted_socket(lambda: proto, sock)
+        return proto
+
+
+async def _shell(reader: TelnetReader, writer: TelnetWriter) -> None:
+    # encoding="utf8" (TelnetEdge.options): telnetlib3 hands us its Unicode reader and writer
+    assert isinstance(reader, TelnetReaderUnicode) and isinstance(writer, TelnetWriterUnicode)
+    proto: CasinoTelnetServer = writer.protocol      # telnetlib3 types it Any: it is ours
+    conn = proto.conn
+    assert conn is not None, "a shell runs for admitted connections only"
+    session = proto.session = conn.opened(TelnetOut(writer), drop=proto.abort)
+    session.gmcp = proto.gmcp
+    handover = proto.handover
+    if handover is not None:
+        kept = handover.kept
+        if kept is not None:
+            session.kept()
+            naws = kept.get("naws")
+            if isinstance(naws, int) and naws > 0:
+                session.on_resize(naws)
+            handover.kept = None              # put back (connection_made): nothing more reads it
+        proto.negotiation_changed()          # negotiation is over: what it decided is kept
+
+    async def chunks() -> AsyncGenerator[str, None]:
+        while data := await reader.read(READ_ALL):
+            yield data
+    try:
+        await conn.serve(chunks(), handover)
+    finally:
+        tl.clear_reader(reader)     # telnetlib3 keeps closed protocols a while
+
+
 async def start_telnet(app: TelnetApp, host: str, port: int) -> Server:
     """Listen for telnet clients; each gets a Session driven by `app`."""
-    _quiet_telnetlib()
-    edge = Edge(app, "telnet", "shell_error")
-    protocol = type("CasinoServer", (CasinoTelnetServer,), {"app": app, "edge": edge})
-
-    async def shell(reader: TelnetReader, writer: TelnetWriter) -> None:
-        # encoding="utf8" below: telnetlib3 hands us its Unicode reader and writer
-        assert isinstance(reader, TelnetReaderUnicode) and isinstance(writer, TelnetWriterUnicode)
-        proto: CasinoTelnetServer = writer.protocol      # telnetlib3 types it Any: it is ours
-        conn = proto.conn
-        assert conn is not None, "a shell runs for admitted connections only"
-        session = proto.session = conn.opened(TelnetOut(writer), drop=proto.abort)
-        session.gmcp = proto.gmcp
-
-        async def chunks() -> AsyncGenerator[str, None]:
-            while data := await reader.read(READ_ALL):
-                yield data
-        try:
-            await conn.serve(chunks())
-        finally:
-            tl.clear_reader(reader)     # telnetlib3 keeps closed protocols a while
-
-    server = await telnetlib3.create_server(
-        host=host,
-        port=port,
-        protocol_factory=protocol,
-        shell=shell,
-        encoding="utf8",
-        encoding_errors="replace",
-        force_binary=True,
-        line_mode=True,
-        connect_maxwait=app.config.settings.connect_maxwait,
-        compression=False,
-        limit=READER_LIMIT,
-        timeout=False,
-    )
+    telnet = TelnetEdge(app)
+    server = await telnetlib3.create_server(host=host, port=port, protocol_factory=telnet.protocol,
+                                            **telnet.options)
     tl.keep_no_clients(server)      # nor does telnetlib3 keep every client for us
     return server

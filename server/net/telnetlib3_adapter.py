@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import codecs
 
-from telnetlib3.server import Server
+from telnetlib3.server import Server, TelnetServer
 from telnetlib3.server_base import BaseServer
 from telnetlib3.stream_reader import TelnetReader
 
@@ -78,6 +78,84 @@ def begin_base_negotiation(protocol: BaseServer) -> None:
     TelnetServer's own (which offers WILL BINARY and WILL SGA): our edge
     offers its own list instead (server.net.telnet)."""
     BaseServer.begin_advanced_negotiation(protocol)
+
+
+# --- a connection's negotiated state, carried to another process ----------
+
+MAX_KEPT_TEXT = 256     # characters kept of any one negotiated string (a TTYPE, a LANG)
+
+
+def negotiated(protocol: TelnetServer) -> dict[str, object]:
+    """What negotiation with this client decided, as plain JSON data: both
+    option tables, what get_extra_info answers from telnetlib3's own record
+    (`_extra`: TTYPE, TERM, LANG, cols, the charset), the writer's environ
+    encoding and refusals, and the flags that say which negotiations are
+    done (`_advanced`, `_echo_negotiated`, `_environ_requested`,
+    `_ttype_count`). A process that adopts the socket restores it with
+    `restore` and negotiates nothing again: a client cycles its TTYPE
+    answers, so asking again would not give the same ones."""
+    writer = protocol.writer
+    assert writer is not None, "negotiated on a connected protocol"
+    extra: dict[str, object] = {}
+    for key, value in protocol._extra.items():
+        if isinstance(value, bool | int | float):
+            extra[str(key)] = value
+        elif isinstance(value, str):
+            extra[str(key)] = value[:MAX_KEPT_TEXT]
+    return {
+        "local": {opt.hex(): bool(on) for opt, on in writer.local_option.items()},
+        "remote": {opt.hex(): bool(on) for opt, on in writer.remote_option.items()},
+        "extra": extra,
+        "environ_encoding": str(writer.environ_encoding)[:MAX_KEPT_TEXT],
+        "always_wont": sorted(opt.hex() for opt in writer.always_wont),
+        "advanced": bool(protocol._advanced),
+        "echo_negotiated": bool(protocol._echo_negotiated),
+        "environ_requested": bool(protocol._environ_requested),
+        "ttype_count": int(protocol._ttype_count),
+    }
+
+
+def _options(table: object) -> dict[bytes, bool]:
+    if not isinstance(table, dict):
+        return {}
+    out: dict[bytes, bool] = {}
+    for key, on in table.items():
+        try:
+            out[bytes.fromhex(str(key))] = bool(on)
+        except ValueError:
+            continue
+    return out
+
+
+def restore(protocol: TelnetServer, kept: dict[str, object]) -> None:
+    """Put back what `negotiated` recorded on a protocol just connected to an
+    adopted socket, and count negotiation done: the shell starts at once
+    (`_waiter_connected`), nothing is sent to the client."""
+    writer = protocol.writer
+    assert writer is not None, "restored on a connected protocol"
+    for table, key in ((writer.local_option, "local"), (writer.remote_option, "remote")):
+        for opt, on in _options(kept.get(key)).items():
+            dict.__setitem__(table, opt, on)      # no change callbacks: nothing is pending
+    extra = kept.get("extra")
+    if isinstance(extra, dict):
+        for k, v in extra.items():
+            if isinstance(v, bool | int | float) or (isinstance(v, str) and len(v) <= MAX_KEPT_TEXT):
+                protocol._extra[str(k)] = v
+    encoding = kept.get("environ_encoding")
+    if isinstance(encoding, str):
+        writer.environ_encoding = encoding
+    refused = kept.get("always_wont")
+    if isinstance(refused, list):
+        writer.always_wont.update(_options({str(k): True for k in refused}))
+    protocol._advanced = bool(kept.get("advanced"))
+    protocol._echo_negotiated = bool(kept.get("echo_negotiated", True))
+    protocol._environ_requested = bool(kept.get("environ_requested", True))
+    count = kept.get("ttype_count")
+    protocol._ttype_count = count if isinstance(count, int) else 1
+    if not protocol.waiter_encoding.done():
+        protocol.waiter_encoding.set_result(True)
+    if not protocol._waiter_connected.done():
+        protocol._waiter_connected.set_result(None)
 
 
 class CompressionGuard:

@@ -35,10 +35,15 @@ class Clients:
         self.known: set[int] = set()           # connections the current game process was given
         self._next_id = 1
 
-    def add(self, session: Session) -> int:
-        """A new connection: its id, its client facts as they are now."""
+    def next_id(self) -> int:
+        """An id for a new connection, relayed or handed (server/portal/handover.py)."""
         cid = self._next_id
         self._next_id += 1
+        return cid
+
+    def add(self, session: Session) -> int:
+        """A new connection: its id, its client facts as they are now."""
+        cid = self.next_id()
         self.sessions[cid] = session
         self.ids[session] = cid
         self.told[cid] = self.facts(session)

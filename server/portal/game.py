@@ -1,7 +1,10 @@
-"""The game process's end of the portal: sessions whose connections live in the portal.
+"""The game process's end of the portal: the sockets it hands over, the connections it relays.
 
-The casino here is the same `Casino` as in one process, without listeners:
-each connection the portal reports becomes a `Session` whose writer
+The casino here is the same `Casino` as in one process, without listeners.
+A telnet socket the portal hands over (server/portal/handover.py) is served
+by the telnet edge itself, as one process serves it (`Kept` tells the portal
+what a restart must keep, and when the connection ends). A WebSocket
+connection lives in the portal: it becomes a `Session` whose writer
 (`RemoteWriter`) turns what the session writes into messages, and whose
 client facts (`get_extra_info`) are what the portal last told. Commands,
 rooms, tables and the ledger never know the difference.
@@ -14,22 +17,96 @@ trusted for who they are (it learnt it from the game process before this one).
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import os
 import signal
 import socket
 import sys
 from collections.abc import Callable
+from typing import Protocol
 
 from server import logs
 from server.net.edge_app import LinkApp
 from server.net.lines import TooLong
 from server.net.session import Session
-from server.portal import protocol
+from server.net.telnet import CasinoTelnetServer, TelnetApp, TelnetEdge, kept_state
+from server.portal import handover, protocol
 
 log = logging.getLogger("casino.portal")
 
 BYE_WAIT = 5.0       # seconds, after `bye`, for the portal to end its side of the link
+
+
+class GameApp(LinkApp, TelnetApp, Protocol):
+    """The casino behind a portal: what the link uses, and what the telnet edge
+    serving handed sockets uses; told the portal's ports (MSSP says them)."""
+
+    def portal_ports(self, port: int, web_port: int) -> None: ...
+
+
+class Kept:
+    """A handed telnet socket's Handover (server.net.telnet): what the portal
+    must keep for the next game process, told as it changes, and its end."""
+
+    __slots__ = ("link", "id", "kept", "state", "new", "why", "again", "told_kept", "told_state", "proto")
+
+    def __init__(self, link: GameLink, adopt: handover.Adopt) -> None:
+        self.link = link
+        self.id = adopt["id"]
+        self.kept = _parsed(adopt["k"])          # put back once, then let go (server.net.telnet)
+        self.state = adopt["s"]
+        self.new = adopt["new"]
+        self.why = adopt["why"]
+        self.again = protocol.unpack_lines(adopt.get("l") or [])   # handed back by the process before
+        self.told_kept = adopt["k"]
+        self.told_state = adopt["s"]
+        self.proto: CasinoTelnetServer | None = None
+
+    async def greet(self, session: Session) -> None:
+        app = self.link.app
+        state = self.state
+        if state is not None:
+            await app.resume(session, str(state.get("name")), state.get("room"), self.why)
+        else:
+            await app.on_connect(session, again=not self.new)
+        if self.again:
+            lines, self.again = self.again, []
+            await self.on_input(session, lines, asyncio.get_running_loop().time())
+
+    async def on_input(self, session: Session, lines: list[str | TooLong], now: float) -> None:
+        if self.link.handing_back():
+            self.link.send({"t": "again", "id": self.id, "l": protocol.pack_lines(lines)})
+            return
+        await self.link.app.on_input(session, lines, now)
+
+    def negotiated(self, proto: CasinoTelnetServer) -> None:
+        kept = json.dumps(kept_state(proto), separators=(",", ":"), sort_keys=True)
+        if kept != self.told_kept:
+            self.told_kept = kept
+            self.link.send({"t": "k", "id": self.id, "k": kept})
+
+    def prompted(self, session: Session) -> None:
+        state: protocol.State | None = ({"name": session.account.name, "room": session.room}
+                                        if session.account else None)
+        if state != self.told_state:
+            self.told_state = state
+            self.link.send({"t": "s", "id": self.id, "s": state})
+
+    def ended(self) -> None:
+        self.link.handed.pop(self.id, None)
+        self.link.send({"t": "gone", "id": self.id})
+
+
+def _parsed(kept: str | None) -> dict[str, object] | None:
+    """A handed socket's negotiated state, as the process before told it."""
+    if kept is None:
+        return None
+    try:
+        value = json.loads(kept)
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
 
 
 class RemoteWriter:
@@ -117,8 +194,10 @@ class RemoteGmcp:
 class GameLink:
     """The game process's connection to its portal."""
 
-    def __init__(self, app: LinkApp, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    def __init__(self, app: GameApp, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         self.app = app
+        self.telnet = TelnetEdge(app)          # serves the sockets the portal hands over
+        self.handed: dict[int, Kept] = {}
         self.reader = reader
         self.writer = writer
         self.outbox = protocol.Outbox(writer)
@@ -132,6 +211,31 @@ class GameLink:
     def send(self, message: protocol.Message) -> None:
         if not self.closed:
             self.outbox.send(message)
+
+    def adopt(self, message: handover.Adopt, sock: socket.socket) -> None:
+        """A telnet socket from the portal: served here as one process serves it."""
+        if self.app.closing:              # the next game process gets it (the portal keeps its own)
+            sock.close()
+            return
+        kept = self.handed[message["id"]] = Kept(self, message)
+        task = asyncio.create_task(self._adopt(kept, sock))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    async def _adopt(self, kept: Kept, sock: socket.socket) -> None:
+        try:
+            kept.proto = await self.telnet.adopt(sock, kept)
+        except OSError:                   # the client left before it was adopted
+            sock.close()
+            self.handed.pop(kept.id, None)
+            self.send({"t": "gone", "id": kept.id})
+
+    def let_go(self) -> None:
+        """Stopping to be replaced: read nothing more of the handed sockets (what is
+        typed waits in the kernel for the next game process) and tell no end."""
+        for kept in self.handed.values():
+            if kept.proto is not None:
+                kept.proto.pause("restart")
 
     async def run(self) -> None:
         """Read the portal's messages until it goes away; then the casino stops."""
@@ -154,7 +258,7 @@ class GameLink:
             if "x" in m:
                 self._facts(session, m["x"])
             self.inboxes[m["id"]].put_nowait(protocol.unpack_lines(m["l"]))
-            if self._handing_back():
+            if self.handing_back():
                 self._give_back(m["id"])
         elif m["t"] == "x":
             session = self.sessions.get(m["id"])
@@ -171,6 +275,7 @@ class GameLink:
                 log.error("event=portal_version_mismatch portal=%s game=%s", m.get("v"), protocol.VERSION)
                 app.request_stop("The casino is closing.")
                 return
+            self.app.portal_ports(int(m.get("port") or 0), int(m.get("web_port") or 0))
             for conn in m["conns"]:
                 self._open(conn["id"], conn["ip"], conn["x"], conn.get("s"), m.get("why"),
                            new=bool(conn.get("new")))
@@ -183,7 +288,7 @@ class GameLink:
             for text in said:
                 print(("reload: " if applied else "reload refused: ") + text, file=sys.stderr)
 
-    def _handing_back(self) -> bool:
+    def handing_back(self) -> bool:
         """Stopping to be replaced: lines not handled yet go back to the portal, which
         hands them to the next game process, instead of being dropped."""
         return self.app.closing and self.app.restarting
@@ -244,7 +349,7 @@ class GameLink:
             else:
                 await app.on_connect(session, again=not new)
             while (lines := await inbox.get()) is not None:
-                if self._handing_back():
+                if self.handing_back():
                     self._give_back(cid, lines)
                     continue
                 await app.on_input(session, lines, loop.time())
@@ -256,7 +361,7 @@ class GameLink:
             await app.on_disconnect(session)
 
 
-async def serve_game(app: LinkApp, link_fd: int,
+async def serve_game(app: GameApp, link_fd: int, handover_fd: int,
                      refusal: Callable[[BaseException], str | None] = lambda e: None) -> int:
     """Run the casino behind the portal on the socket `link_fd` until told to stop.
     A start that fails on the database prints `refusal(error)`, one line."""
@@ -277,12 +382,16 @@ async def serve_game(app: LinkApp, link_fd: int,
         await writer.drain()
         return 1
     reading = asyncio.create_task(link.run())
+    sockets = handover.Receiver(socket.socket(fileno=handover_fd), link.adopt)
     # SIGTERM (a service manager stops the whole group): stop cleanly, as the portal's `stop` would
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, app.request_stop,
                                                   "The casino is closing for the night.")
     link.send({"t": "ready"})
     await app.stop_requested.wait()
+    if app.restarting:
+        link.let_go()
     await app.stop(app.stop_reason)
+    sockets.close()
     link.send({"t": "bye", "restart": app.restarting, "why": app.stop_reason})
     link.outbox.flush()
     # Read on until the portal has read the bye and ends its side: what it sent before
@@ -302,3 +411,7 @@ async def serve_game(app: LinkApp, link_fd: int,
 
 def link_fd_from_env() -> int:
     return int(os.environ["CASINO_LINK_FD"])
+
+
+def handover_fd_from_env() -> int:
+    return int(os.environ["CASINO_HANDOVER_FD"])

@@ -1,7 +1,8 @@
 """The portal's side of one game process: starting it, hearing it, and when to give up.
 
-The game process is a child (`casino game`) given one end of a socket pair;
-the portal keeps the other. What the game process says about itself (ready,
+The game process is a child (`casino game`) given one end of a socket pair
+for messages and one end of another for telnet sockets (server/portal/handover.py);
+the portal keeps the other ends. What the game process says about itself (ready,
 bye, lines handed back) is kept on its `GameProcess`, since what the portal
 does when it exits depends on it: a `bye` without `restart` is a stop for
 good, a `bye` with it a replacement, and no `bye` at all a crash.
@@ -22,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from server.net.lines import TooLong
-from server.portal import protocol
+from server.portal import handover, protocol
 
 log = logging.getLogger("casino.portal")
 
@@ -35,8 +36,9 @@ class GameProcess:
     """One game process: the child and our end of its socket."""
 
     def __init__(self, proc: asyncio.subprocess.Process, reader: asyncio.StreamReader,
-                 writer: asyncio.StreamWriter) -> None:
+                 writer: asyncio.StreamWriter, sockets: handover.Sender) -> None:
         self.proc = proc
+        self.sockets = sockets          # the telnet sockets it is handed
         self.reader = reader
         self.writer = writer
         self.outbox = protocol.Outbox(writer)
@@ -49,16 +51,23 @@ class GameProcess:
 
     @classmethod
     async def spawn(cls, argv: list[str], env: dict[str, str]) -> GameProcess:
-        """Start `argv` with the far end of a new socket pair (its fd in CASINO_LINK_FD)."""
+        """Start `argv` with the far end of a new socket pair (its fd in CASINO_LINK_FD)
+        and of a handover pair (CASINO_HANDOVER_FD)."""
         here, there = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
-        env = dict(os.environ, CASINO_LINK_FD=str(there.fileno()), **env)
+        ours, theirs = handover.channel()
+        env = dict(os.environ, CASINO_LINK_FD=str(there.fileno()),
+                   CASINO_HANDOVER_FD=str(theirs.fileno()), **env)
         # the portal's process group (a kill of the group is a crash of the whole casino);
         # a terminal's Ctrl-C or hang-up reaches both, and the game process ignores them
         # (server/cli/game.py): the portal's `stop` stops it cleanly instead
-        proc = await asyncio.create_subprocess_exec(*argv, pass_fds=(there.fileno(),), env=env)
-        there.close()
+        try:
+            proc = await asyncio.create_subprocess_exec(*argv, pass_fds=(there.fileno(), theirs.fileno()),
+                                                        env=env)
+        finally:
+            there.close()
+            theirs.close()
         reader, writer = await asyncio.open_unix_connection(sock=here, limit=protocol.LINE_LIMIT)
-        return cls(proc, reader, writer)
+        return cls(proc, reader, writer, handover.Sender(ours))
 
     def send(self, message: protocol.Message) -> None:
         if not self.ended and not self.writer.is_closing():
@@ -94,6 +103,7 @@ class GameProcess:
             log.exception("event=game_link_error")
         self.outbox.flush()
         self.writer.close()                        # the game process waits for this after its bye
+        self.sockets.close()
         code = await self.proc.wait()
         if not self.started.done():                # it never served
             self.started.set_result(False)

@@ -1,11 +1,14 @@
 """The portal process: every connection, and the game process behind them.
 
-The portal runs the telnet and WebSocket edges exactly as one process does
-(negotiation, the byte budgets, the output limit, the per-address, total and
-not-logged-in caps), as their `EdgeApp`. What a connection says goes to the game
-process as messages (server/portal/protocol.py); what the game writes comes
-back and is written to the connection as it is, through the same Session
-checks (a client that does not read is cut off here).
+The portal accepts every connection and counts it in the per-address, total
+and not-logged-in caps. A telnet socket is handed to the game process
+(server/portal/handover.py), which serves it as one process would; the portal
+keeps a descriptor of it and what a restart must keep, and reads nothing of
+it. The browser's WebSocket runs here, as one process runs it (the byte
+budgets, the output limit), as its `EdgeApp`: what it says goes to the game
+process as messages (server/portal/protocol.py), and what the game writes
+comes back and is written to the connection as it is, through the same
+Session checks (a client that does not read is cut off here).
 
 When the game process exits to be replaced (`restart`) or dies (kill -9),
 the portal tells every player the casino is restarting, starts a new one
@@ -24,6 +27,7 @@ import argparse
 import asyncio
 import logging
 import signal
+import socket
 import sys
 import time
 from pathlib import Path
@@ -32,18 +36,19 @@ from typing import TYPE_CHECKING
 from server import logs
 from server.config.model import CasinoConfig
 from server.casino.listeners import CannotListen, Listeners
+from server.net.lifecycle import Edge
 from server.net.lines import TooLong
 from server.net.session import Session
 from server.net.throttle import ConnectionCounter
-from server.portal import protocol
+from server.portal import accept, protocol
 from server.portal.clients import Clients
+from server.portal.handover import Handed
 from server.portal.game_process import RESTART_WINDOW, GameProcess, StartFailures
 from server.portal.last_good import Dirs, LastGoodConfig, with_dirs
 from server.tables.manager import Manager
 
 if TYPE_CHECKING:
-
-    pass
+    from server.net.telnet import TelnetApp
 
 log = logging.getLogger("casino.portal")
 
@@ -67,6 +72,8 @@ class Portal:
         self.connections = ConnectionCounter(limits.connections_per_ip, limits.max_connections,
                                              limits.max_login_connections, limits.login_connections_per_ip)
         self.clients = Clients(self.connections)
+        self.handed = Handed(self.connections)    # telnet sockets, served by the game process
+        self.telnet = Edge(self, "telnet", "shell_error")   # their admission
         self.manager = Manager(config.settings.tick_hz)
         self.closing = False
         self.stop_reason = "The casino is closing."
@@ -86,7 +93,7 @@ class Portal:
 
     @property
     def online(self) -> set[int]:
-        return self.clients.online
+        return self.clients.online | self.handed.online
 
     @property
     def port(self) -> int:
@@ -103,6 +110,27 @@ class Portal:
     def _serving(self) -> GameProcess | None:
         """The game process, if it listens now (not starting, not saying goodbye)."""
         return self.game if self.game is not None and self.game.ready else None
+
+    def accepted(self, sock: socket.socket, ip: str) -> None:
+        """A telnet socket: counted in the caps (or refused with the reason) and handed on."""
+        admitted = self.telnet.admit(ip)
+        if isinstance(admitted, str):
+            try:
+                sock.send(admitted.encode() + b"\r\n")
+            except OSError:
+                pass
+            sock.close()
+            return
+        cid = self.clients.next_id()
+        handed = self.handed.add(cid, sock, ip)
+        logs.event(log, "connect", ip=ip, id=cid)
+        if (game := self._serving()) is not None:
+            game.sockets.send(self.handed.adopt(cid), sock.fileno())
+        else:                              # handed over once the next game process is ready
+            handed.notice(f"*** {RESTARTING} One moment. ***\r\n")
+
+    async def _accepting(self, app: TelnetApp, host: str, port: int) -> accept.Acceptor:
+        return accept.listen(host, port, self.accepted)
 
     async def on_connect(self, session: Session) -> None:
         if self.closing:
@@ -151,7 +179,11 @@ class Portal:
                                        self.game_env)
         self.game = game
         conns = self.clients.handover()
-        game.send({"t": "hello", "v": protocol.VERSION, "conns": conns, "why": why})
+        game.send({"t": "hello", "v": protocol.VERSION, "conns": conns, "why": why,
+                   "port": self.port, "web_port": self.web_port})
+        self.handed.forget()
+        for cid in list(self.handed.sockets):
+            game.sockets.send(self.handed.adopt(cid, why), self.handed.sockets[cid].sock.fileno())
         asyncio.create_task(self._run(game))
         if not await game.started:
             return False
@@ -161,6 +193,8 @@ class Portal:
                    config="last_good" if dirs else "current")
         for cid, session in self.clients.unknown():
             game.send(self.clients.opened(cid, session))
+        for cid in self.handed.unknown():
+            game.sockets.send(self.handed.adopt(cid), self.handed.sockets[cid].sock.fileno())
         for message in self.clients.take_waiting():
             game.send(message)
         return True
@@ -177,6 +211,12 @@ class Portal:
     def _from_game(self, message: protocol.Message) -> None:
         if message["t"] == "reloaded":
             self.reloaded()
+        elif message["t"] == "k":
+            self.handed.kept(message["id"], message["k"])
+        elif message["t"] == "gone":
+            self.handed.gone(message["id"])
+        elif message["t"] == "s" and message["id"] in self.handed.sockets:
+            self.handed.state(message["id"], message["s"])
         elif protocol.for_connection(message):
             self.clients.deliver(message)
 
@@ -190,10 +230,12 @@ class Portal:
             self.request_stop(str(why or self.stop_reason))
             return
         self.clients.handed_back(game.returned)
+        self.handed.handed_back(game.returned)
         logs.event(log, "game_restarting", code=code, crashed=game.crashed)
         if game.crashed:
             for session in list(self.clients.sessions.values()):
                 session.relay(f"\r\n*** {RESTARTING} One moment. ***\r\n")
+            self.handed.notice(f"\r\n*** {RESTARTING} One moment. ***\r\n")
         if game.died_at_once():
             self.failures.add()                    # died as soon as it served: a crash loop?
         why = "The casino restarted after a failure." if game.crashed else None
@@ -218,7 +260,7 @@ class Portal:
     async def listen(self, host: str, port: int, web_port: int | None) -> None:
         """Open the edges as one process does (server.casino.listeners)."""
         try:
-            await self.listeners.open(self, host, port, web_port)
+            await self.listeners.open(self, host, port, web_port, telnet=self._accepting)
         except CannotListen:
             await self.listeners.close()
             raise
@@ -293,6 +335,10 @@ class Portal:
         deadline = loop.time() + 2.0
         while any(s.unsent() for s in sessions) and loop.time() < deadline:
             await asyncio.sleep(0.01)
+        for handed in self.handed.sockets.values():
+            if game is None or game.crashed:      # a game process that stopped said its goodbye
+                handed.notice(f"\r\n*** {self.stop_reason} Goodbye. ***\r\n")
+        self.handed.close_all()
         await self.listeners.close()
         if self.last_good is not None:
             self.last_good.remove()

@@ -1,6 +1,6 @@
 """The portal's message format: one JSON object per line, over a socket pair.
 
-Version 1. Every message is a JSON object on one line (UTF-8, ended by
+Version 2. Every message is a JSON object on one line (UTF-8, ended by
 "\n"); "t" names its kind, "id" the connection it is about (an integer the
 portal gives each connection, never reused while the portal runs). JSON
 escapes every control character, so a line of a message never holds a raw
@@ -8,11 +8,18 @@ newline whatever a player typed. Unknown kinds are ignored by both sides,
 so a newer side can add kinds; a change to an existing kind raises VERSION,
 and a game process that does not speak the portal's version exits at once.
 
+Telnet connections do not travel here: their sockets are handed to the game
+process (server/portal/handover.py), which reads and writes them itself;
+what crosses here about them is what a restart keeps (`k`, `s`) and their end
+(`gone`). The kinds below that carry text are for the browser's WebSocket
+connections, which the portal relays.
+
 Portal to game:
-  hello    {v, conns: [{id, ip, x, s, new}], why}   first message to every game process:
-                              the connections open now, each with its client facts `x`,
-                              its state `s` if logged in, and `new` if no game process has
-                              greeted it yet; `why` is told to those logged in again
+  hello    {v, conns: [{id, ip, x, s, new}], why, port, web_port}   first message to every
+                              game process: the relayed connections open now, each with its
+                              client facts `x`, its state `s` if logged in, and `new` if no
+                              game process has greeted it yet; `why` is told to those logged
+                              in again; the portal's ports (MSSP tells them)
   open     {id, ip, x}        a new connection
   in       {id, l, x?}        input lines ({"long": n} for a line dropped as too long),
                               with the client facts that changed since last told
@@ -40,6 +47,10 @@ Game to portal:
                               be replaced: the portal hands them to the next one
   bye      {restart, why}     the game process is about to exit: for good, or to be replaced;
                               the portal sends nothing more and ends its side of the socket
+  k        {id, k}            a handed telnet connection's negotiated state changed (what the
+                              next game process restores: server.net.telnet kept_state), as
+                              JSON text the portal keeps unparsed
+  gone     {id}               a handed telnet connection ended: the portal closes its socket
 
 Client facts (`x`) are what the game reads as `get_extra_info`: ttype1-4,
 TERM, LANG, cols, rows, agreed_charset, scrolls (the browser page), naws (the
@@ -54,7 +65,7 @@ from typing import AsyncIterator, Literal, NotRequired, TypedDict, TypeGuard, ca
 
 from server.net.lines import TooLong
 
-VERSION = 1
+VERSION = 2
 LINE_LIMIT = 1 << 22       # bytes: the longest message line either side reads
 CHUNK = 1 << 16            # bytes read at once: every message they hold is handled before the next read
 FACTS = ("ttype1", "ttype2", "ttype3", "ttype4", "TERM", "LANG", "cols", "rows",
@@ -88,6 +99,8 @@ class Hello(TypedDict):
     v: int
     conns: list[Conn]
     why: str | None
+    port: int
+    web_port: int
 
 
 class Open(TypedDict):
@@ -192,6 +205,12 @@ class Again(TypedDict):
     l: list[PackedLine]
 
 
+class KeptChanged(TypedDict):
+    t: Literal["k"]
+    id: int
+    k: str                  # JSON text: the portal keeps it as it is, unparsed
+
+
 class Bye(TypedDict):
     t: Literal["bye"]
     restart: bool
@@ -200,7 +219,7 @@ class Bye(TypedDict):
 
 ToGame = Hello | Open | In | FactsChanged | Gone | Stop | Restart | Reload
 ForConnection = Write | Prompt | Echo | Package | PageData | Close | Abort | SetState   # Clients.deliver
-ToPortal = Ready | ForConnection | Reloaded | Again | Bye
+ToPortal = Ready | ForConnection | Reloaded | Again | Bye | KeptChanged | Gone
 Message = ToGame | ToPortal
 _FOR_CONNECTION = frozenset({"w", "p", "echo", "g", "data", "close", "abort", "s"})
 

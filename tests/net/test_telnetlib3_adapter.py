@@ -247,3 +247,54 @@ def test_no_other_module_touches_a_telnetlib3_private():
         if path == adapter or not re.search(r"^(import|from) telnetlib3", text, re.M):
             continue
         assert not privates.search(text), path
+
+
+async def test_negotiated_state_is_put_back_on_another_socket_without_a_byte_sent():
+    """What a client negotiated (its TTYPE answers, NAWS, EOR) is recorded as
+    JSON data and restored on a protocol over another socket: the shell starts
+    at once, get_extra_info answers the same, and nothing is sent to negotiate
+    again (a client cycles its TTYPE answers: asking anew gets other ones)."""
+    import json
+    import socket
+
+    from telnetlib3.telopt import DO, EOR, NAWS
+    hello = (IAC + WILL + TTYPE + IAC + SB + TTYPE + b"\x00TINTIN++" + IAC + SE
+             + IAC + WILL + NAWS + IAC + SB + NAWS + b"\x00\x3c\x00\x18" + IAC + SE + IAC + DO + EOR)
+    first = await _live(hello=hello)
+    try:
+        await until(lambda: first.protocol.get_extra_info("ttype1") == "TINTIN++"
+                    and first.protocol.writer.local_option.enabled(EOR))
+        kept = json.loads(json.dumps(tl.negotiated(first.protocol)))     # what crosses the portal
+    finally:
+        await _end(first)
+    ours, theirs = socket.socketpair()
+    shells: asyncio.Queue[Any] = asyncio.Queue()
+
+    async def shell(reader: Any, writer: Any) -> None:
+        await shells.put(writer)
+
+    class Adopted(telnetlib3.TelnetServer):
+        def connection_made(self, transport: Any) -> None:
+            super().connection_made(transport)
+            tl.restore(self, kept)
+
+        def begin_negotiation(self) -> None:      # the adopter negotiates nothing (server.net.telnet)
+            pass
+    proto = Adopted(shell=shell, encoding="utf8", force_binary=True, line_mode=True, connect_maxwait=5.0,
+                    timeout=False, compression=False)
+    loop = asyncio.get_running_loop()
+    transport, _ = await loop.connect_accepted_socket(lambda: proto, ours)
+    try:
+        writer = await asyncio.wait_for(shells.get(), 1)      # at once: not after connect_maxwait
+        assert writer.protocol.get_extra_info("ttype1") == "TINTIN++"
+        assert writer.protocol.get_extra_info("cols") == 60
+        assert writer.local_option.enabled(EOR) and writer.remote_option.enabled(NAWS)
+        writer.write("hello\r\n")     # the first bytes the client reads: no negotiation before them
+        theirs.setblocking(False)
+        got = b""
+        while not got.endswith(b"\r\n"):
+            got += await loop.sock_recv(theirs, 100)
+        assert got == b"hello\r\n", got
+    finally:
+        transport.abort()
+        theirs.close()
