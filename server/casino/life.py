@@ -141,6 +141,7 @@ class CasinoLife:
             return broken
         if not self.closing:
             self.restarting = True
+            self.app.portal.send({"t": "restarting"})    # the portal starts the next one now
             # every player reads that the casino is restarting, whatever reason was given
             said = sentence(reason)
             self.request_stop(said if said.startswith(RESTARTING) else f"{RESTARTING} {said}".strip())

@@ -43,11 +43,7 @@ def apply_settings(app: Configured) -> None:
     settings = app.config.settings
     app.rights.configure(settings.operators)
     limits = settings.limits
-    connections = app.connections
-    connections.limit = limits.connections_per_ip
-    connections.total_limit = limits.max_connections
-    connections.anonymous_limit = limits.max_login_connections
-    connections.anonymous_per_ip = limits.login_connections_per_ip
+    app.connections.configure(limits)
     app.login_failures.free = limits.failed_logins_per_minute
     app.login_failures.max_wait = limits.login_delay_max
     app.creations.limit = limits.accounts_per_ip_per_hour

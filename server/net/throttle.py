@@ -6,6 +6,10 @@ against clients, not game time, so they are not driven by manager ticks.
 from __future__ import annotations
 
 from collections import defaultdict, deque
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from server.config.model import Limits
 
 PRUNE_AT = 10_000      # keys remembered before the expired ones are swept out
 
@@ -161,6 +165,19 @@ class ConnectionCounter:
         self._waiting: dict[str, int] = defaultdict(int)     # not logged in, per address
         self.total = 0
         self.anonymous = 0
+
+    @classmethod
+    def of(cls, limits: Limits) -> ConnectionCounter:
+        counter = cls(0)
+        counter.configure(limits)
+        return counter
+
+    def configure(self, limits: Limits) -> None:
+        """The caps `limits` sets (a reload changes them for what opens from now on)."""
+        self.limit = limits.connections_per_ip
+        self.total_limit = limits.max_connections
+        self.anonymous_limit = limits.max_login_connections
+        self.anonymous_per_ip = limits.login_connections_per_ip
 
     def refusal(self, ip: str) -> str | None:
         """Why a new connection from `ip` may not open now, or None."""

@@ -23,7 +23,7 @@ import os
 import signal
 import socket
 import sys
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Protocol
 
 from server import logs
@@ -237,10 +237,12 @@ class GameLink:
             if kept.proto is not None:
                 kept.proto.pause("restart")
 
-    async def run(self) -> None:
-        """Read the portal's messages until it goes away; then the casino stops."""
+    async def run(self, incoming: AsyncIterator[protocol.Message], first: protocol.Message) -> None:
+        """`first` (the portal's hello), then the portal's messages until it goes away;
+        then the casino stops."""
         try:
-            async for message in protocol.messages(self.reader):
+            await self.handle(first)
+            async for message in incoming:
                 await self.handle(message)
         except (ConnectionError, asyncio.IncompleteReadError):
             pass
@@ -369,6 +371,16 @@ async def serve_game(app: GameApp, link_fd: int, handover_fd: int,
     reader, writer = await asyncio.open_unix_connection(sock=sock, limit=protocol.LINE_LIMIT)
     link = GameLink(app, reader, writer)
     app.portal = link
+    # Nothing of the database until the portal's hello: a restart starts this process
+    # while the one before still settles its tables (its imports and config load are
+    # then off the restart's path), and the ledger has one writer at a time.
+    incoming = protocol.messages(reader)
+    try:
+        hello = await anext(incoming, None)
+    except (ConnectionError, ValueError):
+        hello = None
+    if hello is None:                      # the portal stopped (or kept the process before)
+        return 0
     try:
         await app.start(listen=False)
     except Exception as e:
@@ -381,7 +393,7 @@ async def serve_game(app: GameApp, link_fd: int, handover_fd: int,
         link.outbox.flush()
         await writer.drain()
         return 1
-    reading = asyncio.create_task(link.run())
+    reading = asyncio.create_task(link.run(incoming, hello))
     sockets = handover.Receiver(socket.socket(fileno=handover_fd), link.adopt)
     # SIGTERM (a service manager stops the whole group): stop cleanly, as the portal's `stop` would
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, app.request_stop,

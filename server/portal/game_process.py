@@ -19,7 +19,7 @@ import logging
 import os
 import socket
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from server.net.lines import TooLong
@@ -134,3 +134,35 @@ class StartFailures:
 
     def too_many(self) -> bool:
         return self.recent() >= FAILED_STARTS
+
+
+class Ahead:
+    """The game process started ahead of a restart (the one serving said `restarting`):
+    it imports and reads the config while the tables settle, and opens the database
+    only when handed the connections. At most one; one not taken is ended."""
+
+    def __init__(self) -> None:
+        self.task: asyncio.Task[GameProcess] | None = None
+
+    def start(self, spawn: Callable[[], Awaitable[GameProcess]]) -> None:
+        if self.task is None:
+            self.task = asyncio.ensure_future(spawn())
+
+    def take(self) -> asyncio.Task[GameProcess] | None:
+        task, self.task = self.task, None
+        return task
+
+    async def drop(self, timeout: float) -> None:
+        """It will not serve: it exits at the end of its link (killed after `timeout` s)."""
+        task = self.take()
+        if task is None:
+            return
+        try:
+            game = await task
+        except OSError:
+            return
+        game.end()
+        try:
+            await asyncio.wait_for(game.proc.wait(), timeout)
+        except asyncio.TimeoutError:
+            game.proc.kill()

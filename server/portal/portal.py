@@ -12,7 +12,9 @@ Session checks (a client that does not read is cut off here).
 
 When the game process exits to be replaced (`restart`) or dies (kill -9),
 the portal tells every player the casino is restarting, starts a new one
-with the code now on disk, and hands it every connection with its client
+with the code now on disk (for a restart, as soon as the game process says it is
+restarting: the successor imports and reads the config while the tables
+settle, and opens the database once it is handed over), and hands it every connection with its client
 facts and who is logged in where (`hello`, from server/portal/clients.py);
 input typed in between waits (a few lines each). When it exits for good (an
 operator's `shutdown`), the portal stops too. Too many failed starts stop
@@ -43,7 +45,7 @@ from server.net.throttle import ConnectionCounter
 from server.portal import accept, protocol
 from server.portal.clients import Clients
 from server.portal.handover import Handed
-from server.portal.game_process import RESTART_WINDOW, GameProcess, StartFailures
+from server.portal.game_process import RESTART_WINDOW, Ahead, GameProcess, StartFailures
 from server.portal.last_good import Dirs, LastGoodConfig, with_dirs
 from server.tables.manager import Manager
 
@@ -68,9 +70,7 @@ class Portal:
         self.game_env = dict(game_env or {})   # the database URL: never on a command line `ps` shows
         self.config_dirs = config_dirs         # config/ and rooms/, read again after a reload
         self.last_good = LastGoodConfig() if config_dirs is not None else None
-        limits = config.settings.limits
-        self.connections = ConnectionCounter(limits.connections_per_ip, limits.max_connections,
-                                             limits.max_login_connections, limits.login_connections_per_ip)
+        self.connections = ConnectionCounter.of(config.settings.limits)
         self.clients = Clients(self.connections)
         self.handed = Handed(self.connections)    # telnet sockets, served by the game process
         self.telnet = Edge(self, "telnet", "shell_error")   # their admission
@@ -79,6 +79,7 @@ class Portal:
         self.stop_reason = "The casino is closing."
         self.started_at = time.time()
         self.game: GameProcess | None = None
+        self.ahead = Ahead()                   # the next game process, started ahead of a restart
         self.failures = StartFailures()
         self.stopped = asyncio.Event()
         self.stop_requested = asyncio.Event()
@@ -169,14 +170,25 @@ class Portal:
             game.send({"t": "x", "id": cid, "x": changed})
 
     # --- the game process -----------------------------------------------------------
-    async def start_game(self, why: str | None = None, dirs: Dirs | None = None) -> bool:
-        """Start a game process and hand it every connection; False if it could not start.
-        `dirs`: the config and rooms to read instead of the operator's (the last good copy)."""
-        last_good = self.last_good
-        if dirs is None and last_good is not None and self.config_dirs is not None:
-            await asyncio.to_thread(last_good.take, self.config_dirs)
-        game = await GameProcess.spawn(with_dirs(self.game_argv, dirs) if dirs else self.game_argv,
+    async def _spawn(self, dirs: Dirs | None) -> GameProcess:
+        """A new game process, on `dirs` (the last good copy) or the operator's files
+        (then copied as the last good, should it start). It waits for its hello."""
+        if dirs is None and self.last_good is not None and self.config_dirs is not None:
+            await asyncio.to_thread(self.last_good.take, self.config_dirs)
+        return await GameProcess.spawn(with_dirs(self.game_argv, dirs) if dirs else self.game_argv,
                                        self.game_env)
+
+    async def start_game(self, why: str | None = None, dirs: Dirs | None = None) -> bool:
+        """Start a game process (or take the one started ahead) and hand it every
+        connection; False if it could not start. `dirs`: the config and rooms to read
+        instead of the operator's (the last good copy)."""
+        last_good = self.last_good
+        ahead = self.ahead.take() if dirs is None else None
+        if ahead is not None:
+            game = await ahead
+        else:
+            await self.ahead.drop(GAME_STOP_TIMEOUT)
+            game = await self._spawn(dirs)
         self.game = game
         conns = self.clients.handover()
         game.send({"t": "hello", "v": protocol.VERSION, "conns": conns, "why": why,
@@ -211,6 +223,8 @@ class Portal:
     def _from_game(self, message: protocol.Message) -> None:
         if message["t"] == "reloaded":
             self.reloaded()
+        elif message["t"] == "restarting" and not self.closing:
+            self.ahead.start(lambda: self._spawn(None))
         elif message["t"] == "k":
             self.handed.kept(message["id"], message["k"])
         elif message["t"] == "gone":
@@ -226,6 +240,7 @@ class Portal:
         if self.closing or (bye is not None and not bye.get("restart")):
             logs.event(log, "game_stopped", code=code)
             self.exit_code = code
+            await self.ahead.drop(GAME_STOP_TIMEOUT)
             why = bye.get("why") if bye is not None else None
             self.request_stop(str(why or self.stop_reason))
             return
@@ -245,6 +260,7 @@ class Portal:
                 log.error("event=game_keeps_failing failures=%d window=%ds",
                           self.failures.recent(), int(RESTART_WINDOW))
                 self.exit_code = 1
+                await self.ahead.drop(GAME_STOP_TIMEOUT)
                 self.request_stop("The casino could not start.")
                 return
             if await self.start_game(why, dirs):
@@ -304,12 +320,7 @@ class Portal:
             log.warning("event=portal_reload_failed error=%s", e)
             return
         self.config = config
-        limits = config.settings.limits
-        counter = self.connections
-        counter.limit = limits.connections_per_ip
-        counter.total_limit = limits.max_connections
-        counter.anonymous_limit = limits.max_login_connections
-        counter.anonymous_per_ip = limits.login_connections_per_ip
+        self.connections.configure(config.settings.limits)
         logs.event(log, "portal_reloaded")
 
     def reload(self) -> None:
@@ -320,6 +331,7 @@ class Portal:
     async def stop(self) -> None:
         """Stop for good: the game process settles and says goodbye, then the edges close."""
         self.closing = True
+        await self.ahead.drop(GAME_STOP_TIMEOUT)
         game = self.game
         if game is not None:
             game.send({"t": "stop", "why": self.stop_reason})

@@ -19,7 +19,9 @@ Portal to game:
                               game process: the relayed connections open now, each with its
                               client facts `x`, its state `s` if logged in, and `new` if no
                               game process has greeted it yet; `why` is told to those logged
-                              in again; the portal's ports (MSSP tells them)
+                              in again; the portal's ports (MSSP tells them). Sent once the
+                              game process before has exited: only then is the database
+                              opened (a process started ahead waits for it)
   open     {id, ip, x}        a new connection
   in       {id, l, x?}        input lines ({"long": n} for a line dropped as too long),
                               with the client facts that changed since last told
@@ -31,6 +33,9 @@ Portal to game:
 
 Game to portal:
   ready    {}                 the casino is open (ledger recovered, tables open)
+  restarting {}               stopping to be replaced: the portal starts the next game
+                              process now, which waits for its hello (sent once this one
+                              has exited) before it opens the database
   w        {id, d}            text for the client (lines end CR LF)
   p        {id, d}            text ending with the prompt: the client may now type (GA/EOR)
   echo     {id, on}           the client should (not) echo what is typed (passwords)
@@ -147,6 +152,10 @@ class Ready(TypedDict):
     t: Literal["ready"]
 
 
+class Restarting(TypedDict):
+    t: Literal["restarting"]
+
+
 class Write(TypedDict):
     t: Literal["w"]
     id: int
@@ -219,7 +228,7 @@ class Bye(TypedDict):
 
 ToGame = Hello | Open | In | FactsChanged | Gone | Stop | Restart | Reload
 ForConnection = Write | Prompt | Echo | Package | PageData | Close | Abort | SetState   # Clients.deliver
-ToPortal = Ready | ForConnection | Reloaded | Again | Bye | KeptChanged | Gone
+ToPortal = Ready | Restarting | ForConnection | Reloaded | Again | Bye | KeptChanged | Gone
 Message = ToGame | ToPortal
 _FOR_CONNECTION = frozenset({"w", "p", "echo", "g", "data", "close", "abort", "s"})
 
