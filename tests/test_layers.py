@@ -189,3 +189,24 @@ def test_no_class_under_server_is_longer_than_300_lines() -> None:
 
 def test_class_lengths_count_every_line_of_a_class() -> None:
     assert class_lengths("class A:\n    x = 1\n\n    def f(self):\n        pass\n") == {"A": 5}
+
+
+def test_the_portal_program_loads_no_game_no_yaml_no_telnetlib3_and_no_ssl() -> None:
+    """The portal runs as long as the casino, beside the game process: what it imports
+    it holds in memory all that time (docs/architecture.md, "The portal is a small
+    program"). Imported as `python -m server.portal` imports it, then everything its
+    `_serve` and its web edge import when they run."""
+    import subprocess
+    import sys
+    probe = (
+        "import sys\n"
+        "sys.modules['ssl'] = None\n"
+        "import server.portal.main, server.portal.portal, server.casino.listeners, server.net.web\n"
+        "print(' '.join(sorted(sys.modules)))\n")
+    out = subprocess.run([sys.executable, "-c", probe], cwd=SERVER.parent, capture_output=True,
+                         text=True, timeout=60, check=True).stdout.split()
+    held = [m for m in out if m.split(".")[0] in ("yaml", "telnetlib3", "sqlite3", "_sqlite3", "psycopg")
+            or m.startswith(("server.games", "server.ledger", "server.app", "server.commands",
+                             "server.config.load", "server.cli"))]
+    assert held == []
+    assert "server.portal.portal" in out and "_ssl" not in out      # `ssl` is there: None

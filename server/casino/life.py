@@ -6,6 +6,7 @@ import logging
 from typing import TYPE_CHECKING, Protocol
 
 from server import logs
+from server.config.model import plain_settings
 from server.accounts.passwords import Passwords
 from server.heap import Heap
 from server.net.edge_app import PortalLink
@@ -156,7 +157,8 @@ class CasinoLife:
             load.load_config(self.app.config_dir, self.app.rooms_dir)
         except load.ConfigInvalid as err:
             errors = [str(e) for e in err.errors]
-            logs.event(log, "restart_refused", errors=len(errors))
+            for error in errors:
+                log.warning("event=restart_refused error=%s", error)
             return "\n".join([f"Restart refused: {len(errors)} error{'s' if len(errors) != 1 else ''} "
                               "in the config; nothing changed, everyone plays on."] + errors)
         return None
@@ -169,11 +171,11 @@ class CasinoLife:
 
     async def reload(self) -> tuple[bool, list[str]]:
         """Re-read config/ and rooms/ and apply them (server.reload); the portal
-        then reads them again for the limits it applies itself."""
+        is told the settings now applied, for the limits it applies itself."""
         applied, lines = await reload(self.app)
         portal = self.app.portal
         if applied and portal is not None:
-            portal.send({"t": "reloaded"})
+            portal.send({"t": "reloaded", "settings": plain_settings(self.app.config.settings)})
         return applied, lines
 
     async def stop(self, reason: str = "The casino is closing.") -> None:

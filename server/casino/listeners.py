@@ -84,11 +84,13 @@ class Listeners:
         CannotListen for a port that cannot be had (what was opened stays
         open for the caller's stop to close). `telnet`: what listens on the
         telnet port instead of the telnet edge (the portal's handover)."""
-        from server.net.telnet import start_telnet
         if web_port is not None:             # first: once telnet answers, so does the page
             from server.net.web import start_web
             self._web = await self._listen(start_web, app, host, web_port, "--web-port")
-        opener: Opener[Listening] = telnet if telnet is not None else start_telnet
+        if telnet is None:                   # the portal's handover loads no telnetlib3
+            from server.net.telnet import start_telnet
+            telnet = start_telnet
+        opener: Opener[Listening] = telnet
         self._telnet = await self._listen(opener, app, host, port, "--port")
         self.host = host
 

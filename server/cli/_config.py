@@ -21,3 +21,15 @@ def load_or_report(config: Path, rooms: Path, out: TextIO | None = None) -> Casi
         for error in exc.errors:
             print(error, file=out or sys.stdout)
         return None
+
+
+def settings_or_report(config: Path, out: TextIO | None = None) -> CasinoConfig | None:
+    """The `server:` settings alone, as a CasinoConfig without tables or rooms: the
+    portal's (its game process reads and checks the rest, and says what is wrong)."""
+    from server.config.load import ConfigInvalid, load_settings
+    try:
+        return CasinoConfig(settings=load_settings(config), tables={}, rooms={})
+    except ConfigInvalid as exc:
+        for error in exc.errors:
+            print(error, file=out or sys.stdout)
+        return None

@@ -130,8 +130,9 @@ def _is_casino(pid: int) -> bool:
         return not Path("/proc/self").exists() and _alive(pid)
     except OSError:
         return _alive(pid)
-    # `casino serve`, `python -m server [serve]` or `python -m server.cli serve`
-    return any(w == b"serve" or w == b"server" or w.endswith(b"/casino") for w in words)
+    # `casino serve`, `python -m server [serve]` or `python -m server.cli serve`, and the
+    # portal that replaced it: `python -m server.portal` and what it was given
+    return any(w in (b"serve", b"server", b"server.portal") or w.endswith(b"/casino") for w in words)
 
 
 def _alive(pid: int) -> bool:

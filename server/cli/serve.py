@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from server.config.model import CasinoConfig
+    from server.config.model import CasinoConfig, Settings
     from server.db.url import Database
 
 PID_NAME = "casino.pid"
@@ -57,17 +57,19 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from server import logs
-    from server.cli._config import load_or_report
+    from server.cli._config import load_or_report, settings_or_report
     logs.configure(as_json=args.log_json)
-    config = load_or_report(Path(args.config), Path(args.rooms), sys.stderr)
+    # the portal reads the settings alone (it imports no game): its game process
+    # reads and checks the whole config, and says what is wrong as this would
+    config = (load_or_report(Path(args.config), Path(args.rooms), sys.stderr) if args.one_process
+              else settings_or_report(Path(args.config), sys.stderr))
     if config is None:
         return 1
     return asyncio.run(_serve(config, args))
 
 
 async def _serve(config: CasinoConfig, args: argparse.Namespace) -> int:
-    from server.app import Casino, CannotListen
-    from server.casino.listeners import check_free
+    from server.casino.listeners import CannotListen, check_free
     from server.cli._database import chosen, open_errors, refuse
     from server.db.url import DatabaseError
     settings = config.settings
@@ -85,7 +87,8 @@ async def _serve(config: CasinoConfig, args: argparse.Namespace) -> int:
         print(e, file=sys.stderr, flush=True)
         return 1
     if not args.one_process:
-        return await _serve_portal(config, args, database)
+        return _exec_portal(args, settings, database, host, port, web_port or None)
+    from server.app import Casino              # the portal imports none of the casino
     app = Casino(config, database, seed=args.seed, config_dir=args.config, rooms_dir=args.rooms)
     try:
         await app.start(host, port, web_port=web_port or None)
@@ -116,45 +119,23 @@ async def _reload(app: ReloadApp) -> None:
         print(("reload: " if applied else "reload refused: ") + line, file=sys.stderr)
 
 
-async def _serve_portal(config: CasinoConfig, args: argparse.Namespace, database: Database) -> int:
-    """The portal: the game process first (it opens the database: its refusal is its
-    one line), then the listeners; until a signal or the game process stops for good."""
-    from server.app import CannotListen
-    from server.portal.portal import DATABASE_ENV, Portal, game_argv, install_signals
-    settings = config.settings
-    portal = Portal(config, game_argv(args), (Path(args.config), Path(args.rooms)), {DATABASE_ENV: database.url})
-    if not await portal.start_game():
-        if portal.last_good is not None:
-            portal.last_good.remove()
-        return 1
-    web_port = args.web_port if args.web_port is not None else settings.web_port
-    try:
-        await portal.listen(args.host or settings.host, args.port if args.port is not None else settings.port,
-                            web_port or None)
-    except CannotListen as e:
-        await portal.stop()
-        print(e, file=sys.stderr, flush=True)
-        return 1
-    pid_file = Path(args.pid_file) if args.pid_file else pid_default(database)
-    made_dir = not pid_file.parent.exists()      # removed again at exit: nothing left behind
-    try:
-        pid_file.parent.mkdir(parents=True, exist_ok=True)
-        pid_file.write_text(f"{os.getpid()}\n")
-    except OSError as e:
-        print(f"casino serve: cannot write the pid file {pid_file} ({e.strerror}); "
-              "`casino restart` will not find this casino", file=sys.stderr)
-    if not args.log_json:
-        print(f"Listening: {portal.addresses}", file=sys.stderr, flush=True)
-    if args.seed is not None:
-        print(f"Deterministic dice: every table's dice derive from --seed {args.seed}.", file=sys.stderr)
-    install_signals(portal)
-    await portal.stop_requested.wait()
-    await portal.stop()
-    try:
-        if pid_file.read_text().strip() == str(os.getpid()):
-            pid_file.unlink()
-        if made_dir:
-            pid_file.parent.rmdir()              # only if empty (a database there stays)
-    except OSError:
-        pass
-    return portal.exit_code
+def _exec_portal(args: argparse.Namespace, settings: Settings, database: Database, host: str,
+                 port: int, web_port: int | None) -> int:
+    """Become the portal (server/portal/__main__.py): this process, checked and with
+    its options read, is replaced by a fresh interpreter that loads only what the
+    portal uses (the same pid: signals, the pid file and a service manager see no
+    change). The database URL goes in the environment, out of `ps`."""
+    from server.config.model import plain_settings
+    from server.portal.main import Plan, plan_env
+    from server.portal.portal import DATABASE_ENV, game_argv
+    plan: Plan = {"config": str(args.config), "rooms": str(args.rooms), "host": host, "port": port,
+                  "web_port": web_port,
+                  "pid_file": str(Path(args.pid_file) if args.pid_file else pid_default(database)),
+                  "game_argv": game_argv(args), "log_json": bool(args.log_json), "seed": args.seed,
+                  "settings": plain_settings(settings)}
+    os.environ.update(plan_env(plan))
+    os.environ[DATABASE_ENV] = database.url
+    sys.stdout.flush()
+    sys.stderr.flush()
+    # what `casino serve` was given follows, unread: for `ps` and `casino restart` (its --config)
+    os.execv(sys.executable, [sys.executable, "-m", "server.portal", *sys.argv[1:]])

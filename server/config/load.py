@@ -21,7 +21,6 @@ from server.config.keys import did_you_mean
 from server.config.model import CasinoConfig, GameOptions, Settings, TableConfig
 from server.config.rooms import RoomDraft, read_room
 from server.config.settings import read_settings
-from server.config.tables import read_tables
 from server.config.yamlsrc import read_yaml
 
 __all__ = ["load_config", "load_settings", "ConfigInvalid", "ConfigError"]
@@ -46,11 +45,12 @@ def load_config(config_dir: Path | str, rooms_dir: Path | str) -> CasinoConfig:
 
 
 def load_settings(config_dir: Path | str) -> Settings:
-    """The `server:` settings alone, for a command that needs no rooms (`casino
-    ledger check` finds the database this way); ConfigInvalid lists every
-    problem of the config directory's files."""
+    """The `server:` settings alone, for what needs no rooms or tables (`casino
+    ledger check` finds the database this way; the portal listens by them):
+    `casino_tables` is not read, so no game module is imported. ConfigInvalid
+    lists every problem of the settings and of the files' YAML."""
     errors: list[ConfigError] = []
-    config = _read_config_dir(Path(config_dir), errors)
+    config = _read_config_dir(Path(config_dir), errors, tables=False)
     if errors:
         raise ConfigInvalid(sorted(errors, key=lambda e: (e.file, e.line)))
     return config.settings
@@ -76,7 +76,7 @@ class _ConfigDir:
     complete: bool = True
 
 
-def _read_config_dir(directory: Path, errors: list[ConfigError]) -> _ConfigDir:
+def _read_config_dir(directory: Path, errors: list[ConfigError], tables: bool = True) -> _ConfigDir:
     seen: dict[str, tuple[str, int]] = {}
     out = _ConfigDir()
     for path in _files(directory, errors):
@@ -100,9 +100,10 @@ def _read_config_dir(directory: Path, errors: list[ConfigError]) -> _ConfigDir:
                 if key == "server":
                     out.settings, start_line = read_settings(report, value, line)
                     out.start_at = (report.file, start_line)
-                else:
-                    tables, out.all_tables = read_tables(report, value, line)
-                    out.tables = _unique_tables(report, tables)
+                elif tables:
+                    from server.config.tables import read_tables   # the game modules: only here
+                    read, out.all_tables = read_tables(report, value, line)
+                    out.tables = _unique_tables(report, read)
     return out
 
 

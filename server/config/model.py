@@ -6,6 +6,7 @@ Durations are seconds here; the table turns them into ticks.
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Generic, Protocol, TypeVar
 
@@ -146,3 +147,24 @@ class CasinoConfig:
     settings: Settings
     tables: dict[str, TableConfig[GameOptions]]
     rooms: dict[str, RoomConfig]
+
+
+D = TypeVar("D")
+_PARTS: dict[str, type[Limits] | type[Mssp] | type[PasswordHash] | type[Relief]] = {
+    "limits": Limits, "mssp": Mssp, "password_hash": PasswordHash, "relief": Relief}
+
+
+def plain_settings(settings: Settings) -> dict[str, object]:
+    """Settings as JSON's plain values: how the portal is told them (it reads no YAML)."""
+    return dataclasses.asdict(settings)
+
+
+def settings_from_plain(plain: dict[str, object]) -> Settings:
+    """plain_settings turned back (JSON's lists are the tuples they were). Its input
+    is plain_settings' output, written by this same code: nothing to check."""
+    def made(cls: type[D], values: dict[str, object]) -> D:
+        fields = {k: tuple(v) if isinstance(v, list) else v for k, v in values.items()}
+        return cls(**fields)
+
+    return made(Settings, {k: made(_PARTS[k], v) if k in _PARTS and isinstance(v, dict) else v
+                           for k, v in plain.items()})

@@ -4,8 +4,7 @@
 `connect` opens a connection with the same small interface on both (the
 `Conn` protocol, sqlite3's shape), so the ledger and the accounts write their
 SQL once. `Dialect` is the one table of what differs between the two.
-"""
-from server.db.connection import Conn, Dialect, connect, dialect_of
-from server.db.url import Database, DatabaseError
 
-__all__ = ["Conn", "Database", "DatabaseError", "Dialect", "connect", "dialect_of"]
+Imported from their modules (server.db.url, server.db.connection): reading a
+URL loads no sqlite3 (the portal reads the settings and opens no database).
+"""

@@ -14,12 +14,17 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sized
-from typing import Protocol
-
-from telnetlib3.stream_writer import TelnetWriter
-from telnetlib3.telopt import GMCP, MSSP
+from typing import TYPE_CHECKING, Protocol
 
 from server.config.model import CasinoConfig
+
+if TYPE_CHECKING:
+    from telnetlib3.stream_writer import TelnetWriter
+
+# telnetlib3.telopt's GMCP and MSSP, named here: the portal holds sessions (a
+# browser's) and so imports this module, and loads no telnetlib3 (its memory).
+GMCP = bytes([201])
+MSSP = bytes([70])
 
 log = logging.getLogger("casino.net")
 

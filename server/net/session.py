@@ -34,15 +34,17 @@ from __future__ import annotations
 import asyncio
 import logging
 from functools import lru_cache
-from typing import Awaitable, Callable, Protocol, TypeGuard
+from typing import TYPE_CHECKING, Awaitable, Callable, Protocol, TypeGuard
 
 from server import logs
-from server.accounts.store import Account
 from server.net.client import clamp_width, guess_prefs
 from server.net.mud import Channel
 from server.net.throttle import TokenBucket
 from server.render.prefs import Prefs
 from server.render.width import fit
+
+if TYPE_CHECKING:
+    from server.accounts.store import Account    # (the portal's sessions load no ledger)
 
 log = logging.getLogger("casino.net")
 

@@ -27,6 +27,7 @@ from collections.abc import AsyncIterator, Callable
 from typing import Protocol
 
 from server import logs
+from server.config.model import plain_settings
 from server.net.edge_app import LinkApp
 from server.net.lines import TooLong
 from server.net.session import Session
@@ -398,7 +399,7 @@ async def serve_game(app: GameApp, link_fd: int, handover_fd: int,
     # SIGTERM (a service manager stops the whole group): stop cleanly, as the portal's `stop` would
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, app.request_stop,
                                                   "The casino is closing for the night.")
-    link.send({"t": "ready"})
+    link.send({"t": "ready", "settings": plain_settings(app.config.settings)})
     await app.stop_requested.wait()
     if app.restarting:
         link.let_go()

@@ -89,6 +89,7 @@ class GameProcess:
                     self.ready = True
                     self.ready_at = time.monotonic()
                     self.started.set_result(True)
+                    on_message(message)
                 elif message["t"] == "bye":
                     self.bye = message
                     self.ready = False         # what is typed from now on waits for the next one

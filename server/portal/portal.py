@@ -14,18 +14,20 @@ When the game process exits to be replaced (`restart`) or dies (kill -9),
 the portal tells every player the casino is restarting, starts a new one
 with the code now on disk (for a restart, as soon as the game process says it is
 restarting: the successor imports and reads the config while the tables
-settle, and opens the database once it is handed over), and hands it every connection with its client
-facts and who is logged in where (`hello`, from server/portal/clients.py);
+settle, and opens the database once it is handed over), and hands it every
+connection with its client facts and who is logged in where (`hello`, from server/portal/clients.py);
 input typed in between waits (a few lines each). When it exits for good (an
 operator's `shutdown`), the portal stops too. Too many failed starts stop
 the portal as well (server/portal/game_process.py, StartFailures). A start that
 fails on config/ and rooms/ as they are now is tried again on the copy the last
-good start read (server/portal/last_good.py), and `casino restart` (SIGUSR1)
-checks those files first, as `reload` does, and refuses if they are broken.
+good start read (server/portal/last_good.py). `casino restart` (SIGUSR1) is
+passed on as `restart`: the game process checks those files first, as
+`reload` does, and refuses if they are broken. The portal reads no config
+itself (server/portal/main.py): its caps are the settings the game process
+read, told with `ready` and `reloaded`.
 """
 from __future__ import annotations
 
-import argparse
 import asyncio
 import logging
 import signal
@@ -36,7 +38,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from server import logs
-from server.config.model import CasinoConfig
+from server.config.model import CasinoConfig, Settings, settings_from_plain
 from server.casino.listeners import CannotListen, Listeners
 from server.net.lifecycle import Edge
 from server.net.lines import TooLong
@@ -50,6 +52,7 @@ from server.portal.last_good import Dirs, LastGoodConfig, with_dirs
 from server.tables.manager import Manager
 
 if TYPE_CHECKING:
+    import argparse
     from server.net.telnet import TelnetApp
 
 log = logging.getLogger("casino.portal")
@@ -85,7 +88,6 @@ class Portal:
         self.stop_requested = asyncio.Event()
         self.exit_code = 0
         self.listeners = Listeners(config.settings.host)   # the telnet and web edges, as one process opens them
-        self._checks: set[asyncio.Future[None]] = set()   # SIGUSR1's config checks under way
 
     # --- what the edges use (server.net.edge_app.EdgeApp, telnet's Listed) ------------------
     @property
@@ -221,8 +223,11 @@ class Portal:
             await self._game_ended(game, code)
 
     def _from_game(self, message: protocol.Message) -> None:
-        if message["t"] == "reloaded":
-            self.reloaded()
+        if message["t"] == "ready" or message["t"] == "reloaded":
+            if "settings" in message:
+                self.follow(settings_from_plain(message["settings"]))
+            if message["t"] == "reloaded":
+                logs.event(log, "portal_reloaded")
         elif message["t"] == "restarting" and not self.closing:
             self.ahead.start(lambda: self._spawn(None))
         elif message["t"] == "k":
@@ -288,40 +293,18 @@ class Portal:
         self.stop_requested.set()
 
     def restart(self, reason: str = RESTARTING) -> None:
-        """`casino restart` (SIGUSR1): the game process restarts, everyone stays; not
-        while config/ or rooms/ is broken (the new one would not start on them)."""
-        task = asyncio.ensure_future(self._restart(reason))
-        self._checks.add(task)                 # kept until done: the loop holds tasks weakly
-        task.add_done_callback(self._checks.discard)
-
-    async def _restart(self, reason: str) -> None:
-        if self.config_dirs is not None:
-            from server.config.errors import ConfigInvalid
-            from server.config.load import load_config
-            try:
-                await asyncio.to_thread(load_config, *self.config_dirs)
-            except ConfigInvalid as e:
-                for error in e.errors:
-                    log.warning("event=restart_refused error=%s", error)
-                return
+        """`casino restart` (SIGUSR1): the game process restarts, everyone stays; it
+        refuses while config/ or rooms/ is broken (the new one would not start on
+        them), each error `restart_refused` in the log."""
         if (game := self._serving()) is not None:
             game.send({"t": "restart", "why": reason})
 
-    def reloaded(self) -> None:
-        """The game process applied a reload: the portal's caps and limits follow (the
-        same files, read again; the game process has just found them valid)."""
-        if self.config_dirs is None:
-            return
-        from server.config.errors import ConfigInvalid
-        from server.config.load import load_config
-        try:
-            config = load_config(*self.config_dirs)
-        except (ConfigInvalid, OSError) as e:
-            log.warning("event=portal_reload_failed error=%s", e)
-            return
-        self.config = config
-        self.connections.configure(config.settings.limits)
-        logs.event(log, "portal_reloaded")
+    def follow(self, settings: Settings) -> None:
+        """The settings a game process read (at its start, which a restart makes, or
+        at a reload): the portal's caps and limits follow, the per-connection limits
+        from the next connection."""
+        self.config = CasinoConfig(settings=settings, tables={}, rooms={})
+        self.connections.configure(settings.limits)
 
     def reload(self) -> None:
         """SIGHUP: the game process reloads (its own `reload`)."""

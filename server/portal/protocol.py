@@ -32,7 +32,8 @@ Portal to game:
   reload   {}                 reload the configuration (SIGHUP)
 
 Game to portal:
-  ready    {}                 the casino is open (ledger recovered, tables open)
+  ready    {settings}         the casino is open (ledger recovered, tables open), and the
+                              `server:` settings it read, whose limits the portal applies
   restarting {}               stopping to be replaced: the portal starts the next game
                               process now, which waits for its hello (sent once this one
                               has exited) before it opens the database
@@ -46,7 +47,9 @@ Game to portal:
   abort    {id}               hang up now (a client that does not read)
   s        {id, s}            the connection's state, kept by the portal for the next game
                               process: {"name": account, "room": room}, or null
-  reloaded {}                 a reload was applied: the portal reads the configuration again
+  reloaded {settings}         a reload was applied: the `server:` settings now applied (as
+                              plain JSON, server.config.model.plain_settings), whose
+                              limits the portal applies too
                               for its own caps and limits
   again    {id, l}            input lines not handled because the game process is stopping to
                               be replaced: the portal hands them to the next one
@@ -150,6 +153,7 @@ class Reload(TypedDict):
 # --- game to portal -----------------------------------------------------------------
 class Ready(TypedDict):
     t: Literal["ready"]
+    settings: NotRequired[dict[str, object]]   # the `server:` settings it read (a restart re-reads them)
 
 
 class Restarting(TypedDict):
@@ -206,6 +210,7 @@ class SetState(TypedDict):
 
 class Reloaded(TypedDict):
     t: Literal["reloaded"]
+    settings: NotRequired[dict[str, object]]   # NotRequired: the portal outlives its game's code
 
 
 class Again(TypedDict):

@@ -1,7 +1,7 @@
 """A restart never takes the casino down (issue 38, item 1), for real: the portal and its
 game process, with a mistake made in config/casino_tables.yaml while they run.
 
-The operator's `restart`, `casino restart` and the portal's SIGUSR1 each check the
+The operator's `restart`, `casino restart` and a bare SIGUSR1 to the portal each check the
 config and rooms first, as `reload` does, and refuse with every error as file:line:
 the same game process serves on and every player is still answered. And when a
 new game process cannot start anyway (the files broke after the check: here the
@@ -75,7 +75,7 @@ async def test_a_broken_config_refuses_every_restart_and_nobody_is_dropped(tmp_p
             assert "refused, nothing changed" in shell.stderr.splitlines()[0], shell.stderr
             assert "--pid-file" not in shell.stderr            # no hint that leads round the check
 
-            os.kill(server.proc.pid, signal.SIGUSR1)            # the portal's own check
+            os.kill(server.proc.pid, signal.SIGUSR1)            # passed on as `restart`, checked there
             deadline = time.monotonic() + 30
             while "event=restart_refused error=" not in server.log_text():
                 assert time.monotonic() < deadline, server.log_text()[-3000:]
@@ -114,4 +114,54 @@ async def test_a_game_process_that_cannot_start_goes_back_to_the_last_good_confi
         log = server.log_text()
         assert "event=game_on_last_good_config" in log and "config=last_good" in log, log[-3000:]
         assert "game_keeps_failing" not in log
+        assert server.stop() == 0, server.log_text()[-3000:]
+
+
+def set_connections_per_ip(work: Path, n: int) -> None:
+    server_yaml = work / "config" / "server.yaml"
+    text, changed = re.subn(r"(\n\s+connections_per_ip:) \S+", rf"\1 {n}", server_yaml.read_text())
+    assert changed == 1
+    server_yaml.write_text(text)
+
+
+async def refused(server: Server) -> str:
+    """A new connection's first words if the portal refuses it at once, else ""."""
+    client = await Client.open(server.port, negotiate=False)
+    try:
+        said = plain(await client.read_until_closed(timeout=2))
+    except asyncio.TimeoutError:
+        said = ""
+    await client.close()
+    return said if "Too many connections" in said else ""
+
+
+async def test_the_portals_caps_follow_the_config_the_game_process_read(tmp_path):
+    """The portal reads no config of its own: the caps it applies are the settings the
+    game process last read, told at a reload (`reloaded`) and at each start (`ready`),
+    so a restart that changed server.yaml changes them too."""
+    with portal_server(tmp_path) as server:
+        bob = await player(server, "bob")
+        held: list[Client] = []
+        try:
+            set_connections_per_ip(tmp_path, 3)
+            os.kill(server.proc.pid, signal.SIGHUP)
+            deadline = time.monotonic() + 30
+            while "event=portal_reloaded" not in server.log_text():
+                assert time.monotonic() < deadline, server.log_text()[-3000:]
+                await asyncio.sleep(0.05)       # polling a real process's log, not game time
+            held += [await Client.open(server.port, negotiate=False) for _ in range(2)]
+            assert "Too many connections from your address" in await refused(server)
+
+            set_connections_per_ip(tmp_path, 5)
+            os.kill(server.proc.pid, signal.SIGUSR1)
+            await bob.expect("You are logged in again.", timeout=60)
+            deadline = time.monotonic() + 30
+            while await refused(server):        # until the new game process's `ready` is read
+                assert time.monotonic() < deadline, server.log_text()[-3000:]
+                await asyncio.sleep(0.05)       # polling a real process, not game time
+            held += [await Client.open(server.port, negotiate=False) for _ in range(2)]  # five now
+            assert "Too many connections from your address" in await refused(server)
+            await still_answered(bob)
+        finally:
+            await close_all([bob, *held])
         assert server.stop() == 0, server.log_text()[-3000:]

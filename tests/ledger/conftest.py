@@ -19,7 +19,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from server.db import Conn, Database, connect, dialect_of
+from server.db.connection import Conn, connect, dialect_of
+from server.db.url import Database
 from server.db.connection import Dialect
 from server.ledger import Ledger
 

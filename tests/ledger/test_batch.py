@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from server.db import Database
+from server.db.url import Database
 from server.ledger import (
     Balance,
     InsufficientFunds,

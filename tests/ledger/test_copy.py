@@ -17,7 +17,8 @@ from server.accounts.create import create_account
 from server.accounts.passwords import Passwords
 from server.accounts.table_time import TableTimeStore
 from server.accounts.store import SERVER, AccountStore
-from server.db import Database, connect
+from server.db.connection import connect
+from server.db.url import Database
 from server.ledger import Ledger, LedgerUnavailable, check
 from server.ledger.copy import LEDGER_TABLES, PLAYERS, TABLE_TIME
 

@@ -26,7 +26,7 @@ from server.ledger import (
     UnknownStake,
     check,
 )
-from server.db import Database
+from server.db.url import Database
 from server.ledger.mirror import RECENT_KEYS, Mirror
 from server.ledger.ops import Op
 from server.ledger.store import open_store

@@ -12,7 +12,7 @@ import asyncio
 
 import pytest
 
-from server.db import Database
+from server.db.url import Database
 from server.ledger import Balance, Ledger, LedgerUnavailable, check
 from server.ledger.store import Store, open_store
 

@@ -59,3 +59,11 @@ def test_a_stand_in_session_without_a_channel_is_skipped():
     class Bare:
         pass
     send(Bare(), "Char.Status", {})          # no error, nothing to send to
+
+
+def test_the_option_bytes_named_here_are_telnetlib3s():
+    """server.net.mud names GMCP and MSSP itself so the portal loads no telnetlib3."""
+    from telnetlib3 import telopt
+
+    from server.net import mud
+    assert (mud.GMCP, mud.MSSP) == (telopt.GMCP, telopt.MSSP)
