@@ -7,7 +7,10 @@ ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1
 WORKDIR /app
 COPY pyproject.toml README.md ./
 COPY server ./server
+# compiled here, once: PYTHONDONTWRITEBYTECODE keeps the image read-only, and without
+# .pyc files every game process a restart starts compiles the casino again (~0.2 s)
 RUN pip install --no-cache-dir . \
+ && python -m compileall -q /app/server \
  && useradd --system --create-home --uid 10001 casino \
  && mkdir -p /data && chown casino:casino /data
 COPY config ./config

@@ -20,7 +20,7 @@ def _value(v: object) -> str:
 
 class KeyValueFormatter(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
-        stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created))
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created)) + f".{int(record.msecs):03d}"
         fields: dict[str, object] | None = getattr(record, "fields", None)   # event()'s extra
         if fields is not None:
             body = " ".join(f"{k}={_value(v)}" for k, v in fields.items())

@@ -39,6 +39,9 @@ CREATE TABLE IF NOT EXISTS players (
 # operators (they were trusted), "player" for the rest.
 SERVER, PLAYER = "server", "player"
 
+READ_CHUNK = 500           # name keys a query reads at most (well under any bound on parameters)
+Row = tuple[str, str, str, "str | None"]   # a player's name, pwhash, prefs (JSON), origin
+
 
 @dataclass
 class Account:
@@ -66,6 +69,8 @@ class AccountStore:
         self._dialect = dialect_of(self.database)
         self._db = connect(self.database, check_same_thread=False)
         self._lock = threading.Lock()
+        self._waiting: dict[str, list[asyncio.Future[Row | None]]] = {}   # name keys asked for
+        self._reading: asyncio.Task[None] | None = None    # the read of them under way
         if self._dialect.name != "sqlite":
             self._db.execute(_SCHEMA.replace("REAL", "DOUBLE PRECISION"))
             return
@@ -85,12 +90,17 @@ class AccountStore:
         self._db = reopened(self._db, self.database)
         return self._db
 
-    def _get(self, name: str) -> Account | None:
+    def _rows(self, keys: list[str]) -> dict[str, Row]:
+        """The players rows of `keys` (name keys), in one query a chunk."""
+        found: dict[str, Row] = {}
         with self._lock:
-            row = self._conn().execute(
-                "SELECT name, pwhash, prefs, origin FROM players WHERE name_key = ?", (name_key(name),)
-            ).fetchone()
-        return Account(row[0], row[1], json.loads(row[2]), row[3] or PLAYER) if row else None
+            conn = self._conn()
+            for i in range(0, len(keys), READ_CHUNK):
+                chunk = keys[i:i + READ_CHUNK]
+                for row in conn.execute("SELECT name_key, name, pwhash, prefs, origin FROM players "
+                                        f"WHERE name_key IN ({','.join('?' * len(chunk))})", chunk):
+                    found[row[0]] = (row[1], row[2], row[3], row[4])
+        return found
 
     def _create(self, name: str, pwhash: str, origin: str) -> Account:
         with self._lock:
@@ -118,7 +128,36 @@ class AccountStore:
             )
 
     async def get(self, name: str) -> Account | None:
-        return await asyncio.to_thread(self._get, name)
+        """The account of `name`, or None. Names asked for while a read is on the
+        worker thread are read together in the next one (one query, one thread
+        hop): a restart logs a full house in again at once, a login storm asks
+        many at once, and one at a time they would queue on the lock."""
+        key = name_key(name)
+        waiter: asyncio.Future[Row | None] = asyncio.get_running_loop().create_future()
+        self._waiting.setdefault(key, []).append(waiter)
+        if self._reading is None:
+            self._reading = asyncio.get_running_loop().create_task(self._read_waiting())
+        row = await waiter
+        return Account(row[0], row[1], json.loads(row[2]), row[3] or PLAYER) if row else None
+
+    async def _read_waiting(self) -> None:
+        try:
+            while self._waiting:
+                batch, self._waiting = self._waiting, {}
+                try:
+                    found = await asyncio.to_thread(self._rows, list(batch))
+                except Exception as e:
+                    for waiters in batch.values():
+                        for w in waiters:
+                            if not w.done():
+                                w.set_exception(e)
+                    continue
+                for key, waiters in batch.items():
+                    for w in waiters:
+                        if not w.done():
+                            w.set_result(found.get(key))
+        finally:
+            self._reading = None
 
     async def create(self, name: str, pwhash: str, origin: str = PLAYER) -> Account:
         return await asyncio.to_thread(self._create, name, pwhash, origin)

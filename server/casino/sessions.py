@@ -103,7 +103,6 @@ class Sessions:
         if account is None:                   # gone from the database meanwhile: log in anew
             login.greet(self.app, session)
             return
-        logs.event(log, "resume", name=account.key, ip=session.ip)
         with session.reply():
             await login.enter(self.app, session, account, room=room,
                               again=f"{why + ' ' if why else ''}You are logged in again.")

@@ -317,7 +317,7 @@ async def enter(app: LoginApp, session: Session, account: Account, *,
     session.prompt_text = "> "
     app.online[account.key] = session
     app.world.place(session, room)
-    logs.event(log, "login", name=account.key, ip=session.ip, takeover=old is not None)
+    logs.event(log, "login", name=account.key, ip=session.ip, takeover=old is not None, again=again is not None)
     if again is not None:
         session.tell(again)
     elif old is not None:

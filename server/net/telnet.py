@@ -688,7 +688,8 @@ async def _shell(reader: TelnetReader, writer: TelnetWriter) -> None:
             if isinstance(naws, int) and naws > 0:
                 session.on_resize(naws)
             handover.kept = None              # put back (connection_made): nothing more reads it
-        proto.negotiation_changed()          # negotiation is over: what it decided is kept
+        else:                                 # negotiation is over: what it decided is kept
+            proto.negotiation_changed()       # (put back, it is what the handover was told)
 
     async def chunks() -> AsyncGenerator[str, None]:
         while data := await reader.read(READ_ALL):
