@@ -78,6 +78,10 @@ async def _serve(config: CasinoConfig, args: argparse.Namespace) -> int:
     except DatabaseError as e:
         print(refuse("casino serve", None, e), file=sys.stderr, flush=True)
         return 1
+    refused = shards_refusal(settings, database)
+    if refused:
+        print(f"casino serve: {refused}", file=sys.stderr, flush=True)
+        return 1
     host = args.host or settings.host
     port = args.port if args.port is not None else settings.port
     web_port = args.web_port if args.web_port is not None else settings.web_port
@@ -117,6 +121,19 @@ async def _reload(app: ReloadApp) -> None:
     applied, lines = await app.reload()
     for line in lines:
         print(("reload: " if applied else "reload refused: ") + line, file=sys.stderr)
+
+
+def shards_refusal(settings: Settings, database: Database) -> str:
+    """Why `casino serve` will not run these shards on this database ('' if it will).
+    --database or --data may put a config validated for PostgreSQL on SQLite."""
+    from server.config.shards import sharded, sqlite_refusal
+    from server.db.url import SQLITE
+    if not sharded(settings):
+        return ""
+    if database.kind == SQLITE:
+        return sqlite_refusal(settings)
+    return (f"{len(settings.shards)} shards: serving more than one game process is not built yet "
+            "(issue 37); leave server.shards out to serve every room from one")
 
 
 def _exec_portal(args: argparse.Namespace, settings: Settings, database: Database, host: str,

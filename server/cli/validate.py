@@ -28,6 +28,8 @@ def run(args: argparse.Namespace) -> int:
     if cfg is None:
         return 1
     tables = ", ".join(cfg.tables) or "none"          # the tables by id, as rooms list them
+    shards = cfg.settings.shards
+    laid = ("; shards: " + ", ".join(f"{s.name} ({len(s.rooms)} room{'s' if len(s.rooms) > 1 else ''})" for s in shards)) if shards else ""
     print(f"OK: {len(cfg.rooms)} rooms, {len(cfg.tables)} tables ({tables}), "
-          f"start room {cfg.settings.start_room!r}, port {cfg.settings.port}")
+          f"start room {cfg.settings.start_room!r}, port {cfg.settings.port}{laid}")
     return 0

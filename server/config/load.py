@@ -6,7 +6,7 @@ Every *.yaml / *.yml file in the config directory may hold the top-level keys
 `server` and `casino_tables` (each in one file only); every *.yaml / *.yml
 file in the rooms directory is one room. Files are checked one by one, then
 together (ids unique, exits lead to a room that has a way back, each table
-in exactly one room, the start room exists). All problems are collected,
+in exactly one room, each room on exactly one shard, the start room exists). All problems are collected,
 sorted by file and line, and raised at once, so the server never starts on a
 half-checked casino.
 """
@@ -21,6 +21,7 @@ from server.config.keys import did_you_mean
 from server.config.model import CasinoConfig, GameOptions, Settings, TableConfig
 from server.config.rooms import RoomDraft, read_room
 from server.config.settings import read_settings
+from server.config.shards import check_rooms
 from server.config.yamlsrc import read_yaml
 
 __all__ = ["load_config", "load_settings", "ConfigInvalid", "ConfigError"]
@@ -71,6 +72,7 @@ class _ConfigDir:
 
     settings: Settings = field(default_factory=Settings)
     start_at: tuple[str, int] | None = None
+    shards_at: tuple[str, int] | None = None
     tables: list[TableConfig[GameOptions]] = field(default_factory=list)
     all_tables: bool = True
     complete: bool = True
@@ -98,8 +100,9 @@ def _read_config_dir(directory: Path, errors: list[ConfigError], tables: bool = 
             else:
                 seen[key] = (report.file, line)
                 if key == "server":
-                    out.settings, start_line = read_settings(report, value, line)
-                    out.start_at = (report.file, start_line)
+                    out.settings, lines = read_settings(report, value, line)
+                    out.start_at = (report.file, lines.get("start_room", line))
+                    out.shards_at = (report.file, lines.get("shards", line))
                 elif tables:
                     from server.config.tables import read_tables   # the game modules: only here
                     read, out.all_tables = read_tables(report, value, line)
@@ -182,6 +185,8 @@ def _check_together(config: _ConfigDir, rooms: dict[str, RoomDraft], all_rooms: 
                                       f"casino_tables[{table.id}]",
                                       "in no room; list it under tables: in one room file"))
     settings = config.settings
+    if all_rooms and config.shards_at is not None:
+        errors.extend(check_rooms(settings, *config.shards_at, rooms))
     if rooms and all_rooms and config.complete and settings.start_room not in rooms:
         file, line = config.start_at or (str(config_dir), 0)
         errors.append(ConfigError(file, line, "server.start_room",

@@ -92,6 +92,18 @@ class Relief:
 
 
 @dataclass(frozen=True)
+class Shard:
+    """A game process and the rooms it hosts (a table lives where its room is).
+    `line` and `room_lines` say where the config names them, for the checks
+    that need every room file (server/config/shards.py)."""
+
+    name: str
+    rooms: tuple[str, ...]
+    line: int = field(default=0, compare=False)
+    room_lines: tuple[int, ...] = field(default=(), compare=False)
+
+
+@dataclass(frozen=True)
 class Settings:
     host: str = "127.0.0.1"
     port: int = 4000
@@ -103,6 +115,8 @@ class Settings:
     operators: tuple[str, ...] = ()     # account names (case-insensitive) with operator rights
     connect_maxwait: float = 0.5        # seconds to wait for telnet negotiation before the banner
     database: str = "sqlite:///data/casino.db"   # where chips and accounts live (server.db.Database)
+    shards: tuple[Shard, ...] = ()      # none named: one shard hosting every room
+    bus: str = ""                       # nats://host:port, the broker of the words that cross shards
     limits: Limits = field(default_factory=Limits)
     mssp: Mssp = field(default_factory=Mssp)
     password_hash: PasswordHash = field(default_factory=PasswordHash)

@@ -7,6 +7,7 @@ from server.config.errors import Report
 from server.config.fields import expect_map, read_fields
 from server.config.keys import Field, Problem, as_float, as_id, as_int, as_text, describe
 from server.config.model import Limits, Mssp, PasswordHash, Relief, Settings
+from server.config.shards import as_bus, as_shards, check_settings
 from server.config.yamlsrc import YList
 
 NAME_RE = re.compile(r"^[A-Za-z0-9_]{3,20}$")   # account names (docs/running.md "Accounts")
@@ -67,6 +68,8 @@ SERVER_FIELDS = (
     Field("operators", as_names, DEFAULT.operators),
     Field("connect_maxwait", as_float, DEFAULT.connect_maxwait, 0.0, 10.0),
     Field("database", as_database, DEFAULT.database),
+    Field("shards", as_shards, DEFAULT.shards),
+    Field("bus", as_bus, DEFAULT.bus),
 )
 
 LIMIT_FIELDS = (
@@ -129,11 +132,12 @@ RELIEF_FIELDS = (
 )
 
 
-def read_settings(report: Report, value: object, line: int) -> tuple[Settings, int]:
-    """Settings from the `server:` value, and the line to blame for start_room."""
+def read_settings(report: Report, value: object, line: int) -> tuple[Settings, dict[str, int]]:
+    """Settings from the `server:` value, and the line of each key given (the
+    checks that need the room files blame start_room's or shards' line)."""
     section = expect_map(report, value, line, "server")
     if section is None:
-        return DEFAULT, line
+        return DEFAULT, {}
     values = read_fields(report, section, SERVER_FIELDS, "server", skip=("limits", "mssp", "password_hash", "relief"))
     limits = DEFAULT_LIMITS
     if "limits" in section:
@@ -156,5 +160,8 @@ def read_settings(report: Report, value: object, line: int) -> tuple[Settings, i
         sub = expect_map(report, section["relief"], section.key_line["relief"], "server.relief")
         if sub is not None:
             relief = Relief(**read_fields(report, sub, RELIEF_FIELDS, "server.relief"))
-    start_line = section.key_line.get("start_room", line)
-    return Settings(**values, limits=limits, mssp=mssp, password_hash=cost, relief=relief), start_line
+    settings = Settings(**values, limits=limits, mssp=mssp, password_hash=cost, relief=relief)
+    if values.ok("shards", "database", "bus"):
+        for at, key, problem in check_settings(settings, section.key_line.get("shards", line)):
+            report.error(at, key, problem)
+    return settings, dict(section.key_line)
