@@ -30,15 +30,16 @@ from server.db.connection import Conn, Dialect, connect, dialect_of
 from server.db.url import POSTGRES, SQLITE, Database
 from server.ledger.check import CheckReport, check_connection
 from server.ledger.errors import LedgerError
-from server.ledger.schema import POSTGRES_LOCK, SCHEMA_VERSION, migrate, version
+from server.ledger.schema import POSTGRES_LOCK, SCHEMA_VERSION, SEED_BLOCKS, migrate, version
 
+OWNERS_SINCE = 5     # the schema version whose accounts have shard and epoch (OWNER_COLUMNS)
 PAGE = 5000          # rows read and written per statement: memory stays flat however big the casino
 
 Table = tuple[str, tuple[str, ...], bool]
 
 # table, its columns (the key first: rows are paged by it), whether PostgreSQL's id is an identity
 LEDGER_TABLES: tuple[Table, ...] = (
-    ("accounts", ("id", "kind", "owner", "balance"), False),
+    ("accounts", ("id", "kind", "owner", "balance", "shard", "epoch"), False),
     ("operations", ("id", "scope", "key", "kind", "table_id", "args", "time"), False),
     ("entries", ("id", "op_id", "transfer", "account", "amount"), True),
     ("holds", ("id", "table_id", "handle", "player", "amount", "closed_by"), False),
@@ -109,7 +110,7 @@ def _judge_source(source: Database, src: Conn, dialect: Dialect) -> tuple[list[T
     if not before.ok:
         raise CopyRefused(f"the source's ledger is broken ({before.broken[0]}):"
                           f" see `casino ledger check --database {source.shown}`")
-    if not _has_table(src, dialect, "player_totals"):
+    if not _has_table(src, dialect, "player_totals") or found < OWNERS_SINCE:
         raise CopyRefused(f"the ledger at {source.shown} predates this version (schema {found}):"
                           " start the casino on it once (casino serve), stop it, then copy")
     tables = list(LEDGER_TABLES)
@@ -135,6 +136,8 @@ def _write(src: Conn, src_dialect: Dialect, before: CheckReport, target: Databas
         dst.execute("DELETE FROM accounts")    # the mint and house rows a new schema starts with
         rows = {name: _copy_table(src, dst, dst_dialect, name, columns, identity)
                 for name, columns, identity in tables}
+        if dst_dialect.name == POSTGRES:
+            dst.execute(SEED_BLOCKS)           # the writers' next id blocks come after the copied ids
         _prove(src, before, dst, dst_dialect, [t[0] for t in tables])
         dst.execute("COMMIT")
     except BaseException:

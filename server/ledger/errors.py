@@ -38,6 +38,19 @@ class UnknownPlayer(Refused):
     """A payment to a player who has no wallet."""
 
 
+class NotOwned(Refused):
+    """A wallet this shard does not own (another shard hosts its player): only its owner writes it."""
+
+
+class Fenced(LedgerError):
+    """A batch touched wallets another shard took meanwhile (their epoch moved on): rolled
+    back, nothing moved. `lost` are those wallets' ids."""
+
+    def __init__(self, lost: set[int]) -> None:
+        super().__init__(f"{len(lost)} wallets were taken by another shard")
+        self.lost = lost
+
+
 class KeyConflict(LedgerError):
     """The same idempotency key was used for a different operation."""
 

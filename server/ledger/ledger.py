@@ -21,10 +21,11 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TypeVar, cast
 
-from server.ledger.errors import LedgerClosed
+from server.ledger.errors import LedgerClosed, Refused
 from server.ledger.mirror import RECENT_KEYS
 from server.ledger.boards import Board
-from server.ledger.ops import Balance, LeaveNotice, Movement, Op, Recovered, ShowOnBoards, TakeNotices
+from server.ledger.ops import Balance, Claim, LeaveNotice, Movement, Op, Recovered, ShowOnBoards, TakeNotices
+from server.ledger.shards import LedgerShard
 from server.db.url import Database
 from server.ledger.stats import PlayerStats
 from server.ledger.store import Store, open_store
@@ -52,17 +53,19 @@ class Ledger:
         self._reading = False                                        # a balance read is on the reader
 
     @classmethod
-    async def open(cls, where: str | Path | Database, *, recent_keys: int = RECENT_KEYS) -> Ledger:
+    async def open(cls, where: str | Path | Database, *, recent_keys: int = RECENT_KEYS,
+                   shard: LedgerShard | None = None) -> Ledger:
         """Create or migrate the database, run start-up recovery, start the writer.
 
         `where` is a Database, a URL (sqlite:///..., postgresql://...) or an
         SQLite file's path. The writer keeps the `recent_keys` most recent
         idempotency keys in memory; older ones are looked up in the database
-        when needed (docs/ledger.md)."""
+        when needed (docs/ledger.md). `shard`: this ledger is that shard's writer,
+        beside the other shards' on one PostgreSQL database (docs/ledger.md, "Shards")."""
         db = where if isinstance(where, Database) else Database.parse(where)
 
         def start() -> tuple[Store, list[Recovered]]:
-            store = open_store(db, recent_keys)
+            store = open_store(db, recent_keys, shard)
             try:
                 return store, store.recover()
             except BaseException:
@@ -104,6 +107,14 @@ class Ledger:
         """Fetch and clear what the ledger has to tell a player (recovery results)."""
         # the store answers a TakeNotices with the texts it took (Store.apply_batch)
         return cast("list[str]", await self._submit(TakeNotices(player)))
+
+    async def claim(self, players: Sequence[str]) -> dict[str, Balance]:
+        """Take these players' wallets for this shard (they arrived on it); their balances
+        as they are now. Only a shard's ledger claims (else each is Refused)."""
+        got = await self._submit(Claim(tuple(players)))
+        if isinstance(got, Refused):
+            raise got
+        return cast("dict[str, Balance]", got)
 
     async def _read(self, read: Callable[[], T]) -> T:
         """`read` (a store read) on the reader thread."""

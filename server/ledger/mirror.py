@@ -31,18 +31,19 @@ from __future__ import annotations
 from collections import defaultdict, deque
 from collections.abc import Callable, Iterable
 
-from server.db.connection import Conn
+from server.db.connection import Conn, PgConn
 from server.ledger.errors import (
     InsufficientFunds,
     KeyConflict,
+    NotOwned,
     Refused,
     UnknownPlayer,
     UnknownStake,
 )
 from server.ledger.ops import CLOSING, Balance, Kind, Op
+from server.ledger.schema import ID_BLOCK, ID_BLOCKS
 
-MINT_ACCOUNT = 1
-HOUSE_ACCOUNT = 2
+NO_END = 1 << 62                       # the end of an SQLite writer's ids: it is the only writer
 # Applied keys kept in memory. Retries come within seconds of the original (a failed
 # settlement is retried every 2 s), and after a restart only recorded outcomes (kept
 # apart, in full) are retried: 200,000 keys is half an hour at 100 operations a second.
@@ -54,6 +55,7 @@ _MINT, _HOLD, _SETTLE, _REFUND = Kind.MINT, Kind.HOLD, Kind.SETTLE, Kind.REFUND
 _VALUE = {k: k.value for k in Kind}
 
 Key = tuple[str, str]                  # (scope, key) of an operation, (table, handle) of a hold
+AccountRow = tuple[int, str, str, "str | None", int]   # id, kind, owner, shard, epoch
 Sig = tuple[str, str]                  # (kind, canonical args): equal means the same operation
 OpenHold = tuple[int, str, int]        # (hold id, player, amount)
 Closed = list[tuple[str, str, int]]    # (handle, player, amount) of each stake an operation closed
@@ -64,14 +66,22 @@ class Mirror:
     recent keys (`Batch.merge` applies a commit; `remember` and `trim` only move keys in and
     out of that cache)."""
 
-    def __init__(self, conn: Conn, recent_keys: int = RECENT_KEYS) -> None:
+    def __init__(self, conn: Conn, recent_keys: int = RECENT_KEYS, shard: str | None = None) -> None:
         """Load from `conn` (call inside a transaction, or with no writer running); of the
-        applied keys, only the `recent_keys` most recent."""
+        applied keys, only the `recent_keys` most recent. `shard`: the shard this writer
+        is (docs/ledger.md, "Shards"): its own house and mint, and it judges only the
+        wallets it owns; None for the one writer of a casino naming no shards."""
         if recent_keys < 1:
             raise ValueError(f"recent_keys must be >= 1, got {recent_keys}")
         q = conn.execute
         self.recent_keys = recent_keys
+        self.shard = shard
         self.ids: dict[Key, int] = {(k, o): i for i, k, o in q("SELECT id, kind, owner FROM accounts")}
+        self.house = self.ids[("house", shard or "")]     # the store makes a shard's own first
+        self.mint = self.ids[("mint", shard or "")]
+        # wallet id -> epoch of each wallet this shard owns (None: it owns every wallet)
+        self.epochs: dict[int, int] | None = None if shard is None else dict(
+            q("SELECT id, epoch FROM accounts WHERE kind = 'wallet' AND shard = ?", (shard,)))
         self.wallets: dict[int, int] = dict(q("SELECT id, balance FROM accounts WHERE kind = 'wallet'"))
         self.holds: dict[Key, OpenHold] = {
             (t, h): (i, p, a) for i, t, h, p, a in
@@ -90,10 +100,49 @@ class Mirror:
         self.order: deque[Key] = deque(self.ops)
         self.pending: dict[Key, Sig] = {(s, k): (kind, a) for s, k, kind, a in
                                         q("SELECT scope, key, kind, args FROM pending_outcomes")}
-        # (a database row's values are Any: these columns are integers)
-        self.next_op: int = q("SELECT COALESCE(MAX(id), 0) FROM operations").fetchone()[0] + 1
-        self.next_transfer: int = q("SELECT COALESCE(MAX(transfer), 0) FROM entries").fetchone()[0] + 1
-        self.next_account: int = q("SELECT COALESCE(MAX(id), 0) FROM accounts").fetchone()[0] + 1
+        # Ids: PostgreSQL's writers draw blocks (schema.ID_BLOCK; several shards write one
+        # database), SQLite's one writer counts on from the largest. Each counter is its
+        # next id and the end of its block.
+        self._conn = conn
+        self.blocks = isinstance(conn, PgConn)
+        if self.blocks:
+            self.next_op = self.end_op = self.next_transfer = self.end_transfer = 0
+            self.next_account = self.end_account = 0
+        else:       # (a database row's values are Any: these columns are integers)
+            self.next_op = q("SELECT COALESCE(MAX(id), 0) FROM operations").fetchone()[0] + 1
+            self.next_transfer = q("SELECT COALESCE(MAX(transfer), 0) FROM entries").fetchone()[0] + 1
+            self.next_account = q("SELECT COALESCE(MAX(id), 0) FROM accounts").fetchone()[0] + 1
+            self.end_op = self.end_transfer = self.end_account = NO_END
+
+    def block(self) -> tuple[int, int]:
+        """A new block of ids, first and end (PostgreSQL: one nextval, in the writer's
+        transaction; a block a rolled-back batch drew is simply skipped)."""
+        first = int(self._conn.execute(f"SELECT nextval('{ID_BLOCKS}')").fetchone()[0]) * ID_BLOCK
+        return first, first + ID_BLOCK
+
+    def claimed(self, wallets: Iterable[tuple[int, str, int, int]],
+                holds: Iterable[tuple[int, str, str, str, int]], players: Iterable[str]) -> None:
+        """This shard took these wallets (id, owner, epoch, balance, as committed), and
+        these are every open hold of `players`, wherever they are."""
+        assert self.epochs is not None, "only a shard claims wallets"
+        for account, owner, epoch, balance in wallets:
+            self.ids[("wallet", owner)] = account
+            self.owners[account] = owner
+            self.wallets[account] = balance
+            self.epochs[account] = epoch
+        players = set(players)
+        for hk, (_, player, amount) in [(hk, h) for hk, h in self.holds.items() if h[1] in players]:
+            del self.holds[hk]
+            self._held(player, hk[0], -amount)
+        for hold_id, table, handle, player, amount in holds:
+            self.holds[(table, handle)] = (hold_id, player, amount)
+            self._held(player, table, amount)
+
+    def disown(self, wallets: Iterable[int]) -> None:
+        """Another shard took these wallets: this one writes them no more."""
+        assert self.epochs is not None
+        for account in wallets:
+            self.epochs.pop(account, None)
 
     def _held(self, player: str, table: str, amount: int) -> None:
         tables = self.held.setdefault(player, {})
@@ -128,9 +177,11 @@ class Mirror:
                 del ops[oldest()]
 
     def snapshot(self) -> tuple[object, ...]:
-        """Everything the mirror holds, for tests comparing it with a fresh load."""
+        """Everything the mirror holds, for tests comparing it with a fresh load (a fresh
+        load draws no block yet: the counters of block-drawing mirrors are left out)."""
+        counters = None if self.blocks else (self.next_op, self.next_transfer, self.next_account)
         return (self.ids, self.wallets, self.holds, self.ops, self.pending,
-                self.next_op, self.next_transfer, self.next_account, self.owners, self.held)
+                counters, self.owners, self.held, self.epochs)
 
 
 class Batch:
@@ -150,11 +201,12 @@ class Batch:
         self.closed: set[Key] = set()              # holds (mirror's or batch's) closed in this batch
         self.deltas: defaultdict[int, int] = defaultdict(int)   # account id -> balance change
         self.pending_done: list[Key] = []          # recorded outcomes this batch completed
-        self.next_op = mirror.next_op
-        self.next_transfer = mirror.next_transfer
-        self.next_account = mirror.next_account
+        self.next_op, self.end_op = mirror.next_op, mirror.end_op
+        self.next_transfer, self.end_transfer = mirror.next_transfer, mirror.end_transfer
+        self.next_account, self.end_account = mirror.next_account, mirror.end_account
+        self.house, self.mint, self.epochs = mirror.house, mirror.mint, mirror.epochs
         # rows to write, in the columns order of sqlite_store's statements
-        self.account_rows: list[tuple[int, str, str]] = []
+        self.account_rows: list[AccountRow] = []
         self.op_rows: list[tuple[int, str, str, str, str | None, str, float]] = []
         self.hold_rows: list[tuple[int, str, str, str, int]] = []
         self.close_rows: list[tuple[int, int]] = []
@@ -215,14 +267,14 @@ class Batch:
     def _mint(self, op: Op, k: Key, sig: Sig) -> Closed:
         player = op.player
         assert player is not None, "Op.mint names the player"
-        wallet = self._id("wallet", player) or self._create("wallet", player)
-        self._move(self._op_row(op, k, sig), MINT_ACCOUNT, wallet, op.amount)
+        wallet = self._wallet(player) or self._create("wallet", player)
+        self._move(self._op_row(op, k, sig), self.mint, wallet, op.amount)
         return []
 
     def _hold(self, op: Op, k: Key, sig: Sig) -> Closed:
         player, table = op.player, op.table
         assert player is not None and table is not None, "Op.hold names player and table"
-        wallet = self._id("wallet", player)
+        wallet = self._wallet(player)
         if wallet is None:
             raise InsufficientFunds(player, op.amount, 0)
         balance = self.m.wallets.get(wallet, 0) + self.deltas.get(wallet, 0)
@@ -248,10 +300,13 @@ class Batch:
             found.append((hk, hold))
         payees: list[tuple[int, int]] = []
         for player, pay in op.pays:
-            wallet = self._id("wallet", player)
+            wallet = self._wallet(player)
             if wallet is None:
                 raise UnknownPlayer(f"no wallet for payee {player!r}")
             payees.append((wallet, pay))
+        if op.kind is _REFUND and self.epochs is not None:     # a shard judges the wallets it refunds
+            for _, (_, player, _) in found:
+                self._wallet(player)
         # judged: from here on nothing can refuse
         op_id = self._op_row(op, k, sig)
         pending = self._id("pending", table)     # exists: it holds the stakes just found
@@ -271,16 +326,16 @@ class Batch:
             for wallet, pay in payees:
                 from_stakes = min(total, pay)
                 self._move(op_id, pending, wallet, from_stakes)
-                self._move(op_id, HOUSE_ACCOUNT, wallet, pay - from_stakes)
+                self._move(op_id, self.house, wallet, pay - from_stakes)
                 total -= from_stakes
-            self._move(op_id, pending, HOUSE_ACCOUNT, total)
+            self._move(op_id, pending, self.house, total)
         elif op.kind is _REFUND:
             for _, player, amount in closed:
                 wallet = self._id("wallet", player)
                 assert wallet is not None, "a hold's player has a wallet (holding needs one)"
                 self._move(op_id, pending, wallet, amount)
         else:
-            self._move(op_id, pending, HOUSE_ACCOUNT, total)
+            self._move(op_id, pending, self.house, total)
         return closed
 
     # -- effects (only after an operation is judged) --------------------------------------
@@ -305,18 +360,34 @@ class Batch:
         k = (kind, owner)
         return self.m.ids.get(k) or self.accounts.get(k)
 
+    def _wallet(self, player: str) -> int | None:
+        """The player's wallet id (None: no wallet yet), if this writer may write it: a
+        shard writes only the wallets it owns (NotOwned, judged before any change)."""
+        wallet = self.m.ids.get(("wallet", player))
+        if wallet is None:
+            return self.accounts.get(("wallet", player))
+        if self.epochs is not None and wallet not in self.epochs:
+            raise NotOwned(f"the wallet of {player} is written by another shard")
+        return wallet
+
     def _create(self, kind: str, owner: str) -> int:
         account = self.next_account
-        self.next_account += 1
+        if account >= self.end_account:
+            account, self.end_account = self.m.block()
+        self.next_account = account + 1
         self.accounts[(kind, owner)] = account
-        self.account_rows.append((account, kind, owner))
+        shard = self.m.shard
+        # a new wallet is this shard's at epoch 1; a claim by another makes it 2 (and on)
+        self.account_rows.append((account, kind, owner, shard, 1 if kind == "wallet" and shard else 0))
         if kind == "wallet":
             self.new_wallets.append(account)
         return account
 
     def _op_row(self, op: Op, k: Key, sig: Sig) -> int:
         op_id = self.next_op
-        self.next_op += 1
+        if op_id >= self.end_op:
+            op_id, self.end_op = self.m.block()
+        self.next_op = op_id + 1
         self.ops[k] = sig
         self.op_rows.append((op_id, op.scope, op.key, sig[0], op.table, sig[1], self.now))
         return op_id
@@ -325,6 +396,8 @@ class Batch:
         """One transfer: two legs summing to zero, and the same change to both balances."""
         if amount:
             t = self.next_transfer
+            if t >= self.end_transfer:
+                t, self.end_transfer = self.m.block()
             self.next_transfer = t + 1
             self.legs.append((op_id, t, src, -amount))
             self.legs.append((op_id, t, dst, amount))
@@ -350,6 +423,8 @@ class Batch:
         wallets, owners, holds = m.wallets, m.owners, m.holds
         for account in self.new_wallets:
             wallets[account] = 0
+            if m.epochs is not None:
+                m.epochs[account] = 1
         for (kind, owner), account in self.accounts.items():
             if kind == "wallet":
                 owners[account] = owner
@@ -369,6 +444,7 @@ class Batch:
         for k in self.pending_done:
             m.pending.pop(k, None)
         m.next_op, m.next_transfer, m.next_account = self.next_op, self.next_transfer, self.next_account
+        m.end_op, m.end_transfer, m.end_account = self.end_op, self.end_transfer, self.end_account
         if moved is not None:
             for player in changed:
                 moved[player] = m.balance(player)

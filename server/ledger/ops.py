@@ -199,7 +199,16 @@ class ShowOnBoards:
     shown: bool
 
 
-Item = Op | TakeNotices | LeaveNotice | ShowOnBoards     # what the writer takes
+@final
+@dataclass(frozen=True)
+class Claim:
+    """A shard takes these players' wallets (they arrived on it): from this batch on it
+    writes them, and the shard that had them cannot (docs/ledger.md, "Shards")."""
+
+    players: tuple[str, ...]
+
+
+Item = Op | TakeNotices | LeaveNotice | ShowOnBoards | Claim     # what the writer takes
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,9 @@ server's default). What a server adds, and this class handles:
 
 - One ledger process per database: the writer's connection holds an advisory
   lock (a second casino on the same database is refused, as with the SQLite
-  file's flock). The server drops it when the connection dies, but only once
+  file's flock). A shard's writer holds that lock shared and its shard's
+  exclusively: the shards of one casino write together, two writers of one
+  shard never (docs/ledger.md, "Shards"). The server drops it when the connection dies, but only once
   that session's backend has ended: one still finishing a dead casino's last
   statement holds it a moment after the kill, so the lock is waited for a few
   seconds (LOCK_WAIT) before a restart is refused.
@@ -37,10 +39,11 @@ from typing import TypeVar
 from server.db.connection import PgConn, dialect_of
 from server.db.url import Database
 from server.ledger.boards import Board
-from server.ledger.errors import LedgerError
+from server.ledger.errors import Fenced, LedgerError
 from server.ledger.mirror import RECENT_KEYS, Batch
-from server.ledger.ops import RECOVERY_SCOPE, Balance, Item, Kind, Movement, Op, Recovered
-from server.ledger.schema import POSTGRES_LOCK, migrate
+from server.ledger.ops import RECOVERY_SCOPE, Balance, Claim, Item, Kind, Movement, Op, Recovered
+from server.ledger.schema import ID_BLOCK, ID_BLOCKS, POSTGRES_LOCK, SHARD_LOCK, migrate
+from server.ledger.shards import LedgerShard
 from server.ledger.stats import PlayerStats
 from server.ledger.sql_store import _INSERT_NOTICE, MirrorMismatch, SQLStore
 
@@ -52,7 +55,7 @@ T = TypeVar("T")
 
 # A batch's rows in a fixed number of statements (`PostgresStore._write`). COPY
 # checks every constraint as INSERT does: a duplicate key raises UniqueViolation.
-_COPY_ACCOUNTS = "COPY accounts (id, kind, owner) FROM STDIN"
+_COPY_ACCOUNTS = "COPY accounts (id, kind, owner, shard, epoch) FROM STDIN"
 _COPY_OPS = "COPY operations (id, scope, key, kind, table_id, args, time) FROM STDIN"
 _COPY_HOLDS = "COPY holds (id, table_id, handle, player, amount) FROM STDIN"
 _COPY_ENTRIES = "COPY entries (op_id, transfer, account, amount) FROM STDIN"
@@ -60,6 +63,20 @@ _CLOSE_HOLDS = ("UPDATE holds SET closed_by = d.op FROM unnest(%s::bigint[], %s:
                 " WHERE holds.id = d.id AND holds.closed_by IS NULL")
 _UPDATE_BALANCES = ("UPDATE accounts SET balance = balance + d.delta"
                     " FROM unnest(%s::bigint[], %s::bigint[]) AS d(id, delta) WHERE accounts.id = d.id")
+# A shard's wallets, written only at the epoch it owns them at: a wallet another shard took
+# meanwhile is not updated (the batch is Fenced). Its row lock orders a batch and a claim.
+_UPDATE_OWNED = ("UPDATE accounts SET balance = balance + d.delta"
+                 " FROM unnest(%s::bigint[], %s::bigint[], %s::bigint[]) AS d(id, delta, epoch)"
+                 " WHERE accounts.id = d.id AND accounts.epoch = d.epoch AND accounts.shard = %s"
+                 " RETURNING accounts.id")
+_CLAIM = ("UPDATE accounts SET shard = %s, epoch = epoch + 1 WHERE kind = 'wallet' AND owner = ANY(%s)"
+          " RETURNING id, owner, epoch, balance")
+_OPEN_HOLDS_OF = ("SELECT id, table_id, handle, player, amount FROM holds"
+                  " WHERE closed_by IS NULL AND player = ANY(%s)")
+# A shard's own house and mint, made when it first opens (ids from a block of their own).
+_SHARD_ACCOUNTS = (f"INSERT INTO accounts (id, kind, owner, shard) SELECT b * {ID_BLOCK} + n, k, %s, %s"
+                   f" FROM (SELECT nextval('{ID_BLOCKS}') AS b) AS blk,"
+                   " (VALUES (0, 'house'), (1, 'mint')) AS a(n, k) ON CONFLICT (kind, owner) DO NOTHING")
 _ADD_TOTALS = ("INSERT INTO player_totals (player, wagered, won, net, wins)"
                " SELECT * FROM unnest(%s::text[], %s::bigint[], %s::bigint[], %s::bigint[], %s::bigint[])"
                " ON CONFLICT (player) DO UPDATE SET wagered = player_totals.wagered + excluded.wagered,"
@@ -80,8 +97,10 @@ class PostgresStore(SQLStore):
     _w: PgConn
     _r: PgConn
 
-    def __init__(self, url: str, *, recent_keys: int = RECENT_KEYS) -> None:
+    def __init__(self, url: str, *, recent_keys: int = RECENT_KEYS, shard: LedgerShard | None = None) -> None:
         super().__init__(recent_keys)
+        if shard is not None:
+            self.shard, self.tables = shard.name, shard.tables
         self.db = Database.parse(url)
         self.dialect = dialect_of(self.db)
         self._w = self._writer()
@@ -102,11 +121,21 @@ class PostgresStore(SQLStore):
         try:
             w.execute(f"SET lock_timeout = '{LOCK_WAIT}'")
             try:
-                w.execute("SELECT pg_advisory_lock(?)", (POSTGRES_LOCK,))
+                if self.shard is None:
+                    w.execute("SELECT pg_advisory_lock(?)", (POSTGRES_LOCK,))
+                else:
+                    w.execute("SELECT pg_advisory_lock_shared(?)", (POSTGRES_LOCK,))
             except psycopg.errors.LockNotAvailable:
                 raise LedgerError(f"{self.db.shown} is held: another process has this ledger open") from None
+            if self.shard is not None:
+                try:
+                    w.execute("SELECT pg_advisory_lock(?, hashtext(?))", (SHARD_LOCK, self.shard))
+                except psycopg.errors.LockNotAvailable:
+                    raise LedgerError(f"{self.db.shown}: another process writes shard {self.shard!r}") from None
             w.execute("RESET lock_timeout")
             migrate(w, self.dialect)
+            if self.shard is not None:
+                w.execute(_SHARD_ACCOUNTS, (self.shard, self.shard))
         except BaseException:
             w.close()
             raise
@@ -140,7 +169,17 @@ class PostgresStore(SQLStore):
             with c.copy(_COPY_ENTRIES) as copy:
                 for leg in batch.legs:
                     copy.write_row(leg)
-        deltas = [(a, d) for a, d in batch.deltas.items() if d]
+        epochs = batch.epochs
+        if epochs is None:
+            deltas = [(a, d) for a, d in batch.deltas.items() if d]
+        else:   # a shard's own wallets at their epochs, even those a batch moved by net 0
+            owned = [(a, d, epochs[a]) for a, d in batch.deltas.items() if a in epochs]
+            if owned:
+                ids, moved_by, at = map(list, zip(*owned))
+                c.execute(_UPDATE_OWNED, (ids, moved_by, at, self.shard))
+                if c.rowcount != len(owned):
+                    raise Fenced(set(ids) - {row[0] for row in c.fetchall()})
+            deltas = [(a, d) for a, d in batch.deltas.items() if d and a not in epochs]
         if deltas:
             accounts, changes = zip(*deltas)
             c.execute(_UPDATE_BALANCES, (list(accounts), list(changes)))
@@ -181,6 +220,9 @@ class PostgresStore(SQLStore):
         self._connected()
         if self._in_doubt:
             self._refund_in_doubt()
+        claims = [i for i in items if type(i) is Claim]
+        if claims:                   # first, in a transaction of their own: the batch may use them
+            return self._claiming(claims, items, before_commit, moved)
         self._committing = False
         try:
             results = super().apply_batch(items, before_commit, moved)
@@ -193,6 +235,40 @@ class PostgresStore(SQLStore):
                 moved.setdefault(player, self.mirror.balance(player))
             self._resync = False
         return results
+
+    def _claiming(self, claims: list[Claim], items: Sequence[Item],
+                  before_commit: Callable[[], None] | None,
+                  moved: dict[str, Balance] | None) -> list[object]:
+        """A batch with claims: the claims, then the rest as a batch (results in order)."""
+        got = self.claim(sorted({p for c in claims for p in c.players}))
+        if moved is not None:
+            moved.update(got)
+        rest = [i for i in items if type(i) is not Claim]
+        done = iter(self.apply_batch(rest, before_commit, moved) if rest else ())
+        if not rest and before_commit is not None:
+            before_commit()
+        return [{p: got[p] for p in i.players} if type(i) is Claim else next(done) for i in items]
+
+    def claim(self, players: Sequence[str]) -> dict[str, Balance]:
+        """Take these players' wallets for this shard (their epochs move on, so the shard
+        that had them can write them no more), and read them as they are now: the
+        balance, and the chips held at any table. A player with no wallet yet gets one
+        at the first mint. Called from the writer thread, as `apply_batch` is."""
+        assert self.shard is not None, "only a shard claims wallets"
+        self._connected()
+        c = self._raw
+        self._w.execute(self.dialect.begin_write)
+        try:
+            c.execute(_CLAIM, (self.shard, list(players)))
+            wallets = [(int(i), o, int(e), int(b)) for i, o, e, b in c.fetchall()]
+            c.execute(_OPEN_HOLDS_OF, (list(players),))
+            holds = [(int(i), t, h, p, int(a)) for i, t, h, p, a in c.fetchall()]
+            self._commit()
+        except BaseException:
+            self._rollback()
+            raise
+        self.mirror.claimed(wallets, holds, players)
+        return {player: self.mirror.balance(player) for player in players}
 
     def _refund_in_doubt(self) -> None:
         """Refund the holds of an in-doubt COMMIT that did land (see the module's note)."""
@@ -221,7 +297,17 @@ class PostgresStore(SQLStore):
         super().record_outcomes(ops)
 
     def recover(self) -> list[Recovered]:
+        """As SQLStore's; a shard first takes the wallets of its tables' open holds it does
+        not own (a player handed to another shard with chips on the table), so every hold
+        of its tables closes."""
         self._connected()
+        epochs, tables = self.mirror.epochs, self.tables
+        if epochs is not None and tables is not None:
+            players = sorted({player for (table, _), (_, player, _) in self.mirror.holds.items()
+                              if table in tables and self.mirror.ids.get(("wallet", player)) not in epochs})
+            if players:
+                log.warning("ledger recovery takes wallets of held players count=%d", len(players))
+                self.claim(players)
         return super().recover()
 
     # -- reads: a broken reader connection is replaced once per call ---------------------
@@ -263,8 +349,11 @@ class PostgresStore(SQLStore):
         once (a restart) would find the lock still held."""
         self._r.close()
         try:
-            if not self._w.broken:
+            if not self._w.broken and self.shard is None:
                 self._w.execute("SELECT pg_advisory_unlock(?)", (POSTGRES_LOCK,))
+            elif not self._w.broken:
+                self._w.execute("SELECT pg_advisory_unlock(?, hashtext(?))", (SHARD_LOCK, self.shard))
+                self._w.execute("SELECT pg_advisory_unlock_shared(?)", (POSTGRES_LOCK,))
         except self.dialect.operational_error:
             pass                    # the connection is gone, and its lock with it
         finally:

@@ -13,6 +13,8 @@ complete them; `notices` wait for a player's next login.
 
 Versions 2 and 3 re-key the index of open holds, by table then by hold id
 (see their comments). Version 4 adds what the `top` boards read (see TOTALS).
+Version 5 adds each wallet's shard and epoch, and PostgreSQL's id blocks (see
+OWNER_COLUMNS).
 """
 from __future__ import annotations
 
@@ -58,6 +60,19 @@ SQLITE_BACKFILL = _BACKFILL.format(pays="json_each(o.args, '$.pays') AS p",
                                    payee="p.value ->> 0", pay="p.value ->> 1")
 POSTGRES_BACKFILL = _BACKFILL.format(pays="jsonb_array_elements(o.args::jsonb -> 'pays') AS p",
                                      payee="p ->> 0", pay="(p ->> 1)::bigint")
+
+OWNER_COLUMNS = {"shard": "ALTER TABLE accounts ADD COLUMN shard TEXT",
+                 "epoch": "ALTER TABLE accounts ADD COLUMN epoch BIGINT NOT NULL DEFAULT 0"}
+
+# PostgreSQL's writers draw their ids in blocks of ID_BLOCK from one sequence (block b
+# is b * ID_BLOCK up to the next), so writers of several shards never make the same id
+# (server/ledger/mirror.py, `Ids`). A new block is one nextval; a block a writer did not
+# use up is skipped, never reused.
+ID_BLOCK = 100_000
+ID_BLOCKS = "ledger_id_blocks"
+SEED_BLOCKS = (f"SELECT setval('{ID_BLOCKS}', GREATEST((SELECT COALESCE(MAX(id), 0) FROM accounts),"
+                " (SELECT COALESCE(MAX(id), 0) FROM operations),"
+                f" (SELECT COALESCE(MAX(transfer), 0) FROM entries)) / {ID_BLOCK} + 1)")
 
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (
@@ -140,6 +155,12 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         *TOTALS_INDEXES,
         SQLITE_BACKFILL,
     ),
+    (
+        # Shards (docs/ledger.md, "Shards"): a wallet's writer and its epoch, the fencing
+        # token every batch of a shard checks. NULL and 0: the one writer of a casino
+        # that names no shards (SQLite is always that).
+        *OWNER_COLUMNS.values(),
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -207,17 +228,25 @@ POSTGRES_START: tuple[str, ...] = (
     "CREATE INDEX notices_by_player ON notices (player)",
     TOTALS_TABLE.format(big="BIGINT"),
     *TOTALS_INDEXES,
+    *OWNER_COLUMNS.values(),
+    f"CREATE SEQUENCE {ID_BLOCKS}",
+    SEED_BLOCKS,
     f"INSERT INTO casino_schema (version) VALUES ({SCHEMA_VERSION})",
 )
 POSTGRES_FIRST = 3          # the version the first PostgreSQL databases were made at
 POSTGRES_MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (TOTALS_TABLE.format(big="BIGINT"), *TOTALS_INDEXES, POSTGRES_BACKFILL),    # 3 -> 4
+    (*OWNER_COLUMNS.values(), f"CREATE SEQUENCE {ID_BLOCKS}", SEED_BLOCKS),      # 4 -> 5
 )
 assert POSTGRES_FIRST + len(POSTGRES_MIGRATIONS) == SCHEMA_VERSION
 
 # One ledger process per database (see sqlite_store._exclusive): PostgreSQL's
 # advisory locks are per database, and the writer's connection holds this one.
+# The writers of a sharded casino hold it shared (so a casino naming no shards
+# cannot start beside them), and each its shard's own lock exclusively: the two
+# keys (SHARD_LOCK, hashtext(name)).
 POSTGRES_LOCK = 0x6361_7369_6E6F     # "casino"
+SHARD_LOCK = 0x6361_7368             # "cash"
 
 
 def version(conn: Conn, dialect: Dialect) -> int:

@@ -32,11 +32,12 @@ from server.db.connection import Conn, Cursor, Dialect
 from server.ledger import boards, reads, recovery
 
 from server.ledger import stats
-from server.ledger.errors import KeyConflict, LedgerError, Refused
+from server.ledger.errors import Fenced, KeyConflict, LedgerError, Refused
 from server.ledger.mirror import RECENT_KEYS, Batch, Closed, Key, Mirror, Sig
 from server.ledger.ops import (
     RECOVERY_SCOPE,
     Balance,
+    Claim,
     Item,
     LeaveNotice,
     Movement,
@@ -48,7 +49,7 @@ from server.ledger.ops import (
 
 log = logging.getLogger("casino.ledger")
 
-_INSERT_ACCOUNTS = "INSERT INTO accounts (id, kind, owner) VALUES (?, ?, ?)"
+_INSERT_ACCOUNTS = "INSERT INTO accounts (id, kind, owner, shard, epoch) VALUES (?, ?, ?, ?, ?)"
 _INSERT_OPS = ("INSERT INTO operations (id, scope, key, kind, table_id, args, time)"
                " VALUES (?, ?, ?, ?, ?, ?, ?)")
 _INSERT_HOLDS = "INSERT INTO holds (id, table_id, handle, player, amount) VALUES (?, ?, ?, ?, ?)"
@@ -80,6 +81,11 @@ class SQLStore:
     _w: Conn
     _r: Conn
 
+    # A shard's writer (PostgresStore): its name, and the tables whose holds it recovers.
+    # None: the one writer of a casino naming no shards, which owns every wallet and table.
+    shard: str | None = None
+    tables: frozenset[str] | None = None
+
     def __init__(self, recent_keys: int = RECENT_KEYS) -> None:
         self.recent_keys = recent_keys
         self._failures = 0
@@ -88,7 +94,7 @@ class SQLStore:
     def _load(self) -> None:
         """(Re)build the writer's cursor and mirror from the committed database."""
         self._c: Cursor = self._w.cursor()    # one cursor for the hot path: no allocation per statement
-        self.mirror = Mirror(self._w, self.recent_keys)
+        self.mirror = Mirror(self._w, self.recent_keys, self.shard)
 
     # -- transactions -------------------------------------------------------------
 
@@ -148,7 +154,10 @@ class SQLStore:
         may be one the mirror evicted: the transaction is rolled back, those keys are
         looked up, and if any is there the batch is judged and written again, once
         (the retry is now recognised; the others go through). Otherwise, or if it
-        fails again, the error stands and nothing moves. The caller merges.
+        fails again, the error stands and nothing moves. Likewise when a shard finds
+        wallets of the batch taken by another (`Fenced`): it writes them no more, and
+        the batch is judged again without them (their operations are NotOwned). The
+        caller merges.
         """
         w, begin = self._w, self.dialect.begin_write
         w.execute(begin)
@@ -156,6 +165,14 @@ class SQLStore:
             batch = Batch(self.mirror, time.time(), self._stored)
             out = judge(batch)
             try:
+                self._write(batch)
+            except Fenced as fenced:
+                w.execute("ROLLBACK")
+                w.execute(begin)
+                self.mirror.disown(fenced.lost)
+                log.warning("ledger wallets taken by another shard count=%d", len(fenced.lost))
+                batch = Batch(self.mirror, batch.now, self._stored)
+                out = judge(batch)
                 self._write(batch)
             except (self.dialect.integrity_error, MirrorMismatch):
                 w.execute("ROLLBACK")               # our own rows must not answer the lookups
@@ -195,6 +212,9 @@ class SQLStore:
                     self._c.execute(_SET_HIDDEN, (item.player, 0 if item.shown else 1))
                     results.append(None)
                     continue
+                if type(item) is Claim:         # PostgresStore takes these before the batch
+                    results.append(Refused("only a shard's writer, on PostgreSQL, claims wallets"))
+                    continue
                 try:
                     apply(item)
                     results.append(None)
@@ -233,8 +253,10 @@ class SQLStore:
             c = self._w
             done.clear()
             notices: list[tuple[str, str]] = []
-            recorded = c.execute("SELECT id, scope, key, kind, table_id, args FROM pending_outcomes"
-                                 " ORDER BY id").fetchall()
+            mine = self.tables
+            recorded = [r for r in c.execute("SELECT id, scope, key, kind, table_id, args FROM"
+                                             " pending_outcomes ORDER BY id").fetchall()
+                        if mine is None or r[4] in mine]
             for _, scope, key, kind, table, args in recorded:
                 op = Op.from_record(kind, scope, key, table, args)
                 try:
@@ -245,6 +267,8 @@ class SQLStore:
                 done.extend(outcome)
                 notices += told
             for (table, handle), (_, player, amount) in batch.open_holds():
+                if mine is not None and table not in mine:
+                    continue                            # another shard's table: its own recovery
                 op = Op.refund(f"{table}:{handle}", table, handle, scope=RECOVERY_SCOPE)
                 batch.apply(op)                         # an open hold always refunds; raises otherwise
                 done.append(Recovered("refunded", table, handle, player, amount, op.key))

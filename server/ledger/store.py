@@ -14,7 +14,9 @@ from typing import Protocol
 from server.db.url import POSTGRES, Database
 from server.ledger.boards import Board
 from server.ledger.mirror import RECENT_KEYS
+from server.ledger.errors import LedgerError
 from server.ledger.ops import Balance, Item, Movement, Op, Recovered
+from server.ledger.shards import LedgerShard
 from server.ledger.stats import PlayerStats
 
 
@@ -62,11 +64,14 @@ class Store(Protocol):
     def close(self) -> None: ...
 
 
-def open_store(db: Database, recent_keys: int = RECENT_KEYS) -> Store:
-    """The store for `db`: an SQLite file, or a PostgreSQL database."""
+def open_store(db: Database, recent_keys: int = RECENT_KEYS, shard: LedgerShard | None = None) -> Store:
+    """The store for `db`: an SQLite file, or a PostgreSQL database (a shard's writer, when
+    `shard` is given: only PostgreSQL has several writers)."""
     if db.kind == POSTGRES:
         from server.ledger.postgres_store import PostgresStore
-        return PostgresStore(db.url, recent_keys=recent_keys)
+        return PostgresStore(db.url, recent_keys=recent_keys, shard=shard)
+    if shard is not None:
+        raise LedgerError(f"shard {shard.name!r}: several shards need PostgreSQL; an SQLite file has one writer")
     from server.ledger.sqlite_store import SQLiteStore
     assert db.path is not None
     return SQLiteStore(db.path, recent_keys=recent_keys)

@@ -27,6 +27,14 @@ from server.ledger import Ledger
 ROOT = Path(__file__).resolve().parents[2]
 
 
+@pytest.fixture
+def pg_url(postgres):
+    """A fresh PostgreSQL database of its own, for a test of what only PostgreSQL does."""
+    url = postgres.create_database()
+    yield url
+    postgres.drop_database(url)
+
+
 @contextmanager
 def raw(database: str | Path) -> Iterator[Conn]:
     """A plain autocommit connection to the ledger's database (either kind)."""

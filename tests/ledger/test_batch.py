@@ -139,9 +139,15 @@ EARLIER_OPEN_HOLDS_INDEX = {     # what earlier versions indexed open holds with
 
 
 def downgrade(path, version: int) -> None:
-    """Make the file what an earlier release wrote: no totals before 4 (`top`), and the
-    open holds indexed otherwise before 3."""
+    """Make the file what an earlier release wrote: no wallet owners before 5 (shards), no
+    totals before 4 (`top`), and the open holds indexed otherwise before 3."""
     conn = sqlite3.connect(path, isolation_level=None)
+    for column in ("shard", "epoch"):
+        conn.execute(f"ALTER TABLE accounts DROP COLUMN {column}")
+    if version == 4:
+        conn.execute("PRAGMA user_version = 4")
+        conn.close()
+        return
     conn.execute("DROP TABLE player_totals")
     conn.execute("DROP INDEX wallets_by_balance")
     if version in EARLIER_OPEN_HOLDS_INDEX:
@@ -151,7 +157,7 @@ def downgrade(path, version: int) -> None:
     conn.close()
 
 
-@pytest.mark.parametrize("version", [1, 2, 3])
+@pytest.mark.parametrize("version", [1, 2, 3, 4])
 async def test_an_earlier_version_file_is_checked_then_migrated_on_open(db_path, cli, version):
     led = await Ledger.open(db_path)
     await led.mint("m", "alice", 100, "start")
@@ -177,8 +183,10 @@ async def test_an_earlier_version_file_is_checked_then_migrated_on_open(db_path,
         indexes = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
         totals = {r[0]: r[1:] for r in conn.execute(
             "SELECT player, wagered, won, net, wins, hidden FROM player_totals")}
+        columns = {r[1] for r in conn.execute("PRAGMA table_info(accounts)")}
         conn.close()
-        assert migrated == SCHEMA_VERSION == 4
+        assert migrated == SCHEMA_VERSION == 5
+        assert {"shard", "epoch"} <= columns
         assert "holds_open_by_id" in indexes and not {"holds_open", "holds_open_by_table"} & indexes
         assert {"totals_by_wins", "totals_by_net", "totals_by_wagered", "wallets_by_balance"} <= indexes
         # back-filled from the settlements: (wagered, won, net, wins, hidden)

@@ -29,13 +29,6 @@ PASSWORD = "correct-horse-7"
 
 
 @pytest.fixture
-def pg_url(postgres):
-    url = postgres.create_database()
-    yield url
-    postgres.drop_database(url)
-
-
-@pytest.fixture
 def pg_url2(postgres):
     url = postgres.create_database()
     yield url

@@ -30,13 +30,6 @@ RECALLED = "ledger keys recalled from the database"
 ODD = "a\tb\\c\nd\r'\"é\\N"          # COPY's text format escapes all of these
 
 
-@pytest.fixture
-def pg_url(postgres):
-    url = postgres.create_database()
-    yield url
-    postgres.drop_database(url)
-
-
 def fresh_mirror(url: str) -> tuple:
     conn = PgConn(url)
     try:
