@@ -21,6 +21,11 @@ databases; baseline and candidate rounds alternate; medians of RUNS rounds.
   the transfers written during the timed part (entries / 2: a hold is one
   transfer, a settlement one to three).
 
+- shard: the same ledger as one shard's writer (`Ledger.open(url,
+  shard=...)`, docs/ledger.md "Shards"): its wallets updated at their epoch
+  and the row count checked in every batch. Its ratio to the ledger is what
+  fencing costs a writer (issue 37: sharding costs little per command).
+
 The target is ledger transfers/s >= 5x plain transfers/s.
 `python -m bench pg_ledger [--runs N] [--players N] [--rounds N]`.
 """
@@ -86,11 +91,14 @@ def _entries(url: str) -> int:
     return int(row[0]) if row else 0
 
 
-async def ledger_rates(url: str, players: int, rounds: int) -> tuple[float, float, float]:
-    """(transfers/s, operations/s, mean operations per COMMIT) of the real ledger."""
+async def ledger_rates(url: str, players: int, rounds: int, shard: bool = False) -> tuple[float, float, float]:
+    """(transfers/s, operations/s, mean operations per COMMIT) of the real ledger (as one
+    shard's writer when `shard`)."""
     from server.ledger import Ledger, check
+    from server.ledger.shards import LedgerShard
 
-    ledger = await Ledger.open(url)
+    tables = frozenset(f"t{i}" for i in range(16))
+    ledger = await Ledger.open(url, shard=LedgerShard("floor", tables) if shard else None)
     try:
         names = [f"p{i}" for i in range(players)]
         await asyncio.gather(*(ledger.mint(f"m-{p}", p, 1_000_000, "bench") for p in names))
@@ -128,15 +136,17 @@ def measure(runs: int, players: int, rounds: int, plain_transfers: int) -> dict[
     from support.postgres import Cluster
 
     cluster = Cluster(fsync=True, settings={"synchronous_commit": "on"}).start()
-    out: dict[str, list[float]] = {"plain": [], "transfers": [], "ops": [], "per_commit": []}
+    out: dict[str, list[float]] = {"plain": [], "transfers": [], "ops": [], "per_commit": [], "shard": []}
     try:
         for run in range(runs):
             # alternate which side goes first, so neither always meets a warmer server
-            sides = ["plain", "ledger"] if run % 2 == 0 else ["ledger", "plain"]
+            sides = ["plain", "ledger", "shard"] if run % 2 == 0 else ["shard", "ledger", "plain"]
             for side in sides:
                 url = cluster.create_database()
                 if side == "plain":
                     out["plain"].append(plain_rate(url, plain_transfers))
+                elif side == "shard":
+                    out["shard"].append(asyncio.run(ledger_rates(url, players, rounds, shard=True))[0])
                 else:
                     t, o, per = asyncio.run(ledger_rates(url, players, rounds))
                     out["transfers"].append(t)
@@ -145,7 +155,8 @@ def measure(runs: int, players: int, rounds: int, plain_transfers: int) -> dict[
                 cluster.drop_database(url)
             print(f"  round {run + 1}: plain {out['plain'][-1]:,.0f} transfers/s;"
                   f" ledger {out['transfers'][-1]:,.0f} transfers/s, {out['ops'][-1]:,.0f} ops/s"
-                  f" ({out['per_commit'][-1]:.0f} ops a commit)", flush=True)
+                  f" ({out['per_commit'][-1]:.0f} ops a commit); as a shard {out['shard'][-1]:,.0f} transfers/s",
+                  flush=True)
     finally:
         cluster.stop()
     return out
@@ -174,6 +185,9 @@ def main(argv: list[str] | None = None) -> None:
     ratios = ", ".join(f"{t / p:.1f}x" for t, p in zip(m["transfers"], m["plain"]))
     print(f"ratio ledger transfers/s : plain transfers/s = {ratio:.1f}x (target >= {TARGET:.0f}x);"
           f" median of {args.runs} rounds (per round: {ratios}) -> {'PASS' if ratio >= TARGET else 'FAIL'}")
+    shard = statistics.median(m["shard"])
+    print(f"ledger as one shard's writer (epochs checked in every batch): {shard:,.0f} transfers/s,"
+          f" {shard / transfers:.2f}x the ledger naming no shards")
 
 
 if __name__ == "__main__":

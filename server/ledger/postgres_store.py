@@ -65,9 +65,11 @@ _UPDATE_BALANCES = ("UPDATE accounts SET balance = balance + d.delta"
                     " FROM unnest(%s::bigint[], %s::bigint[]) AS d(id, delta) WHERE accounts.id = d.id")
 # A shard's wallets, written only at the epoch it owns them at: a wallet another shard took
 # meanwhile is not updated (the batch is Fenced). Its row lock orders a batch and a claim.
+# The epoch alone fences: every claim adds 1, so an epoch this shard holds is one no other
+# shard ever held (a filter on `shard` too made the prepared plan scan every account).
 _UPDATE_OWNED = ("UPDATE accounts SET balance = balance + d.delta"
                  " FROM unnest(%s::bigint[], %s::bigint[], %s::bigint[]) AS d(id, delta, epoch)"
-                 " WHERE accounts.id = d.id AND accounts.epoch = d.epoch AND accounts.shard = %s"
+                 " WHERE accounts.id = d.id AND accounts.epoch = d.epoch"
                  " RETURNING accounts.id")
 _CLAIM = ("UPDATE accounts SET shard = %s, epoch = epoch + 1 WHERE kind = 'wallet' AND owner = ANY(%s)"
           " RETURNING id, owner, epoch, balance")
@@ -176,7 +178,7 @@ class PostgresStore(SQLStore):
             owned = [(a, d, epochs[a]) for a, d in batch.deltas.items() if a in epochs]
             if owned:
                 ids, moved_by, at = map(list, zip(*owned))
-                c.execute(_UPDATE_OWNED, (ids, moved_by, at, self.shard))
+                c.execute(_UPDATE_OWNED, (ids, moved_by, at))
                 if c.rowcount != len(owned):
                     raise Fenced(set(ids) - {row[0] for row in c.fetchall()})
             deltas = [(a, d) for a, d in batch.deltas.items() if d and a not in epochs]
