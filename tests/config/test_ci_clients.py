@@ -7,7 +7,8 @@ import subprocess
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-NEEDED = ("tmux", "inetutils-telnet", "tintin++", "chromium", "chromium-driver", "postgresql")
+NEEDED = ("tmux", "inetutils-telnet", "tintin++", "chromium", "chromium-driver", "postgresql",
+          "nats-server")
 
 
 def listed() -> dict[str, str]:
