@@ -23,7 +23,6 @@ import asyncio
 import json
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 import nats
 import nats.errors
@@ -32,7 +31,7 @@ from nats.aio.msg import Msg
 
 log = logging.getLogger("casino.bus")
 
-Message = dict[str, Any]                          # a word's JSON object
+Message = dict[str, object]                       # a word's JSON object (its fields are the word's)
 Handler = Callable[[Message], Awaitable["Message | None"]]   # an answer, or None for none
 
 ANSWER_TIMEOUT = 1.0        # seconds a word waits for its answer before it is told so
@@ -56,10 +55,6 @@ class Bus:
         self._connecting: asyncio.Task[None] | None = None
         self.up = asyncio.Event()              # set while connected, and `down` while not
         self.down = asyncio.Event()            # (once it was): what tests and a status wait on
-
-    @property
-    def connected(self) -> bool:
-        return self.nc is not None and self.nc.is_connected
 
     async def start(self) -> None:
         """Begin connecting; returns at once, whether or not the broker is there."""
