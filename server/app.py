@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, Callable, Iterable
 from server.accounts.passwords import Passwords
 from server.accounts.store import AccountStore
 from server.accounts.table_time import TableTimeStore
-from server.casino import gmcp
+from server.casino import gmcp, handoff
+from server.casino.hosting import Hosting
 from server.casino.life import CasinoLife
 from server.casino.listeners import CannotListen, Listeners
 from server.casino.operators import Operators
@@ -34,7 +35,7 @@ from server.config.model import CasinoConfig
 from server.db.url import Database
 from server.net.edge_app import PortalLink
 from server.net.lines import TooLong
-from server.net.session import Session
+from server.net.session import LoggedIn, Session
 from server.net.throttle import ConnectionCounter, CreationLimit, LoginThrottle
 from server.tables.delivery import Viewing
 from server.tables.manager import Manager
@@ -54,7 +55,7 @@ class Casino:
 
     def __init__(self, config: CasinoConfig, database: str | Path | Database, *, seed: int | None = None,
                  config_dir: str | Path = "config", rooms_dir: str | Path = "rooms",
-                 registry: Registry | None = None) -> None:
+                 registry: Registry | None = None, shard: str | None = None) -> None:
         from server.commands import REGISTRY   # imports every command module
         self.config = config
         # where chips and accounts live: an SQLite file or a PostgreSQL database
@@ -65,6 +66,7 @@ class Casino:
         self.registry = registry or REGISTRY
         self.manager = Manager(config.settings.tick_hz)
         self.world = World(config.rooms)
+        self.hosting = Hosting.of(config, shard)   # every room, or one shard's (server/casino/hosting.py)
         self.crier = Crier()            # room-wide lines, a slice at a time
         self.world.on_enter = lambda session, room_id: gmcp.room_info(self, session, room_id)
         self.online = Online()               # key -> live session, with a name-ordered roster
@@ -172,8 +174,13 @@ class Casino:
     async def on_connect(self, session: Session, *, again: bool = False) -> None:
         await self.sessions.on_connect(session, again=again)
 
-    async def resume(self, session: Session, name: str, room: str | None, why: str | None) -> None:
-        await self.sessions.resume(session, name, room, why)
+    async def resume(self, session: Session, name: str, room: str | None, why: str | None,
+                     via: str | None = None) -> None:
+        await self.sessions.resume(session, name, room, why, via)
+
+    async def hand_off(self, session: LoggedIn, room: str, way: str) -> bool:
+        """Walk into a room another shard hosts (server/casino/handoff.py)."""
+        return await handoff.hand_off(self, session, room, way)
 
     async def on_input(self, session: Session, lines: list[str | TooLong], now: float) -> None:
         await self.sessions.on_input(session, lines, now)

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Iterable
 
 from server.accounts.names import name_key
-from server.db.connection import Conn, connect, dialect_of, reopened
+from server.db.connection import Conn, connect, create_tables, dialect_of, reopened
 from server.db.url import Database
 
 _SCHEMA = """
@@ -72,7 +72,7 @@ class AccountStore:
         self._waiting: dict[str, list[asyncio.Future[Row | None]]] = {}   # name keys asked for
         self._reading: asyncio.Task[None] | None = None    # the read of them under way
         if self._dialect.name != "sqlite":
-            self._db.execute(_SCHEMA.replace("REAL", "DOUBLE PRECISION"))
+            create_tables(self._db, self.database, _SCHEMA.replace("REAL", "DOUBLE PRECISION"))
             return
         self._db.execute(_SCHEMA)
         columns = {row[1] for row in self._db.execute("PRAGMA table_info(players)")}

@@ -20,7 +20,7 @@ import logging
 import threading
 from pathlib import Path
 
-from server.db.connection import Conn, connect, reopened
+from server.db.connection import Conn, connect, create_tables, reopened
 from server.db.url import Database
 
 log = logging.getLogger("casino.tables")
@@ -45,7 +45,7 @@ class TableTimeStore:
         self.database = where if isinstance(where, Database) else Database.parse(where)
         self._db = connect(self.database, check_same_thread=False)
         self._lock = threading.Lock()
-        self._db.execute(_SCHEMA)
+        create_tables(self._db, self.database, _SCHEMA)
 
     def _conn(self) -> Conn:
         """The connection, opened again if the PostgreSQL server dropped it (call under the lock)."""

@@ -14,6 +14,7 @@ from server.reload import Reloadable, reload
 from server.render.text import sentence
 from server.tables.manager import Manager
 
+from server.casino.hosting import Hosting
 from server.casino.listeners import CannotListen, Listeners
 from server.casino.operators import Operators
 from server.casino.stores import Stores
@@ -55,6 +56,8 @@ class LifeApp(Reloadable, Protocol):
     def portal(self) -> PortalLink | None: ...
     @property
     def seed(self) -> int | None: ...
+    @property
+    def hosting(self) -> Hosting: ...
 
 
 class ShutdownCountdown:
@@ -104,7 +107,7 @@ class CasinoLife:
         """`edges`: the casino as its listeners see it. `listen=False`: no
         listener at all, the connections come from a portal."""
         app = self.app
-        await app.stores.open(app.rights.names)
+        await app.stores.open(app.rights.names, app.hosting.ledger(app.config))
         await app.rights.refuse_squatted(app.stores.accounts, app.rights.names)
         app.tables.open()
         if listen:

@@ -94,9 +94,11 @@ class Sessions:
         else:
             login.greet(self.app, session)
 
-    async def resume(self, session: Session, name: str, room: str | None, why: str | None) -> None:
+    async def resume(self, session: Session, name: str, room: str | None, why: str | None,
+                     via: str | None = None) -> None:
         """A connection the portal kept through a restart of this process: logged in
-        again, in the room it was in, with what recovery has to tell (its refunds)."""
+        again, in the room it was in, with what recovery has to tell (its refunds).
+        `via`: one that walked in from another shard that way (server/casino/handoff.py)."""
         if not self.admit(session):
             return
         account = await self.app.accounts.get(name)
@@ -104,7 +106,7 @@ class Sessions:
             login.greet(self.app, session)
             return
         with session.reply():
-            await login.enter(self.app, session, account, room=room,
+            await login.enter(self.app, session, account, room=room, via=via,
                               again=f"{why + ' ' if why else ''}You are logged in again.")
 
     # --- input -------------------------------------------------------------
@@ -130,11 +132,14 @@ class Sessions:
             if not taken:
                 with session.reply():
                     session.tell(notice)
-        for line in lines[:taken]:
+        for i, line in enumerate(lines[:taken]):
             if session.closed or self.app.closing:
                 return
             await self.on_line(session, line, now, notice)
             notice = None
+            if session.moving is not None:     # walked into another shard: the rest is for it
+                session.moving.rest.extend(lines[i + 1:taken])
+                return
 
     async def on_line(self, session: Session, line: str | TooLong, now: float,
                       notice: str | None = None) -> None:
@@ -174,6 +179,12 @@ class Sessions:
             session.tell("Something went wrong on our side; please try again.")
 
     # --- departure ---------------------------------------------------------
+    def moved_out(self, session: Session) -> None:
+        """The session walked into another shard (server/casino/handoff.py): it lives on
+        there, and here it is forgotten without a departure."""
+        self._live.discard(session)
+        self.clock.forget(session)
+
     async def on_disconnect(self, session: Session) -> None:
         """A connection ended. If it was its account's live session, the player
         leaves: out of the room at once, then every table applies its rule for

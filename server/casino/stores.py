@@ -11,6 +11,7 @@ from server.db.url import Database
 
 if TYPE_CHECKING:
     from server.ledger import Ledger
+    from server.ledger.shards import LedgerShard
 
 log = logging.getLogger("casino")
 
@@ -28,12 +29,13 @@ class Stores:
         self._accounts: AccountStore | None = None
         self._table_time: TableTimeStore | None = None
 
-    async def open(self, operators: Iterable[str]) -> None:
-        """`operators`: the names an account store made before origins were kept trusts."""
+    async def open(self, operators: Iterable[str], shard: LedgerShard | None = None) -> None:
+        """`operators`: the names an account store made before origins were kept trusts;
+        `shard`: this process is that shard's ledger writer (server/casino/hosting.py)."""
         from server.ledger import Ledger
         if self.database.path is not None:
             self.database.path.parent.mkdir(parents=True, exist_ok=True)
-        self._ledger = await Ledger.open(self.database)
+        self._ledger = await Ledger.open(self.database, shard=shard)
         for item in getattr(self._ledger, "recovered", []) or []:
             logs.event(log, "recovery", detail=item)
         self._accounts = AccountStore(self.database, operators)

@@ -9,6 +9,7 @@ from collections import Counter
 from typing import Iterator, Mapping, Protocol
 
 from server import logs
+from server.casino.hosting import Hosting
 from server.config.model import CasinoConfig
 from server.tables.delivery import Viewing
 from server.tables.table import TableApp, Table
@@ -25,6 +26,8 @@ class TablesApp(TableApp, Protocol):
     def config(self) -> CasinoConfig: ...
     @property
     def world(self) -> World: ...
+    @property
+    def hosting(self) -> Hosting: ...
 
 
 class Tables(Mapping[str, Table]):
@@ -51,8 +54,9 @@ class Tables(Mapping[str, Table]):
         """Open a table for every configured table that has none; returns their ids."""
         app = self.app
         opened = []
+        hosted = app.hosting.tables(app.config)
         for table_id, config in app.config.tables.items():
-            if table_id in self._tables:
+            if table_id in self._tables or (hosted is not None and table_id not in hosted):
                 continue
             table = Table(app, config, generation=self.opened[table_id])
             self.opened[table_id] += 1

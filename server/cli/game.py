@@ -22,6 +22,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_database_options(p)
     p.add_argument("--seed", type=int, default=None, help="make every table's dice deterministic")
     p.add_argument("--log-json", action="store_true", help="log one JSON object per line")
+    p.add_argument("--shard", default=None,
+                   help="host this shard's rooms of server.shards (casino serve names it)")
     p.set_defaults(func=run)
 
 
@@ -62,6 +64,10 @@ async def _game(config: object, args: argparse.Namespace, fds: tuple[int, int]) 
     except DatabaseError as e:
         print(refuse("casino serve", None, e), file=sys.stderr, flush=True)
         return 1
-    app = Casino(config, database, seed=args.seed, config_dir=args.config, rooms_dir=args.rooms)
+    if args.shard is not None and args.shard not in {s.name for s in config.settings.shards}:
+        print(f"casino game: no shard {args.shard!r} in server.shards", file=sys.stderr, flush=True)
+        return 1
+    app = Casino(config, database, seed=args.seed, config_dir=args.config, rooms_dir=args.rooms,
+                 shard=args.shard)
     return await serve_game(app, *fds, lambda e: refuse("casino serve", database, e)
                             if isinstance(e, open_errors()) else None)

@@ -78,7 +78,7 @@ async def _serve(config: CasinoConfig, args: argparse.Namespace) -> int:
     except DatabaseError as e:
         print(refuse("casino serve", None, e), file=sys.stderr, flush=True)
         return 1
-    refused = shards_refusal(settings, database)
+    refused = shards_refusal(settings, database, args.one_process)
     if refused:
         print(f"casino serve: {refused}", file=sys.stderr, flush=True)
         return 1
@@ -123,17 +123,20 @@ async def _reload(app: ReloadApp) -> None:
         print(("reload: " if applied else "reload refused: ") + line, file=sys.stderr)
 
 
-def shards_refusal(settings: Settings, database: Database) -> str:
+def shards_refusal(settings: Settings, database: Database, one_process: bool = False) -> str:
     """Why `casino serve` will not run these shards on this database ('' if it will).
-    --database or --data may put a config validated for PostgreSQL on SQLite."""
+    --database or --data may put a config validated for PostgreSQL on SQLite; shards
+    are game processes behind a portal, which --one-process has none of."""
     from server.config.shards import sharded, sqlite_refusal
     from server.db.url import SQLITE
     if not sharded(settings):
         return ""
     if database.kind == SQLITE:
         return sqlite_refusal(settings)
-    return (f"{len(settings.shards)} shards: serving more than one game process is not built yet "
-            "(issue 37); leave server.shards out to serve every room from one")
+    if one_process:
+        return (f"{len(settings.shards)} shards are {len(settings.shards)} game processes behind the portal:"
+                " --one-process cannot serve them")
+    return ""
 
 
 def _exec_portal(args: argparse.Namespace, settings: Settings, database: Database, host: str,
@@ -143,12 +146,14 @@ def _exec_portal(args: argparse.Namespace, settings: Settings, database: Databas
     portal uses (the same pid: signals, the pid file and a service manager see no
     change). The database URL goes in the environment, out of `ps`."""
     from server.config.model import plain_settings
+    from server.config.shards import door
     from server.portal.main import Plan, plan_env
-    from server.portal.portal import DATABASE_ENV, game_argv
+    from server.portal.portal import DATABASE_ENV, games
     plan: Plan = {"config": str(args.config), "rooms": str(args.rooms), "host": host, "port": port,
                   "web_port": web_port,
                   "pid_file": str(Path(args.pid_file) if args.pid_file else pid_default(database)),
-                  "game_argv": game_argv(args), "log_json": bool(args.log_json), "seed": args.seed,
+                  "games": games(args, settings), "door": door(settings),
+                  "log_json": bool(args.log_json), "seed": args.seed,
                   "settings": plain_settings(settings)}
     os.environ.update(plan_env(plan))
     os.environ[DATABASE_ENV] = database.url

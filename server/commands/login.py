@@ -13,7 +13,7 @@ import asyncio
 import logging
 import textwrap
 from dataclasses import dataclass
-from typing import Mapping, Protocol
+from typing import TYPE_CHECKING, Mapping, Protocol
 
 from server import logs
 from server.commands import stats
@@ -28,6 +28,10 @@ from server.accounts.passwords import HashBusy, Passwords, password_problem
 from server.accounts.store import Account, AccountStore, NameTaken
 from server.ledger import Ledger
 from server.render.text import clean
+from server.world.rooms import arrival_from
+
+if TYPE_CHECKING:
+    from server.casino.hosting import Hosting
 
 log = logging.getLogger("casino.accounts")
 
@@ -70,6 +74,8 @@ class LoginApp(RoomApp, stats.StatsApp, Protocol):
     def closed_rooms(self) -> set[str]: ...          # a kept connection's room may have closed
     @property
     def session_clock(self) -> SessionDeadlines: ...
+    @property
+    def hosting(self) -> Hosting: ...            # a shard claims the wallet of whoever enters it
 
     def announce(self, room: str, text: str, exclude: Session | None = None) -> None: ...
     async def status(self, session: LoggedIn) -> dict[str, object]: ...
@@ -282,14 +288,18 @@ LEAVE_WAIT = 30.0     # seconds a login waits for the account's previous session
 
 
 async def enter(app: LoginApp, session: Session, account: Account, *,
-                room: str | None = None, again: str | None = None) -> None:
+                room: str | None = None, again: str | None = None, via: str | None = None) -> None:
     """Put a logged-in person into the world, taking over an older session.
 
     If the account's previous session is still leaving (its tables applying
     the disconnect), wait for that first; from then on nothing awaits until
     this session is the account's one live session. `room` and `again`: a
     connection the portal kept through a restart comes back to the room it
-    was in (if that is still open), told `again` instead of arriving."""
+    was in (if that is still open), told `again` instead of arriving. `via`:
+    it walked in from a room another shard hosts, that way (a handoff,
+    server/casino/handoff.py): it reads the room and nothing else, and the room
+    sees it arrive. On a shard, the wallet is claimed first: from then on only
+    this shard writes it (docs/ledger.md, "Shards")."""
     while (departure := app.leaving.get(account.key)) is not None:
         departure.waiting += 1
         try:
@@ -301,6 +311,10 @@ async def enter(app: LoginApp, session: Session, account: Account, *,
             departure.waiting -= 1
     if session.gone:
         return                  # hung up while checking the password: never enters
+    if app.hosting.shard is not None:
+        await app.ledger.claim([account.key])
+        if session.gone:
+            return
     old = app.online.get(account.key)
     if room is None or room not in app.world.rooms or room in app.closed_rooms:
         room = app.config.settings.start_room
@@ -317,8 +331,11 @@ async def enter(app: LoginApp, session: Session, account: Account, *,
     session.prompt_text = "> "
     app.online[account.key] = session
     app.world.place(session, room)
-    logs.event(log, "login", name=account.key, ip=session.ip, takeover=old is not None, again=again is not None)
-    if again is not None:
+    logs.event(log, "login", name=account.key, ip=session.ip, takeover=old is not None,
+               again=again is not None and via is None, via=via or "-")
+    if via is not None:
+        app.announce(room, f"{account.name} arrives from {arrival_from(via)}.", exclude=session)
+    elif again is not None:
         session.tell(again)
     elif old is not None:
         session.tell("You took over your earlier connection.")
@@ -326,8 +343,9 @@ async def enter(app: LoginApp, session: Session, account: Account, *,
         app.announce(room, f"{account.name} arrives.", exclude=session)
     for notice in await app.ledger.take_notices(account.key):
         session.tell(f"Notice: {notice}")
-    bal = await app.ledger.balance(account.key)
-    session.tell(f"You have {bal.wallet} chips. Type 'help' for commands.", "")
+    if via is None:
+        bal = await app.ledger.balance(account.key)
+        session.tell(f"You have {bal.wallet} chips. Type 'help' for commands.", "")
     mud.send(session, "Char.Status", await app.status(session))
     await stats.login_gmcp(app, session)
     session.tell(*describe_room(app, session))

@@ -1,12 +1,15 @@
 """Walking between rooms: the direction words, their short forms, and `go`."""
 from __future__ import annotations
 
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from server.commands.general import RoomApp, describe_room
 from server.commands.registry import REGISTRY, Context, Handler
-from server.net.session import Session
+from server.net.session import LoggedIn, Session, logged_in
 from server.world.rooms import DIRECTIONS, arrival_from, direction
+
+if TYPE_CHECKING:
+    from server.casino.hosting import Hosting
 
 
 class MovementApp(RoomApp, Protocol):
@@ -16,6 +19,10 @@ class MovementApp(RoomApp, Protocol):
 
     @property
     def closed_rooms(self) -> set[str]: ...
+    @property
+    def hosting(self) -> Hosting: ...
+
+    async def hand_off(self, session: LoggedIn, room: str, way: str) -> bool: ...
 
     def announce(self, room: str, text: str, exclude: Session | None = None) -> None: ...
 
@@ -37,6 +44,10 @@ async def move(ctx: Ctx, word: str) -> None:
         return
     if target in app.closed_rooms:
         session.tell("That room has been closed by the management.")
+        return
+    if not app.hosting.hosts(target):   # another shard's: the session moves there
+        if logged_in(session):
+            await app.hand_off(session, target, way)
         return
     app.announce(here, f"{session.name} leaves {way}.", exclude=session)
     app.world.place(session, target)

@@ -134,3 +134,29 @@ def shard_of(settings: Settings, rooms: Iterable[str]) -> dict[str, str]:
     if not settings.shards:
         return {room: ONE for room in rooms}
     return {room: shard.name for shard in settings.shards for room in shard.rooms}
+
+
+def rooms_of(settings: Settings, shard: str) -> frozenset[str] | None:
+    """The rooms `shard` hosts, or None for every room (no shards named)."""
+    if not settings.shards:
+        return None
+    for named in settings.shards:
+        if named.name == shard:
+            return frozenset(named.rooms)
+    return frozenset()
+
+
+def names(settings: Settings) -> list[str]:
+    """The shards' names, in the config's order (ONE when none is named)."""
+    return [shard.name for shard in settings.shards] or [ONE]
+
+
+def door(settings: Settings) -> str:
+    """The shard a new connection starts on: the one hosting the start room, where
+    everyone logs in (ONE when none or one is named; the first if no shard names it)."""
+    if not sharded(settings):
+        return ONE
+    for shard in settings.shards:
+        if settings.start_room in shard.rooms:
+            return shard.name
+    return names(settings)[0]

@@ -167,3 +167,24 @@ def reopened(conn: Conn, db: Database) -> Conn:
         conn.close()
         return connect(db)
     return conn
+
+
+# PostgreSQL serializes every schema change under this lock (a transaction's):
+# two processes starting together on a fresh database (two shards) would
+# otherwise both create a table, and one fails on the catalogue's unique index.
+SCHEMA_LOCK = 0x6361_7369_6E6F + 1
+
+
+def create_tables(conn: Conn, db: Database, sql: str) -> None:
+    """Run `sql` (CREATE ... IF NOT EXISTS) once whoever else starts beside us."""
+    if db.kind == SQLITE:
+        conn.execute(sql)
+        return
+    conn.execute("BEGIN")
+    try:
+        conn.execute("SELECT pg_advisory_xact_lock(?)", (SCHEMA_LOCK,))
+        conn.execute(sql)
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise

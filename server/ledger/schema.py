@@ -18,7 +18,7 @@ OWNER_COLUMNS).
 """
 from __future__ import annotations
 
-from server.db.connection import SQLITE_DIALECT, Conn, Dialect
+from server.db.connection import SCHEMA_LOCK, SQLITE_DIALECT, Conn, Dialect
 from server.db.url import POSTGRES, SQLITE
 
 # `top`'s boards, each one indexed query (server/ledger/boards.py). A player's totals are
@@ -266,7 +266,7 @@ def migrate(conn: Conn, dialect: Dialect = SQLITE_DIALECT) -> int:
     conn.execute(dialect.begin_write)
     try:
         if dialect.name == POSTGRES:
-            conn.execute("SELECT pg_advisory_xact_lock(?)", (POSTGRES_LOCK + 1,))
+            conn.execute("SELECT pg_advisory_xact_lock(?)", (SCHEMA_LOCK,))
         found = version(conn, dialect)
         if found > SCHEMA_VERSION:
             raise RuntimeError(f"database schema {found} is newer than this program's {SCHEMA_VERSION}")

@@ -54,9 +54,14 @@ class Entry(Protocol):
     (server.portal.game.Kept): logged in again after a restart, and lines read
     while the process stops handed back to the next one."""
 
+    @property
+    def partial(self) -> str: ...           # an unfinished line the process before read
+
     async def greet(self, session: Session) -> None: ...
 
     async def on_input(self, session: Session, lines: list[str | TooLong], now: float) -> None: ...
+
+    async def moved(self, session: Session, partial: str) -> None: ...   # walked into another shard
 
 
 class Edge:
@@ -144,23 +149,29 @@ class Connection:
         app = self.app
         splitter = LineSplitter(app.config.settings.limits.max_line)
         loop = asyncio.get_running_loop()
+        if entry is not None and entry.partial:
+            splitter.feed(entry.partial)
         try:
             await (entry.greet if entry is not None else app.on_connect)(session)
             take = entry.on_input if entry is not None else app.on_input
-            while not session.closed:
+            while not session.closed and session.moving is None:
                 chunk = await anext(chunks, None)
                 if chunk is None or session.closed:
                     break
                 await take(session, splitter.feed(chunk), loop.time())
+            if session.moving is not None and entry is not None:
+                await entry.moved(session, splitter.rest())   # it lives on in another process
+                return
         except (ConnectionError, asyncio.IncompleteReadError):
             pass
         except Exception:
             log.exception("event=%s ip=%s", self.edge.error_event, self.ip)
         finally:
             try:
-                await app.on_disconnect(session)
+                if session.moving is None:
+                    await app.on_disconnect(session)
             finally:
-                if not session.closed:
+                if not session.closed and session.moving is None:
                     session.close()
                 await chunks.aclose()       # the edge's reading ends here too
 

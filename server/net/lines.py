@@ -34,6 +34,11 @@ class LineSplitter:
         self._dropping = False
         self._after_cr = False
 
+    def rest(self) -> str:
+        """The unfinished line's text so far ('' once it is over the cap): for the
+        process a connection moves to (server/casino/handoff.py), fed there first."""
+        return "" if self._dropping else "".join(self._buf)
+
     @property
     def pending(self) -> int:
         """Characters of the unfinished line (counted even when dropped)."""

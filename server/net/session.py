@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import TYPE_CHECKING, Awaitable, Callable, Protocol, TypeGuard
 
@@ -40,6 +41,7 @@ from server import logs
 from server.net.client import clamp_width, guess_prefs
 from server.net.mud import Channel
 from server.net.throttle import TokenBucket
+from server.net.lines import TooLong
 from server.render.prefs import Prefs
 from server.render.width import fit
 
@@ -165,6 +167,18 @@ class Pager:
         return text if len(text) <= width else "-- More: Enter for more, q to stop -- "
 
 
+@dataclass
+class Moving:
+    """A session walking into a room another game process (shard) hosts: where to,
+    which way it walked (the arrival line there), and the lines it had typed
+    after the walk, read here but left for that process (server/casino/handoff.py)."""
+
+    shard: str
+    room: str
+    via: str
+    rest: list[str | TooLong] = field(default_factory=list)
+
+
 class Session:
     def __init__(self, writer: Writer, ip: str, *, max_output: int = MAX_PENDING_OUTPUT,
                  drop: Callable[[], None] | None = None) -> None:
@@ -199,6 +213,7 @@ class Session:
         self.gmcp: Channel | None = None   # data for client scripts, when agreed (server.net.mud)
         self._prefs: Prefs | None = None  # made once logged in (see `prefs`)
         self.resized: Callable[[], None] | None = None   # told of a resize (the portal tells the game)
+        self.moving: Moving | None = None   # walking into a room another game process hosts
 
     # --- identity and preferences -------------------------------------
     @property
@@ -329,6 +344,9 @@ class Session:
         self._flush_scheduled = False
         if self.closed or self._replying:    # a reply under way sends it all as one block
             return
+        if self.moving is not None:          # it lives on in another process, which writes now
+            self._outbox.clear()
+            return
         body = self._render(self._outbox)
         self._outbox.clear()
         self._send(body)
@@ -338,6 +356,9 @@ class Session:
         taller than the screen (the rest waits for Enter at the more prompt)."""
         self._flush_scheduled = False
         if self.closed:
+            return
+        if self.moving is not None:          # no prompt here: the next process shows the room
+            self._outbox.clear()
             return
         lines = self._pager.page(_lines_of(self._render(self._outbox)), self.rows)
         self._outbox.clear()

@@ -238,6 +238,7 @@ class CasinoTelnetServer(tl.CompressionGuard, telnetlib3.TelnetServer):
         self.complaints: set[str] = set()   # kinds of client error already logged (complain)
         self.handover: Handover | None = None   # set before connection_made for an adopted socket
         self._report_due = False            # a negotiated change not yet told to the handover
+        self.moved_away = False             # handed to another game process (let_go)
 
     # --- what negotiation decided ----------------------------------------
     # The wire's encoding and the prompt's end mark follow from options and
@@ -329,7 +330,7 @@ class CasinoTelnetServer(tl.CompressionGuard, telnetlib3.TelnetServer):
         transport = self._raw
         gone = transport is None or transport.is_closing()   # the socket itself ended
         conn.hung_up()
-        if self.handover is not None:
+        if self.handover is not None and not self.moved_away:
             self.handover.ended()
         super().connection_lost(exc)
         if self._resume_at is not None:
@@ -639,6 +640,32 @@ def _quiet_telnetlib() -> None:
         logger = logging.getLogger(name)
         if _NOISE not in logger.filters:
             logger.addFilter(_NOISE)
+
+
+async def buffered_text(proto: CasinoTelnetServer) -> str:
+    """Text read from the socket and not taken as lines yet (telnetlib3's reader
+    buffer): for the process the connection moves to (server/casino/handoff.py)."""
+    reader = proto.reader
+    if reader is None or not tl.reader_buffered(reader):
+        return ""
+    data = await reader.read(READ_ALL)       # at once: the buffer holds it
+    return data if isinstance(data, str) else bytes(data).decode("utf-8", "replace")
+
+
+def let_go(proto: CasinoTelnetServer) -> None:
+    """The connection moved to another game process (server/casino/handoff.py), the
+    portal holding the socket: this process closes its own descriptor, sending
+    nothing (no FIN while the portal's is open), and forgets it."""
+    proto.moved_away = True
+    transport = proto._raw
+    if transport is not None:
+        transport.abort()
+
+
+def unsent(proto: CasinoTelnetServer) -> int:
+    """Bytes written to the connection that the kernel has not taken yet."""
+    transport = proto._raw
+    return transport.get_write_buffer_size() if transport is not None else 0
 
 
 class TelnetEdge:

@@ -10,6 +10,8 @@ back through `deliver`, onto the connection's Session as it is.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from server.net.lifecycle import logged_in as count_login
 from server.net.lines import TooLong
 from server.net.session import Session
@@ -17,6 +19,16 @@ from server.net.throttle import ConnectionCounter
 from server.portal import protocol
 
 BUFFERED_LINES = 20        # lines a player may type while the game process restarts
+
+
+@dataclass(slots=True)
+class Moving:
+    """A relayed connection walking into another shard, until `source` has sent
+    back what it had of it (server/portal/protocol.py, `move` .. `released`)."""
+
+    source: str
+    via: str
+    lines: list[str | TooLong] = field(default_factory=list)
 
 
 class Clients:
@@ -32,7 +44,9 @@ class Clients:
         self.waiting: dict[int, list[str | TooLong]] = {}   # typed while no game process listens
         self.online: set[int] = set()          # logged in (MSSP counts them)
         self.greeted: set[int] = set()         # handed to a game process (it showed the banner)
-        self.known: set[int] = set()           # connections the current game process was given
+        self.known: set[int] = set()           # connections their shard's game process was given
+        self.shard: dict[int, str] = {}        # the shard each connection's player is on
+        self.moving: dict[int, Moving] = {}    # walking into another shard
         self._next_id = 1
 
     def next_id(self) -> int:
@@ -41,11 +55,12 @@ class Clients:
         self._next_id += 1
         return cid
 
-    def add(self, session: Session) -> int:
-        """A new connection: its id, its client facts as they are now."""
+    def add(self, session: Session, shard: str) -> int:
+        """A new connection, on `shard`: its id, its client facts as they are now."""
         cid = self.next_id()
         self.sessions[cid] = session
         self.ids[session] = cid
+        self.shard[cid] = shard
         self.told[cid] = self.facts(session)
         return cid
 
@@ -54,7 +69,7 @@ class Clients:
         cid = self.ids.pop(session, None)
         if cid is None:
             return None
-        for kept in (self.sessions, self.states, self.told, self.waiting):
+        for kept in (self.sessions, self.states, self.told, self.waiting, self.shard, self.moving):
             kept.pop(cid, None)
         self.online.discard(cid)
         self.greeted.discard(cid)
@@ -92,12 +107,19 @@ class Clients:
         return changed
 
     # --- handing connections to a game process --------------------------------------
-    def handover(self) -> list[protocol.Conn]:
-        """Every connection, as `hello` gives them to a new game process (now known to it)."""
-        conns: list[protocol.Conn] = [{"id": cid, "ip": s.ip, "x": self.told.get(cid) or self.facts(s), "s": self.states.get(cid),
-                  "new": cid not in self.greeted} for cid, s in self.sessions.items()]
-        self.greeted.update(self.sessions)
-        self.known = set(self.sessions)
+    def on(self, shard: str) -> list[Session]:
+        """The sessions whose player is on `shard` (or walking into it)."""
+        return [s for cid, s in self.sessions.items() if self.shard.get(cid) == shard]
+
+    def handover(self, shard: str) -> list[protocol.Conn]:
+        """Every connection on `shard`, as `hello` gives them to a new game process of it
+        (now known to it); one still walking in joins once its source lets it go."""
+        ids = [cid for cid in self.sessions if self.shard.get(cid) == shard and cid not in self.moving]
+        conns: list[protocol.Conn] = [{"id": cid, "ip": s.ip, "x": self.told.get(cid) or self.facts(s),
+                                       "s": self.states.get(cid), "new": cid not in self.greeted}
+                                      for cid, s in ((cid, self.sessions[cid]) for cid in ids)]
+        self.greeted.update(ids)
+        self.known = {cid for cid in self.known if self.shard.get(cid) != shard} | set(ids)
         return conns
 
     def opened(self, cid: int, session: Session) -> protocol.Open:
@@ -106,9 +128,10 @@ class Clients:
         self.greeted.add(cid)
         return {"t": "open", "id": cid, "ip": session.ip, "x": self.told.get(cid) or self.facts(session)}
 
-    def unknown(self) -> list[tuple[int, Session]]:
-        """Connections that came while the current game process was starting."""
-        return [(cid, s) for cid, s in self.sessions.items() if cid not in self.known]
+    def unknown(self, shard: str) -> list[tuple[int, Session]]:
+        """Connections that came to `shard` while its game process was starting."""
+        return [(cid, s) for cid, s in self.sessions.items()
+                if cid not in self.known and self.shard.get(cid) == shard and cid not in self.moving]
 
     def wait(self, cid: int, lines: list[str | TooLong]) -> None:
         """Typed while no game process listens: kept for the next one (a few lines each)."""
@@ -122,12 +145,48 @@ class Clients:
             if cid in self.sessions:
                 self.waiting[cid] = (lines + self.waiting.get(cid, []))[:BUFFERED_LINES]
 
-    def take_waiting(self) -> list[protocol.In]:
-        """What waited, as `in` messages for the game process that now listens."""
-        messages: list[protocol.In] = [{"t": "in", "id": cid, "l": protocol.pack_lines(lines)}
-                                            for cid, lines in self.waiting.items() if cid in self.sessions]
-        self.waiting.clear()
-        return messages
+    def take_waiting(self, shard: str) -> list[protocol.In]:
+        """What waited on `shard`, as `in` messages for its game process that now listens."""
+        ids = [cid for cid in self.waiting if self.shard.get(cid) == shard and cid not in self.moving]
+        return [{"t": "in", "id": cid, "l": protocol.pack_lines(self.waiting.pop(cid))}
+                for cid in ids if cid in self.sessions]
+
+    # --- walking into another shard (server/portal/protocol.py: move .. released) ----
+    def move(self, cid: int, to: str, source: str, state: protocol.State, lines: list[str | TooLong],
+             via: str) -> None:
+        """The player walked into shard `to`; what `source` had of the connection follows."""
+        self.shard[cid] = to
+        self.states[cid] = state
+        self.known.discard(cid)
+        self.moving[cid] = Moving(source, via, lines)
+
+    def behind(self, cid: int, lines: list[str | TooLong]) -> None:
+        """Lines the source had been sent before it moved: typed before what waits here."""
+        moving = self.moving.get(cid)
+        if moving is not None:
+            moving.lines += lines
+
+    def released(self, cid: int, serving: bool) -> protocol.Join | None:
+        """The source has sent back everything: the `join` for the shard's game process,
+        now known to it (None when it is not `serving`: its next start is handed the
+        connection logged in, and what was typed waits for it)."""
+        moving = self.moving.pop(cid, None)
+        session = self.sessions.get(cid)
+        state = self.states.get(cid)
+        if moving is None or session is None or state is None:
+            return None
+        lines = (moving.lines + self.waiting.pop(cid, []))[:BUFFERED_LINES]
+        if not serving:
+            self.waiting[cid] = lines
+            return None
+        self.known.add(cid)
+        self.greeted.add(cid)
+        return {"t": "join", "id": cid, "ip": session.ip, "x": self.told.get(cid) or self.facts(session),
+                "s": state, "via": moving.via, "l": protocol.pack_lines(lines)}
+
+    def moving_from(self, source: str) -> list[int]:
+        """The moves `source` had begun (its game process ended: nothing more comes of them)."""
+        return [cid for cid, moving in self.moving.items() if moving.source == source]
 
     # --- what the game process writes ------------------------------------------------
     def deliver(self, m: protocol.ForConnection) -> None:

@@ -29,14 +29,15 @@ from typing import Protocol
 from server import logs
 from server.config.model import plain_settings
 from server.net.edge_app import LinkApp
-from server.net.lines import TooLong
+from server.net.lines import LineSplitter, TooLong
 from server.net.session import Session
-from server.net.telnet import CasinoTelnetServer, TelnetApp, TelnetEdge, kept_state
+from server.net.telnet import CasinoTelnetServer, TelnetApp, TelnetEdge, buffered_text, kept_state, let_go, unsent
 from server.portal import handover, protocol
 
 log = logging.getLogger("casino.portal")
 
 BYE_WAIT = 5.0       # seconds, after `bye`, for the portal to end its side of the link
+MOVE_DRAIN = 2.0     # seconds a moving connection's output has to reach its socket
 
 
 class GameApp(LinkApp, TelnetApp, Protocol):
@@ -50,7 +51,8 @@ class Kept:
     """A handed telnet socket's Handover (server.net.telnet): what the portal
     must keep for the next game process, told as it changes, and its end."""
 
-    __slots__ = ("link", "id", "kept", "state", "new", "why", "again", "told_kept", "told_state", "proto")
+    __slots__ = ("link", "id", "kept", "state", "new", "why", "via", "again", "partial", "told_kept",
+                 "told_state", "proto")
 
     def __init__(self, link: GameLink, adopt: handover.Adopt) -> None:
         self.link = link
@@ -59,7 +61,9 @@ class Kept:
         self.state = adopt["s"]
         self.new = adopt["new"]
         self.why = adopt["why"]
+        self.via = adopt.get("via")              # walked in from another shard, that way
         self.again = protocol.unpack_lines(adopt.get("l") or [])   # handed back by the process before
+        self.partial = adopt.get("r") or ""      # an unfinished line it read (a handoff)
         self.told_kept = adopt["k"]
         self.told_state = adopt["s"]
         self.proto: CasinoTelnetServer | None = None
@@ -68,7 +72,7 @@ class Kept:
         app = self.link.app
         state = self.state
         if state is not None:
-            await app.resume(session, str(state.get("name")), state.get("room"), self.why)
+            await app.resume(session, str(state.get("name")), state.get("room"), self.why, self.via)
         else:
             await app.on_connect(session, again=not self.new)
         if self.again:
@@ -80,6 +84,29 @@ class Kept:
             self.link.send({"t": "again", "id": self.id, "l": protocol.pack_lines(lines)})
             return
         await self.link.app.on_input(session, lines, now)
+
+    async def moved(self, session: Session, partial: str) -> None:
+        """The player walked into a room another shard hosts (server/casino/handoff.py):
+        reading stops, what was read and not handled goes with the connection, what
+        was written here reaches the socket first, then the portal moves it and this
+        process lets its descriptor go."""
+        proto, moving = self.proto, session.moving
+        assert proto is not None and moving is not None, "a served session moves"
+        proto.pause("handoff")
+        splitter = LineSplitter(self.link.app.config.settings.limits.max_line)
+        lines = moving.rest + splitter.feed(partial + await buffered_text(proto))
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + MOVE_DRAIN
+        await asyncio.sleep(0)                       # the session's last output is written
+        while unsent(proto) and loop.time() < deadline:
+            await asyncio.sleep(0.005)
+        self.link.handed.pop(self.id, None)
+        self.link.send({"t": "move", "id": self.id, "to": moving.shard, "via": moving.via,
+                        "s": {"name": session.account.name if session.account else "", "room": moving.room},
+                        "l": protocol.pack_lines(lines), "r": splitter.rest(),
+                        "k": json.dumps(kept_state(proto), separators=(",", ":"), sort_keys=True)})
+        self.link.outbox.flush()
+        let_go(proto)
 
     def negotiated(self, proto: CasinoTelnetServer) -> None:
         kept = json.dumps(kept_state(proto), separators=(",", ":"), sort_keys=True)
@@ -207,6 +234,7 @@ class GameLink:
         # does): one player's slow command (a password hash) never holds up another's
         self.inboxes: dict[int, asyncio.Queue[list[str | TooLong] | None]] = {}
         self.tasks: set[asyncio.Task[None]] = set()
+        self.moved_out: set[int] = set()       # relayed connections that moved, until `moved`
         self.closed = False
 
     def send(self, message: protocol.Message) -> None:
@@ -257,6 +285,8 @@ class GameLink:
         if m["t"] == "in":
             session = self.sessions.get(m["id"])
             if session is None:
+                if m["id"] in self.moved_out:       # sent before the portal had the move
+                    self.send({"t": "behind", "id": m["id"], "l": m["l"]})
                 return
             if "x" in m:
                 self._facts(session, m["x"])
@@ -269,7 +299,14 @@ class GameLink:
                 self._facts(session, m["x"])
         elif m["t"] == "open":
             self._open(m["id"], m["ip"], m["x"], None, new=True)
+        elif m["t"] == "join":
+            self._open(m["id"], m["ip"], m["x"], m["s"], new=False, via=m["via"],
+                       lines=protocol.unpack_lines(m["l"]))
+        elif m["t"] == "moved":
+            self.moved_out.discard(m["id"])
+            self.send({"t": "released", "id": m["id"]})
         elif m["t"] == "gone":
+            self.moved_out.discard(m["id"])
             inbox = self.inboxes.pop(m["id"], None)
             if inbox is not None:
                 inbox.put_nowait(None)
@@ -319,7 +356,8 @@ class GameLink:
             session.prefs_changed()
 
     def _open(self, cid: int, ip: str, facts: protocol.Facts, state: protocol.State | None,
-              why: str | None = None, *, new: bool) -> None:
+              why: str | None = None, *, new: bool, via: str | None = None,
+              lines: list[str | TooLong] | None = None) -> None:
         writer = RemoteWriter(self, cid, dict(facts))
         limits = self.app.config.settings.limits
         session = Session(writer, ip, max_output=limits.max_output)
@@ -332,23 +370,26 @@ class GameLink:
         self.sessions[cid] = session
         inbox: asyncio.Queue[list[str | TooLong] | None] = asyncio.Queue()
         self.inboxes[cid] = inbox
+        if lines:
+            inbox.put_nowait(lines)
         if not new:
             session.kept()
-        task = asyncio.create_task(self._serve(cid, session, inbox, state, why, new))
+        task = asyncio.create_task(self._serve(cid, session, inbox, state, why, new, via))
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
     async def _serve(self, cid: int, session: Session, inbox: asyncio.Queue[list[str | TooLong] | None],
-                     state: protocol.State | None, why: str | None, new: bool) -> None:
-        """One connection's life in this process: greeted (or logged in again), its lines
-        in order, then its departure."""
+                     state: protocol.State | None, why: str | None, new: bool, via: str | None) -> None:
+        """One connection's life in this process: greeted (or logged in again, or walked
+        in from another shard), its lines in order, then its departure, or its move
+        to another shard."""
         app = self.app
         loop = asyncio.get_running_loop()
         try:
             if state is not None:
                 assert isinstance(session.writer, RemoteWriter)
                 session.writer.told = state
-                await app.resume(session, str(state.get("name")), state.get("room"), why)
+                await app.resume(session, str(state.get("name")), state.get("room"), why, via)
             else:
                 await app.on_connect(session, again=not new)
             while (lines := await inbox.get()) is not None:
@@ -356,12 +397,34 @@ class GameLink:
                     self._give_back(cid, lines)
                     continue
                 await app.on_input(session, lines, loop.time())
+                if session.moving is not None:
+                    self._move(cid, session)
+                    return
         except Exception:
             log.exception("event=link_session_error id=%d", cid)
         finally:
             self.sessions.pop(cid, None)
-            session.hung_up = True
-            await app.on_disconnect(session)
+            if session.moving is None:
+                session.hung_up = True
+                await app.on_disconnect(session)
+
+    def _move(self, cid: int, session: Session) -> None:
+        """A relayed connection walked into another shard: it goes there with the
+        lines typed after the walk; what the portal sends before it has the move
+        comes back `behind`, then `released` (server/portal/protocol.py)."""
+        moving = session.moving
+        assert moving is not None
+        lines = list(moving.rest)
+        inbox = self.inboxes.pop(cid, None)
+        while inbox is not None and not inbox.empty():
+            more = inbox.get_nowait()
+            if more is None:
+                break
+            lines += more
+        self.moved_out.add(cid)
+        self.send({"t": "move", "id": cid, "to": moving.shard, "via": moving.via,
+                   "s": {"name": session.account.name if session.account else "", "room": moving.room},
+                   "l": protocol.pack_lines(lines)})
 
 
 async def serve_game(app: GameApp, link_fd: int, handover_fd: int,

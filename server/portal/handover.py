@@ -23,7 +23,9 @@ the socket in its ancillary data), portal to game only:
                                     a new connection, negotiate), `s` who is logged in,
                                     `new` if no game process greeted it yet, `why` told
                                     to those logged in again, `l` lines the process before
-                                    read but did not handle (`again`): handled first
+                                    read but did not handle (`again`): handled first; `via`
+                                    and `r` for one that walked in from another shard (the
+                                    way it walked, an unfinished line)
 """
 from __future__ import annotations
 
@@ -58,6 +60,8 @@ class Adopt(TypedDict):
     new: bool
     why: str | None
     l: NotRequired[list[protocol.PackedLine]]
+    via: NotRequired[str]            # walked in from another shard, that way (a handoff)
+    r: NotRequired[str]              # an unfinished line the shard before read
 
 
 def channel() -> tuple[socket.socket, socket.socket]:
@@ -161,6 +165,9 @@ class HandedSocket:
     greeted: bool = False                  # a game process has shown it the banner
     again: list[str | TooLong] = field(default_factory=list)   # read, not handled: for the next one
     anonymous: bool = True                 # counted among the not logged in (the caps)
+    shard: str = ""                        # the shard its player is on
+    via: str | None = None                 # walking in from another shard, that way
+    partial: str = ""                      # ... with this unfinished line
 
     def notice(self, text: str) -> None:
         """A line of the portal's own (the casino is restarting), written
@@ -181,9 +188,23 @@ class Handed:
         self.sockets: dict[int, HandedSocket] = {}
         self.known: set[int] = set()          # given to the game process now serving
 
-    def add(self, cid: int, sock: socket.socket, ip: str) -> HandedSocket:
-        handed = self.sockets[cid] = HandedSocket(sock, ip)
+    def add(self, cid: int, sock: socket.socket, ip: str, shard: str) -> HandedSocket:
+        handed = self.sockets[cid] = HandedSocket(sock, ip, shard=shard)
         return handed
+
+    def on(self, shard: str) -> list[int]:
+        return [cid for cid, h in self.sockets.items() if h.shard == shard]
+
+    def move(self, cid: int, to: str, state: protocol.State, kept: Kept | None,
+             lines: list[str | TooLong], partial: str, via: str) -> None:
+        """The player walked into shard `to` (its game process let the socket go):
+        adopted there next, logged in, with what the shard before read of it."""
+        h = self.sockets[cid]
+        h.shard, h.state, h.via, h.partial = to, state, via, partial
+        if kept is not None:
+            h.kept = kept
+        h.again = (lines + h.again)[:BUFFERED_LINES]
+        self.known.discard(cid)
 
     def adopt(self, cid: int, why: str | None = None) -> Adopt:
         """The adopt message for one socket (now known to the serving game process)."""
@@ -196,6 +217,10 @@ class Handed:
         if h.again:
             message["l"] = protocol.pack_lines(h.again[:BUFFERED_LINES])
             h.again = []
+        if h.via is not None:
+            message["via"] = h.via
+            message["r"] = h.partial
+            h.via, h.partial = None, ""
         return message
 
     def handed_back(self, returned: dict[int, list[str | TooLong]]) -> None:
@@ -205,12 +230,12 @@ class Handed:
             if h is not None:
                 h.again = (h.again + lines)[:BUFFERED_LINES]
 
-    def forget(self) -> None:
-        """The game process ended: none is known to the next one yet."""
-        self.known.clear()
+    def forget(self, shard: str) -> None:
+        """`shard`'s game process ended: none of its sockets is known to the next one yet."""
+        self.known -= set(self.on(shard))
 
-    def unknown(self) -> list[int]:
-        return [cid for cid in self.sockets if cid not in self.known]
+    def unknown(self, shard: str) -> list[int]:
+        return [cid for cid, h in self.sockets.items() if cid not in self.known and h.shard == shard]
 
     def kept(self, cid: int, kept: Kept) -> None:
         h = self.sockets.get(cid)
@@ -235,9 +260,11 @@ class Handed:
         h.sock.close()
         self.counter.release(h.ip, anonymous=h.anonymous)
 
-    def notice(self, text: str) -> None:
+    def notice(self, text: str, shard: str | None = None) -> None:
+        """To every socket (on `shard`, when given)."""
         for h in self.sockets.values():
-            h.notice(text)
+            if shard is None or h.shard == shard:
+                h.notice(text)
 
     def close_all(self) -> None:
         for cid in list(self.sockets):

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import shutil
 import tempfile
+import threading
 from pathlib import Path
 
 Dirs = tuple[Path, Path]          # config/ and rooms/
@@ -26,9 +27,14 @@ class LastGoodConfig:
         self.good: Dirs | None = None
         self.taken: Dirs | None = None
         self._copies = 0
+        self._lock = threading.Lock()      # each shard's start copies (in a thread of its own)
 
     def take(self, dirs: Dirs) -> None:
         """Copy `dirs` as they are now, before a game process reads them (blocking: small files)."""
+        with self._lock:
+            self._take(dirs)
+
+    def _take(self, dirs: Dirs) -> None:
         self._copies += 1
         where = self.root / str(self._copies)
         try:

@@ -24,7 +24,8 @@ class Plan(TypedDict):
     port: int
     web_port: int | None
     pid_file: str
-    game_argv: list[str]
+    games: dict[str, list[str]]      # each shard's game process command line (server.portal.portal.games)
+    door: str                        # the shard where a new connection starts (the start room's)
     log_json: bool
     seed: int | None
     settings: dict[str, object]      # the `server:` settings as read (plain_settings)
@@ -51,8 +52,8 @@ async def _serve(plan: Plan) -> int:
     # the settings alone, as `casino serve` read them (no YAML here): the game process
     # reads the whole config, and tells the portal its settings after each reload
     config = CasinoConfig(settings=settings_from_plain(plan["settings"]), tables={}, rooms={})
-    portal = Portal(config, plan["game_argv"], (Path(plan["config"]), Path(plan["rooms"])))
-    if not await portal.start_game():
+    portal = Portal(config, plan["games"], plan["door"], (Path(plan["config"]), Path(plan["rooms"])))
+    if not await portal.start_games():
         if portal.last_good is not None:
             portal.last_good.remove()
         return 1

@@ -47,8 +47,8 @@ from server.net.throttle import ConnectionCounter
 from server.portal import accept, protocol
 from server.portal.clients import Clients
 from server.portal.handover import Handed
-from server.portal.game_process import RESTART_WINDOW, Ahead, GameProcess, StartFailures
-from server.portal.last_good import Dirs, LastGoodConfig, with_dirs
+from server.portal.last_good import LastGoodConfig
+from server.portal.shard_games import RESTARTING, ShardGames
 from server.tables.manager import Manager
 
 if TYPE_CHECKING:
@@ -57,33 +57,31 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("casino.portal")
 
-GAME_STOP_TIMEOUT = 60.0   # seconds a stopping game process has before it is killed
-RESTARTING = "The casino is restarting."
 DATABASE_ENV = "CASINO_GAME_DATABASE"     # the database URL the game process uses
 
 
 class Portal:
     """The edges' EdgeApp in the portal process (see server.net.edge_app.EdgeApp): the
-    connections are `clients`, the game process behind them `game`."""
+    connections are `clients` (relayed) and `handed` (telnet sockets), each on one
+    shard; `shards` the game processes behind them, one shard's after another."""
 
-    def __init__(self, config: CasinoConfig, game_argv: list[str],
+    def __init__(self, config: CasinoConfig, games: dict[str, list[str]], door: str,
                  config_dirs: tuple[Path, Path] | None = None, game_env: dict[str, str] | None = None) -> None:
         self.config = config
-        self.game_argv = game_argv             # `casino game ...` without the link's fd
         self.game_env = dict(game_env or {})   # the database URL: never on a command line `ps` shows
         self.config_dirs = config_dirs         # config/ and rooms/, read again after a reload
         self.last_good = LastGoodConfig() if config_dirs is not None else None
         self.connections = ConnectionCounter.of(config.settings.limits)
         self.clients = Clients(self.connections)
-        self.handed = Handed(self.connections)    # telnet sockets, served by the game process
+        self.handed = Handed(self.connections)    # telnet sockets, served by the game processes
         self.telnet = Edge(self, "telnet", "shell_error")   # their admission
         self.manager = Manager(config.settings.tick_hz)
         self.closing = False
         self.stop_reason = "The casino is closing."
         self.started_at = time.time()
-        self.game: GameProcess | None = None
-        self.ahead = Ahead()                   # the next game process, started ahead of a restart
-        self.failures = StartFailures()
+        # each shard's `casino game` command line (one, for every room, when none is named)
+        self.shards = {name: ShardGames(self, name, argv) for name, argv in games.items()}
+        self.door = door                       # the shard where a new connection starts
         self.stopped = asyncio.Event()
         self.stop_requested = asyncio.Event()
         self.exit_code = 0
@@ -110,12 +108,9 @@ class Portal:
     def addresses(self) -> str:
         return self.listeners.addresses
 
-    def _serving(self) -> GameProcess | None:
-        """The game process, if it listens now (not starting, not saying goodbye)."""
-        return self.game if self.game is not None and self.game.ready else None
-
     def accepted(self, sock: socket.socket, ip: str) -> None:
-        """A telnet socket: counted in the caps (or refused with the reason) and handed on."""
+        """A telnet socket: counted in the caps (or refused with the reason) and handed
+        to the shard where everyone logs in."""
         admitted = self.telnet.admit(ip)
         if isinstance(admitted, str):
             try:
@@ -125,9 +120,9 @@ class Portal:
             sock.close()
             return
         cid = self.clients.next_id()
-        handed = self.handed.add(cid, sock, ip)
+        handed = self.handed.add(cid, sock, ip, self.door)
         logs.event(log, "connect", ip=ip, id=cid)
-        if (game := self._serving()) is not None:
+        if (game := self.shards[self.door].serving()) is not None:
             game.sockets.send(self.handed.adopt(cid), sock.fileno())
         else:                              # handed over once the next game process is ready
             handed.notice(f"*** {RESTARTING} One moment. ***\r\n")
@@ -139,10 +134,10 @@ class Portal:
         if self.closing:
             session.close(f"*** {self.stop_reason} ***")
             return
-        cid = self.clients.add(session)
+        cid = self.clients.add(session, self.door)
         session.resized = lambda: self._facts_changed(session)
         logs.event(log, "connect", ip=session.ip, id=cid)
-        if (game := self._serving()) is not None:
+        if (game := self.shards[self.door].serving()) is not None:
             game.send(self.clients.opened(cid, session))
         else:                              # opened once the next game process is ready
             session.relay(f"*** {RESTARTING} One moment. ***\r\n", prompt=True)
@@ -151,7 +146,8 @@ class Portal:
         cid = self.clients.ids.get(session)
         if cid is None or not lines:
             return
-        if (game := self._serving()) is None:
+        game = self.shards[self.clients.shard[cid]].serving()
+        if game is None or cid in self.clients.moving:
             self.clients.wait(cid, lines)
             return
         message: protocol.In = {"t": "in", "id": cid, "l": protocol.pack_lines(lines)}
@@ -160,124 +156,97 @@ class Portal:
         game.send(message)
 
     async def on_disconnect(self, session: Session) -> None:
-        cid = self.clients.remove(session)
-        if cid is not None and self.game is not None:
-            self.game.send({"t": "gone", "id": cid})
+        cid = self.clients.ids.get(session)
+        if cid is None:
+            return
+        shard = self.clients.shard.get(cid, self.door)
+        if self.clients.remove(session) is not None:     # its shard's game process knows it
+            self.shards[shard].send({"t": "gone", "id": cid})
 
     def _facts_changed(self, session: Session) -> None:
         cid = self.clients.ids.get(session)
-        if cid is None or (game := self._serving()) is None:
+        if cid is None or cid in self.clients.moving:
+            return
+        if (game := self.shards[self.clients.shard[cid]].serving()) is None:
             return
         if changed := self.clients.changed_facts(cid, session):
             game.send({"t": "x", "id": cid, "x": changed})
 
-    # --- the game process -----------------------------------------------------------
-    async def _spawn(self, dirs: Dirs | None) -> GameProcess:
-        """A new game process, on `dirs` (the last good copy) or the operator's files
-        (then copied as the last good, should it start). It waits for its hello."""
-        if dirs is None and self.last_good is not None and self.config_dirs is not None:
-            await asyncio.to_thread(self.last_good.take, self.config_dirs)
-        return await GameProcess.spawn(with_dirs(self.game_argv, dirs) if dirs else self.game_argv,
-                                       self.game_env)
-
-    async def start_game(self, why: str | None = None, dirs: Dirs | None = None) -> bool:
-        """Start a game process (or take the one started ahead) and hand it every
-        connection; False if it could not start. `dirs`: the config and rooms to read
-        instead of the operator's (the last good copy)."""
-        last_good = self.last_good
-        ahead = self.ahead.take() if dirs is None else None
-        if ahead is not None:
-            game = await ahead
-        else:
-            await self.ahead.drop(GAME_STOP_TIMEOUT)
-            game = await self._spawn(dirs)
-        self.game = game
-        conns = self.clients.handover()
-        game.send({"t": "hello", "v": protocol.VERSION, "conns": conns, "why": why,
-                   "port": self.port, "web_port": self.web_port})
-        self.handed.forget()
-        for cid in list(self.handed.sockets):
-            game.sockets.send(self.handed.adopt(cid, why), self.handed.sockets[cid].sock.fileno())
-        asyncio.create_task(self._run(game))
-        if not await game.started:
-            return False
-        if dirs is None and last_good is not None:
-            last_good.worked()
-        logs.event(log, "game_started", pid=game.proc.pid, connections=len(conns),
-                   config="last_good" if dirs else "current")
-        for cid, session in self.clients.unknown():
-            game.send(self.clients.opened(cid, session))
-        for cid in self.handed.unknown():
-            game.sockets.send(self.handed.adopt(cid), self.handed.sockets[cid].sock.fileno())
-        for message in self.clients.take_waiting():
-            game.send(message)
-        return True
-
-    async def _run(self, game: GameProcess) -> None:
-        """The game process's life, then what happens next (start_game's caller
-        decides for one that never started)."""
-        code = await game.run(self._from_game)
-        if self.game is game:
-            self.game = None
-        if game.ready_at:
-            await self._game_ended(game, code)
-
-    def _from_game(self, message: protocol.Message) -> None:
+    # --- what the game processes say (server.portal.shard_games.PortalSide) ------------
+    def heard(self, shard: ShardGames, message: protocol.Message) -> None:
         if message["t"] == "ready" or message["t"] == "reloaded":
             if "settings" in message:
                 self.follow(settings_from_plain(message["settings"]))
             if message["t"] == "reloaded":
-                logs.event(log, "portal_reloaded")
+                logs.event(log, "portal_reloaded", shard=shard.name)
         elif message["t"] == "restarting" and not self.closing:
-            self.ahead.start(lambda: self._spawn(None))
+            shard.start_ahead()
         elif message["t"] == "k":
             self.handed.kept(message["id"], message["k"])
         elif message["t"] == "gone":
             self.handed.gone(message["id"])
         elif message["t"] == "s" and message["id"] in self.handed.sockets:
             self.handed.state(message["id"], message["s"])
+        elif message["t"] == "move":
+            self._move(shard, message)
+        elif message["t"] == "behind":
+            self.clients.behind(message["id"], protocol.unpack_lines(message["l"]))
+        elif message["t"] == "released":
+            self._join(message["id"])
         elif protocol.for_connection(message):
             self.clients.deliver(message)
 
-    async def _game_ended(self, game: GameProcess, code: int) -> None:
-        """A game process that was serving exited: for good, to be replaced, or dead."""
-        bye = game.bye                     # None: it said no goodbye
-        if self.closing or (bye is not None and not bye.get("restart")):
-            logs.event(log, "game_stopped", code=code)
-            self.exit_code = code
-            await self.ahead.drop(GAME_STOP_TIMEOUT)
-            why = bye.get("why") if bye is not None else None
-            self.request_stop(str(why or self.stop_reason))
+    def _move(self, source: ShardGames, m: protocol.Move) -> None:
+        """A player walked into a room shard `to` hosts (server/casino/handoff.py): a telnet
+        socket, let go by `source`, is handed to `to`'s game process at once; a relayed
+        connection waits for `source` to send back what it had (`released`)."""
+        cid, to = m["id"], m["to"]
+        if to not in self.shards:
+            log.error("event=move_to_unknown_shard shard=%s id=%d", to, cid)
+            to = self.door
+        lines = protocol.unpack_lines(m["l"])
+        if cid in self.handed.sockets:
+            self.handed.move(cid, to, m["s"], m.get("k"), lines, m.get("r", ""), m["via"])
+            if (game := self.shards[to].serving()) is not None:
+                game.sockets.send(self.handed.adopt(cid), self.handed.sockets[cid].sock.fileno())
+            logs.event(log, "handoff", id=cid, source=source.name, target=to)
+        elif cid in self.clients.sessions:
+            self.clients.move(cid, to, source.name, m["s"], lines, m["via"])
+            if not source.send({"t": "moved", "id": cid}):
+                self._join(cid)            # it is gone: nothing more comes of the connection
+
+    def _join(self, cid: int) -> None:
+        """A relayed connection's source has nothing more of it: its shard takes it."""
+        shard = self.clients.shard.get(cid)
+        if shard is None:
             return
-        self.clients.handed_back(game.returned)
-        self.handed.handed_back(game.returned)
-        logs.event(log, "game_restarting", code=code, crashed=game.crashed)
-        if game.crashed:
-            for session in list(self.clients.sessions.values()):
-                session.relay(f"\r\n*** {RESTARTING} One moment. ***\r\n")
-            self.handed.notice(f"\r\n*** {RESTARTING} One moment. ***\r\n")
-        if game.died_at_once():
-            self.failures.add()                    # died as soon as it served: a crash loop?
-        why = "The casino restarted after a failure." if game.crashed else None
-        dirs: Dirs | None = None                   # the operator's files first
-        while True:
-            if self.failures.too_many():
-                log.error("event=game_keeps_failing failures=%d window=%ds",
-                          self.failures.recent(), int(RESTART_WINDOW))
-                self.exit_code = 1
-                await self.ahead.drop(GAME_STOP_TIMEOUT)
-                self.request_stop("The casino could not start.")
-                return
-            if await self.start_game(why, dirs):
-                return
-            self.failures.add()
-            if dirs is None and self.last_good is not None and self.last_good.good is not None:
-                dirs = self.last_good.good         # then the files the last good start read
-                log.warning("event=game_on_last_good_config config=%s", dirs[0])
-                continue                           # at once: the players are waiting
-            await asyncio.sleep(1.0)               # whatever failed may need a moment (the database)
+        game = self.shards[shard].serving()
+        join = self.clients.released(cid, game is not None)
+        if join is not None and game is not None:
+            game.send(join)
+            logs.event(log, "handoff", id=cid, target=shard)
+
+    def source_gone(self, shard: str) -> None:
+        """`shard`'s game process ended: the moves it had begun go on without it."""
+        for cid in self.clients.moving_from(shard):
+            self._join(cid)
+
+    def stop_for_good(self, code: int, why: str) -> None:
+        """A game process stopped for good (an operator's `shutdown`): the whole casino stops."""
+        self.exit_code = code
+        self.request_stop(why)
+
+    def given_up(self) -> None:
+        """A shard's game processes keep failing: the casino cannot serve it."""
+        self.exit_code = 1
+        self.request_stop("The casino could not start.")
 
     # --- lifecycle ------------------------------------------------------------------
+    async def start_games(self) -> bool:
+        """Every shard's game process, started together; False if one could not start."""
+        started = await asyncio.gather(*(shard.start() for shard in self.shards.values()))
+        return all(started)
+
     async def listen(self, host: str, port: int, web_port: int | None) -> None:
         """Open the edges as one process does (server.casino.listeners)."""
         try:
@@ -293,11 +262,11 @@ class Portal:
         self.stop_requested.set()
 
     def restart(self, reason: str = RESTARTING) -> None:
-        """`casino restart` (SIGUSR1): the game process restarts, everyone stays; it
+        """`casino restart` (SIGUSR1): every game process restarts, everyone stays; each
         refuses while config/ or rooms/ is broken (the new one would not start on
         them), each error `restart_refused` in the log."""
-        if (game := self._serving()) is not None:
-            game.send({"t": "restart", "why": reason})
+        for shard in self.shards.values():
+            shard.send({"t": "restart", "why": reason})
 
     def follow(self, settings: Settings) -> None:
         """The settings a game process read (at its start, which a restart makes, or
@@ -307,21 +276,14 @@ class Portal:
         self.connections.configure(settings.limits)
 
     def reload(self) -> None:
-        """SIGHUP: the game process reloads (its own `reload`)."""
-        if (game := self._serving()) is not None:
-            game.send({"t": "reload"})
+        """SIGHUP: every game process reloads (its own `reload`)."""
+        for shard in self.shards.values():
+            shard.send({"t": "reload"})
 
     async def stop(self) -> None:
-        """Stop for good: the game process settles and says goodbye, then the edges close."""
+        """Stop for good: the game processes settle and say goodbye, then the edges close."""
         self.closing = True
-        await self.ahead.drop(GAME_STOP_TIMEOUT)
-        game = self.game
-        if game is not None:
-            game.send({"t": "stop", "why": self.stop_reason})
-            try:
-                await asyncio.wait_for(game.proc.wait(), GAME_STOP_TIMEOUT)
-            except asyncio.TimeoutError:
-                game.proc.kill()
+        await asyncio.gather(*(shard.stop(self.stop_reason) for shard in self.shards.values()))
         loop = asyncio.get_running_loop()
         sessions = list(self.clients.sessions.values())
         for session in sessions:
@@ -331,6 +293,7 @@ class Portal:
         while any(s.unsent() for s in sessions) and loop.time() < deadline:
             await asyncio.sleep(0.01)
         for handed in self.handed.sockets.values():
+            game = self.shards[handed.shard].game if handed.shard in self.shards else None
             if game is None or game.crashed:      # a game process that stopped said its goodbye
                 handed.notice(f"\r\n*** {self.stop_reason} Goodbye. ***\r\n")
         self.handed.close_all()
@@ -339,12 +302,23 @@ class Portal:
             self.last_good.remove()
         self.stopped.set()
 
+
 def install_signals(portal: Portal) -> None:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, portal.request_stop, "The casino is closing for the night.")
     loop.add_signal_handler(signal.SIGHUP, portal.reload)
     loop.add_signal_handler(signal.SIGUSR1, portal.restart)
+
+
+def games(args: argparse.Namespace, settings: Settings) -> dict[str, list[str]]:
+    """Each shard's game process command line: `casino game --shard NAME` for each
+    shard named, or one `casino game` for every room."""
+    from server.config.shards import ONE, sharded
+    argv = game_argv(args)
+    if not sharded(settings):              # none named, or one: the one game process
+        return {ONE: argv}
+    return {shard.name: [*argv, "--shard", shard.name] for shard in settings.shards}
 
 
 def game_argv(args: argparse.Namespace) -> list[str]:

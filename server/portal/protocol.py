@@ -30,6 +30,11 @@ Portal to game:
   stop     {why}              stop for good (the portal was told to stop)
   restart  {why}              stop and let a new game process take over (`casino restart`)
   reload   {}                 reload the configuration (SIGHUP)
+  join     {id, ip, x, s, via, l}   a relayed connection walked in from another shard (`via`
+                              the way it walked), logged in as `s`, with the lines it typed
+                              meanwhile, in order (server/casino/handoff.py)
+  moved    {id}               the portal has the `move` of a relayed connection: no more of
+                              its input comes here; answered with `released`
 
 Game to portal:
   ready    {settings}         the casino is open (ledger recovered, tables open), and the
@@ -59,6 +64,12 @@ Game to portal:
                               next game process restores: server.net.telnet kept_state), as
                               JSON text the portal keeps unparsed
   gone     {id}               a handed telnet connection ended: the portal closes its socket
+  move     {id, to, via, s, l, r?, k?}   the player walked into a room shard `to` hosts:
+                              the connection goes there as `s`, with `l` the lines read and
+                              not handled and `r` an unfinished one; a telnet socket with
+                              `k` its negotiated state (this process has let it go)
+  behind   {id, l}            input for a relayed connection that had moved: for its shard
+  released {id}               after `moved`: nothing more of that connection is here
 
 Client facts (`x`) are what the game reads as `get_extra_info`: ttype1-4,
 TERM, LANG, cols, rows, agreed_charset, scrolls (the browser page), naws (the
@@ -133,6 +144,21 @@ class FactsChanged(TypedDict):
 
 class Gone(TypedDict):
     t: Literal["gone"]
+    id: int
+
+
+class Join(TypedDict):
+    t: Literal["join"]
+    id: int
+    ip: str
+    x: Facts
+    s: State
+    via: str
+    l: list[PackedLine]
+
+
+class Moved(TypedDict):
+    t: Literal["moved"]
     id: int
 
 
@@ -225,15 +251,38 @@ class KeptChanged(TypedDict):
     k: str                  # JSON text: the portal keeps it as it is, unparsed
 
 
+class Move(TypedDict):
+    t: Literal["move"]
+    id: int
+    to: str
+    via: str
+    s: State
+    l: list[PackedLine]
+    r: NotRequired[str]
+    k: NotRequired[str]
+
+
+class Behind(TypedDict):
+    t: Literal["behind"]
+    id: int
+    l: list[PackedLine]
+
+
+class Released(TypedDict):
+    t: Literal["released"]
+    id: int
+
+
 class Bye(TypedDict):
     t: Literal["bye"]
     restart: bool
     why: str
 
 
-ToGame = Hello | Open | In | FactsChanged | Gone | Stop | Restart | Reload
+ToGame = Hello | Open | In | FactsChanged | Gone | Stop | Restart | Reload | Join | Moved
 ForConnection = Write | Prompt | Echo | Package | PageData | Close | Abort | SetState   # Clients.deliver
-ToPortal = Ready | Restarting | ForConnection | Reloaded | Again | Bye | KeptChanged | Gone
+ToPortal = (Ready | Restarting | ForConnection | Reloaded | Again | Bye | KeptChanged | Gone | Move | Behind
+            | Released)
 Message = ToGame | ToPortal
 _FOR_CONNECTION = frozenset({"w", "p", "echo", "g", "data", "close", "abort", "s"})
 

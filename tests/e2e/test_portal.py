@@ -110,6 +110,20 @@ class Server:
         return self.proc.wait(timeout=30)
 
 
+def listening(server: Server, within: float) -> None:
+    """Until the server's browser port and then its telnet port (the last it opens) accept."""
+    deadline = time.monotonic() + within
+    for p in (server.web_port, server.port):
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", p), timeout=1).close()
+                break
+            except OSError:
+                if server.proc.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(server.log_text())
+                time.sleep(0.05)     # polling for a real process to listen, not game time
+
+
 @contextlib.contextmanager
 def portal_server(work: Path):
     """A two-process casino (portal and game process) on free ports, an SQLite file and
@@ -127,16 +141,7 @@ def portal_server(work: Path):
             cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
     server = Server(proc, port, web_port, url, pid_file, log)
     try:
-        deadline = time.monotonic() + 30
-        for p in (web_port, port):          # telnet opens last
-            while True:
-                try:
-                    socket.create_connection(("127.0.0.1", p), timeout=1).close()
-                    break
-                except OSError:
-                    if proc.poll() is not None or time.monotonic() > deadline:
-                        raise RuntimeError(server.log_text())
-                    time.sleep(0.05)     # polling for a real process to listen, not game time
+        listening(server, 30)
         yield server
     finally:
         if proc.poll() is None:

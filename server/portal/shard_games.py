@@ -1,0 +1,188 @@
+"""One shard's game processes, one after another, in the portal.
+
+A casino naming no shards has one of these (every room); with `server.shards`
+the portal keeps one per shard, each the life of that shard's `casino game
+--shard NAME`: started (or taken from the one started ahead of a restart),
+handed the connections whose players are on its rooms, heard until it exits,
+then replaced, or the portal stopped (a stop for good, or too many failed
+starts). What the portal does with each connection (which shard it is on,
+its moves between shards) is the portal's (server/portal/portal.py).
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+from pathlib import Path
+from typing import Protocol
+
+from server import logs
+from server.portal import protocol
+from server.portal.clients import Clients
+from server.portal.game_process import RESTART_WINDOW, Ahead, GameProcess, StartFailures
+from server.portal.handover import Handed
+from server.portal.last_good import Dirs, LastGoodConfig, with_dirs
+
+log = logging.getLogger("casino.portal")
+
+GAME_STOP_TIMEOUT = 60.0   # seconds a stopping game process has before it is killed
+RESTARTING = "The casino is restarting."
+
+
+class PortalSide(Protocol):
+    """What a shard's game processes use of the portal (server.portal.portal.Portal)."""
+
+    @property
+    def clients(self) -> Clients: ...
+    @property
+    def handed(self) -> Handed: ...
+    @property
+    def last_good(self) -> LastGoodConfig | None: ...
+    @property
+    def config_dirs(self) -> tuple[Path, Path] | None: ...
+    @property
+    def game_env(self) -> dict[str, str]: ...
+    @property
+    def closing(self) -> bool: ...
+    @property
+    def stop_reason(self) -> str: ...
+    @property
+    def port(self) -> int: ...
+    @property
+    def web_port(self) -> int: ...
+
+    def heard(self, shard: ShardGames, message: protocol.Message) -> None: ...
+    def stop_for_good(self, code: int, why: str) -> None: ...
+    def source_gone(self, shard: str) -> None: ...
+    def given_up(self) -> None: ...
+
+
+class ShardGames:
+    """The game process of shard `name` now (`game`), the one started ahead of its
+    restart, and its failed starts."""
+
+    def __init__(self, portal: PortalSide, name: str, argv: list[str]) -> None:
+        self.portal = portal
+        self.name = name
+        self.argv = argv                       # `casino game ...` without the link's fd
+        self.game: GameProcess | None = None
+        self.ahead = Ahead()
+        self.failures = StartFailures()
+
+    def serving(self) -> GameProcess | None:
+        """The game process, if it listens now (not starting, not saying goodbye)."""
+        return self.game if self.game is not None and self.game.ready else None
+
+    def send(self, message: protocol.Message) -> bool:
+        """To the game process serving now; False (not sent) while there is none."""
+        game = self.serving()
+        if game is None:
+            return False
+        game.send(message)
+        return True
+
+    async def _spawn(self, dirs: Dirs | None) -> GameProcess:
+        """A new game process, on `dirs` (the last good copy) or the operator's files
+        (then copied as the last good, should it start). It waits for its hello."""
+        portal = self.portal
+        if dirs is None and portal.last_good is not None and portal.config_dirs is not None:
+            await asyncio.to_thread(portal.last_good.take, portal.config_dirs)
+        return await GameProcess.spawn(with_dirs(self.argv, dirs) if dirs else self.argv, portal.game_env)
+
+    def start_ahead(self) -> None:
+        """The game process said `restarting`: its successor starts now."""
+        self.ahead.start(lambda: self._spawn(None))
+
+    async def start(self, why: str | None = None, dirs: Dirs | None = None) -> bool:
+        """Start a game process (or take the one started ahead) and hand it every
+        connection on this shard; False if it could not start. `dirs`: the config and
+        rooms to read instead of the operator's (the last good copy)."""
+        portal = self.portal
+        clients, handed, last_good = portal.clients, portal.handed, portal.last_good
+        ahead = self.ahead.take() if dirs is None else None
+        if ahead is not None:
+            game = await ahead
+        else:
+            await self.ahead.drop(GAME_STOP_TIMEOUT)
+            game = await self._spawn(dirs)
+        self.game = game
+        conns = clients.handover(self.name)
+        game.send({"t": "hello", "v": protocol.VERSION, "conns": conns, "why": why,
+                   "port": portal.port, "web_port": portal.web_port})
+        handed.forget(self.name)
+        for cid in handed.on(self.name):
+            game.sockets.send(handed.adopt(cid, why), handed.sockets[cid].sock.fileno())
+        asyncio.create_task(self._run(game))
+        if not await game.started:
+            return False
+        if dirs is None and last_good is not None:
+            last_good.worked()
+        logs.event(log, "game_started", shard=self.name, pid=game.proc.pid, connections=len(conns),
+                   config="last_good" if dirs else "current")
+        for cid, session in clients.unknown(self.name):
+            game.send(clients.opened(cid, session))
+        for cid in handed.unknown(self.name):
+            game.sockets.send(handed.adopt(cid), handed.sockets[cid].sock.fileno())
+        for message in clients.take_waiting(self.name):
+            game.send(message)
+        return True
+
+    async def _run(self, game: GameProcess) -> None:
+        """The game process's life, then what happens next (start's caller
+        decides for one that never started)."""
+        code = await game.run(lambda message: self.portal.heard(self, message))
+        if self.game is game:
+            self.game = None
+        if game.ready_at:
+            await self._ended(game, code)
+
+    async def _ended(self, game: GameProcess, code: int) -> None:
+        """A game process that was serving exited: for good, to be replaced, or dead."""
+        portal = self.portal
+        bye = game.bye                     # None: it said no goodbye
+        if portal.closing or (bye is not None and not bye.get("restart")):
+            logs.event(log, "game_stopped", shard=self.name, code=code)
+            await self.ahead.drop(GAME_STOP_TIMEOUT)
+            why = bye.get("why") if bye is not None else None
+            portal.stop_for_good(code, str(why or portal.stop_reason))
+            return
+        portal.clients.handed_back(game.returned)
+        portal.handed.handed_back(game.returned)
+        portal.source_gone(self.name)              # moves it had begun: nothing more comes of them
+        logs.event(log, "game_restarting", shard=self.name, code=code, crashed=game.crashed)
+        if game.crashed:
+            notice = f"\r\n*** {RESTARTING} One moment. ***\r\n"
+            for session in portal.clients.on(self.name):
+                session.relay(notice)
+            portal.handed.notice(notice, self.name)
+        if game.died_at_once():
+            self.failures.add()                    # died as soon as it served: a crash loop?
+        why = "The casino restarted after a failure." if game.crashed else None
+        dirs: Dirs | None = None                   # the operator's files first
+        while True:
+            if self.failures.too_many():
+                log.error("event=game_keeps_failing shard=%s failures=%d window=%ds",
+                          self.name, self.failures.recent(), int(RESTART_WINDOW))
+                await self.ahead.drop(GAME_STOP_TIMEOUT)
+                portal.given_up()
+                return
+            if await self.start(why, dirs):
+                return
+            self.failures.add()
+            last_good = portal.last_good
+            if dirs is None and last_good is not None and last_good.good is not None:
+                dirs = last_good.good              # then the files the last good start read
+                log.warning("event=game_on_last_good_config shard=%s config=%s", self.name, dirs[0])
+                continue                           # at once: the players are waiting
+            await asyncio.sleep(1.0)               # whatever failed may need a moment (the database)
+
+    async def stop(self, why: str) -> None:
+        """Stop for good: the game process settles and says goodbye (killed after a minute)."""
+        await self.ahead.drop(GAME_STOP_TIMEOUT)
+        game = self.game
+        if game is None:
+            return
+        game.send({"t": "stop", "why": why})
+        try:
+            await asyncio.wait_for(game.proc.wait(), GAME_STOP_TIMEOUT)
+        except asyncio.TimeoutError:
+            game.proc.kill()
