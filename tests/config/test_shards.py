@@ -108,3 +108,22 @@ def test_serve_refuses_shards_on_an_sqlite_file_given_on_the_command_line(tmp_pa
         "casino serve: 2 shards need PostgreSQL (server.database: postgresql://...): "
         "each shard writes the ledger, and an SQLite file has one writer"]
     assert not (tmp_path / "casino.db").exists()
+
+
+def test_each_shard_gets_a_game_process_and_one_named_shard_is_the_one_process(tmp_path: Path) -> None:
+    import argparse
+    from server.casino.hosting import Hosting
+    from server.config.shards import door
+    from server.portal.portal import games
+    args = argparse.Namespace(config="config", rooms="rooms", seed=None, log_json=False)
+    two = load_config(*casino(tmp_path, "  shards: {hall: [lobby, cage], bar: [bar]}\n" + PG))
+    assert {name: argv[-2:] for name, argv in games(args, two.settings).items()} == {
+        "hall": ["--shard", "hall"], "bar": ["--shard", "bar"]}
+    assert door(two.settings) == "hall"                      # the start room's shard
+    bar = Hosting.of(two, "bar")
+    assert bar.hosts("bar") and not bar.hosts("lobby") and bar.where["lobby"] == "hall"
+    assert bar.ledger(two) is not None and bar.ledger(two).name == "bar"
+    one = load_config(*casino(tmp_path, "  shards: {all: [lobby, bar, cage]}\n"))
+    argvs = games(args, one.settings)
+    assert list(argvs) == [ONE] and "--shard" not in argvs[ONE] and door(one.settings) == ONE
+    assert Hosting.of(one, None).ledger(one) is None and Hosting.of(one, None).hosts("bar")
