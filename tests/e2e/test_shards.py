@@ -6,7 +6,8 @@ room and nothing else, the rooms on both sides hear the walk as any walk, the
 lines typed behind the walk run on the new shard in order, and the wallet goes
 with the player (the new shard claims it). A seat at a table does not: the walk
 is refused with the reason. A shard killed (kill -9) is restarted alone: its
-players are logged in again where they were, the other shard's notice nothing.
+players are logged in again where they were, the other shard's notice nothing;
+`casino restart` restarts every shard and drops nobody.
 After the casino stops, every wallet is its
 starting chips and `ledger check` is ok across both shards' houses."""
 from __future__ import annotations
@@ -160,6 +161,15 @@ async def test_walks_across_shards_are_handoffs_and_every_chip_stays(tmp_path, p
                 said = flat(await bob.cmd_expect("balance", "Wallet:", timeout=30))
                 assert "Wallet: 1000 chips." in said and "restart" not in said.lower(), said
                 assert flat(await alice.cmd_expect("west", "Exits:", timeout=30)).startswith("Bank Craps")
+
+                # `casino restart` (SIGUSR1 to the portal) restarts every shard; nobody is dropped
+                pids = {shard: shard_pid(server, shard) for shard in SHARDS}
+                os.kill(server.proc.pid, signal.SIGUSR1)
+                for client, room in ((alice, "Bank Craps"), (bob, "The Lobby")):
+                    said = flat(await client.expect("You are logged in again.", timeout=60))
+                    assert room in said, said
+                assert all(shard_pid(server, shard) != pid for shard, pid in pids.items())
+                assert "Wallet: 1000 chips." in flat(await bob.cmd_expect("balance", "Wallet:", timeout=30))
             finally:
                 for c in (alice, bob, web):
                     await c.close()
