@@ -341,9 +341,9 @@ async def enter(app: LoginApp, session: Session, account: Account, *,
         session.tell("You took over your earlier connection.")
     else:
         app.announce(room, f"{account.name} arrives.", exclude=session)
-    for notice in await app.ledger.take_notices(account.key):
-        session.tell(f"Notice: {notice}")
-    if via is None:
+    if via is None:              # a walk from another shard: its login took them, and it reads the room only
+        for notice in await app.ledger.take_notices(account.key):
+            session.tell(f"Notice: {notice}")
         bal = await app.ledger.balance(account.key)
         session.tell(f"You have {bal.wallet} chips. Type 'help' for commands.", "")
     mud.send(session, "Char.Status", await app.status(session))
