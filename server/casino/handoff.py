@@ -52,8 +52,8 @@ def refusal(app: HandoffApp, session: LoggedIn, held: dict[str, int]) -> str | N
     """Why this player may not walk into another shard now, or None."""
     seated = app.seat_of(session.key)
     if seated is not None:
-        return (f"You are seated at {_place(app, seated.id)}, and that room's tables play on without you"
-                " only here: 'leave' the table first, then walk on.")
+        return (f"You are seated at {_place(app, seated.id)}, and a seat cannot follow you that far:"
+                " 'leave' the table first, then walk on.")
     if held:
         table = next(iter(held))
         return f"You still have chips in play at {_place(app, table)}; wait for them to settle, then walk on."

@@ -71,6 +71,8 @@ class Kept:
     async def greet(self, session: Session) -> None:
         app = self.link.app
         state = self.state
+        if self.via is not None:
+            session.heard()               # the walk's Enter: the room starts on a fresh line
         if state is not None:
             await app.resume(session, str(state.get("name")), state.get("room"), self.why, self.via)
         else:
@@ -372,7 +374,7 @@ class GameLink:
         self.inboxes[cid] = inbox
         if lines:
             inbox.put_nowait(lines)
-        if not new:
+        if not new and via is None:        # a walk's Enter left the client on a fresh line
             session.kept()
         task = asyncio.create_task(self._serve(cid, session, inbox, state, why, new, via))
         self.tasks.add(task)

@@ -114,8 +114,9 @@ async def test_walks_across_shards_are_handoffs_and_every_chip_stays(tmp_path, p
                 await bob.expect("carol arrives")
 
                 # into the other shard: the new room and nothing else; the lobby hears her go
-                said = flat(await alice.cmd("west"))
-                assert said.startswith("The Pig Parlour"), said
+                reply = plain(await alice.cmd("west"))
+                assert reply.startswith("The Pig Parlour"), repr(reply)    # on the walk's own line, as any walk
+                said = flat(reply)
                 assert "logged in again" not in said and "You have" not in said, said
                 assert "restarting" not in said.lower(), said
                 assert "alice leaves west." in flat(await bob.expect("alice leaves west"))
