@@ -80,6 +80,6 @@ async def hand_off(app: HandoffApp, session: LoggedIn, target: str, way: str) ->
     if app.online.get(session.key) is session:
         del app.online[session.key]
     await app.tables.gone(session)             # watching: no longer (a seat was refused above)
-    app.sessions.moved_out(session)
+    app.sessions.forget(session)
     session.moving = Moving(app.hosting.where[target], target, way)
     return True

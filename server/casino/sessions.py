@@ -179,9 +179,9 @@ class Sessions:
             session.tell("Something went wrong on our side; please try again.")
 
     # --- departure ---------------------------------------------------------
-    def moved_out(self, session: Session) -> None:
-        """The session walked into another shard (server/casino/handoff.py): it lives on
-        there, and here it is forgotten without a departure."""
+    def forget(self, session: Session) -> None:
+        """Out of the sessions served here and their deadlines: at a disconnect, and
+        alone (no departure) when it walked into another shard (server/casino/handoff.py)."""
         self._live.discard(session)
         self.clock.forget(session)
 
@@ -190,8 +190,7 @@ class Sessions:
         leaves: out of the room at once, then every table applies its rule for
         a dropped player, then out of the online map. A login of the same
         account meanwhile waits for this to finish (login.enter)."""
-        self._live.discard(session)
-        self.clock.forget(session)
+        self.forget(session)
         if not logged_in(session):
             return
         key, online = session.key, self.app.online
