@@ -21,6 +21,7 @@ from server.accounts.passwords import Passwords
 from server.accounts.store import AccountStore
 from server.accounts.table_time import TableTimeStore
 from server.casino import gmcp, handoff
+from server.casino.crossing import Crossing
 from server.casino.hosting import Hosting
 from server.casino.life import CasinoLife
 from server.casino.listeners import CannotListen, Listeners
@@ -56,7 +57,8 @@ class Casino:
     def __init__(self, config: CasinoConfig, database: str | Path | Database, *, seed: int | None = None,
                  config_dir: str | Path = "config", rooms_dir: str | Path = "rooms",
                  registry: Registry | None = None, shard: str | None = None) -> None:
-        from server.commands import REGISTRY   # imports every command module
+        from server.bus.words import WORDS
+        from server.commands import REGISTRY   # imports every command module (and their WORDS)
         self.config = config
         # where chips and accounts live: an SQLite file or a PostgreSQL database
         self.database = database if isinstance(database, Database) else Database.parse(database)
@@ -93,6 +95,10 @@ class Casino:
         self.manager.subscribe(self.session_clock)
         self.listeners = Listeners(config.settings.host)
         self.life = CasinoLife(self)
+        # the words that cross shards, on the broker (server/casino/crossing.py); None: one shard
+        self.crossing = (Crossing(self, config.settings.bus, self.hosting.shard,
+                                  [s.name for s in config.settings.shards], WORDS)
+                         if self.hosting.shard is not None and config.settings.bus else None)
         apply_settings(self)                 # as every reload does again
 
     # --- life (server.casino.life) ---------------------------------------
@@ -118,6 +124,10 @@ class Casino:
 
     def schedule_shutdown(self, seconds: int, reason: str) -> None:
         self.life.schedule_shutdown(seconds, reason)
+
+    def broken_config(self) -> str | None:
+        """Why a restart would not start on config/ and rooms/ as they are now, or None."""
+        return self.life.broken_config()
 
     @property
     def closing(self) -> bool:

@@ -28,6 +28,7 @@ import nats
 import nats.errors
 from nats.aio.client import Client
 from nats.aio.msg import Msg
+from nats.aio.subscription import Subscription
 
 log = logging.getLogger("casino.bus")
 
@@ -40,7 +41,13 @@ FLUSH_TIMEOUT = 2           # seconds a new subscription waits for the broker to
 
 
 class BusUnavailable(Exception):
-    """A word that could not cross: the one line the player is told."""
+    """A word that could not cross: the one line the player is told. `nobody`: the
+    broker was reached and nobody listens there (for a player's subject: that
+    player is connected nowhere)."""
+
+    def __init__(self, reason: str, nobody: bool = False) -> None:
+        super().__init__(reason)
+        self.nobody = nobody
 
 
 class Bus:
@@ -51,7 +58,7 @@ class Bus:
         self.url = url
         self.name = name
         self.nc: Client | None = None
-        self._served: list[tuple[str, Handler]] = []
+        self._served: list[Served] = []
         self._connecting: asyncio.Task[None] | None = None
         self.up = asyncio.Event()              # set while connected, and `down` while not
         self.down = asyncio.Event()            # (once it was): what tests and a status wait on
@@ -72,8 +79,8 @@ class Bus:
                 log.debug("bus not reached url=%s error=%r", self.url, exc)
                 await asyncio.sleep(RETRY)
         self.nc = nc
-        for subject, handler in self._served:
-            await self._subscribe(subject, handler)
+        for served in list(self._served):
+            await self._subscribe(served)
         log.info("bus connected url=%s name=%s", self.url, self.name)
         self.up.set()
 
@@ -109,7 +116,7 @@ class Bus:
         try:
             reply = await self._client().request(subject, _encode(message), timeout=timeout)
         except nats.errors.NoRespondersError:
-            raise BusUnavailable("nobody answers there right now") from None
+            raise BusUnavailable("nobody answers there right now", nobody=True) from None
         except nats.errors.TimeoutError:
             raise BusUnavailable(f"no answer within {timeout:g} s") from None
         except (nats.errors.ConnectionClosedError, nats.errors.ConnectionReconnectingError,
@@ -117,14 +124,18 @@ class Bus:
             raise BusUnavailable("the casino's message bus is down; try again in a moment") from None
         return _decode(reply.data)
 
-    async def serve(self, subject: str, handler: Handler) -> None:
-        """Answer the words sent to `subject` with `handler` (now, and after every reconnect)."""
-        self._served.append((subject, handler))
+    async def serve(self, subject: str, handler: Handler) -> Served:
+        """Answer the words sent to `subject` with `handler` (now, and after every
+        reconnect) until the returned `Served` is stopped."""
+        served = Served(self, subject, handler)
+        self._served.append(served)
         if self.nc is not None:
-            await self._subscribe(subject, handler)
+            await self._subscribe(served)
+        return served
 
-    async def _subscribe(self, subject: str, handler: Handler) -> None:
+    async def _subscribe(self, served: Served) -> None:
         assert self.nc is not None
+        handler, subject = served.handler, served.subject
 
         async def on_message(msg: Msg) -> None:
             try:
@@ -138,11 +149,30 @@ class Bus:
                 except nats.errors.Error as exc:
                     log.debug("bus answer lost subject=%s error=%r", subject, exc)
 
-        await self.nc.subscribe(subject, cb=on_message)
+        try:
+            served.sub = await self.nc.subscribe(subject, cb=on_message)
+        except nats.errors.Error as exc:      # closed: nothing more is served
+            log.debug("bus subscription not made subject=%s error=%r", subject, exc)
+            return
+        if served not in self._served:        # stopped while it was being made
+            await self._unsubscribe(served)
+            return
+        if not self.nc.is_connected:
+            return               # sent with the reconnect (nats-py makes every subscription again)
         try:                     # the broker has it when this returns: a word sent next finds it
             await self.nc.flush(timeout=FLUSH_TIMEOUT)
         except (nats.errors.Error, asyncio.TimeoutError) as exc:
             log.debug("bus subscription not confirmed subject=%s error=%r", subject, exc)
+
+    async def _unsubscribe(self, served: Served) -> None:
+        if served in self._served:
+            self._served.remove(served)
+        sub, served.sub = served.sub, None
+        if sub is not None:
+            try:
+                await sub.unsubscribe()
+            except nats.errors.Error as exc:
+                log.debug("bus unsubscribe lost subject=%s error=%r", served.subject, exc)
 
     async def close(self) -> None:
         if self._connecting is not None and not self._connecting.done():
@@ -150,6 +180,18 @@ class Bus:
         if self.nc is not None and not self.nc.is_closed:
             await self.nc.close()
         self.up.clear()
+
+
+class Served:
+    """A subject this bus answers, until `stop`: a player's own subject lives as long
+    as the player is on this shard."""
+
+    def __init__(self, bus: Bus, subject: str, handler: Handler) -> None:
+        self.bus, self.subject, self.handler = bus, subject, handler
+        self.sub: Subscription | None = None
+
+    async def stop(self) -> None:
+        await self.bus._unsubscribe(self)
 
 
 def _encode(message: Message) -> bytes:

@@ -14,6 +14,7 @@ from server.reload import Reloadable, reload
 from server.render.text import sentence
 from server.tables.manager import Manager
 
+from server.casino.crossing import Crossing
 from server.casino.hosting import Hosting
 from server.casino.listeners import CannotListen, Listeners
 from server.casino.operators import Operators
@@ -58,6 +59,8 @@ class LifeApp(Reloadable, Protocol):
     def seed(self) -> int | None: ...
     @property
     def hosting(self) -> Hosting: ...
+    @property
+    def crossing(self) -> Crossing | None: ...
 
 
 class ShutdownCountdown:
@@ -110,6 +113,8 @@ class CasinoLife:
         await app.stores.open(app.rights.names, app.hosting.ledger(app.config))
         await app.rights.refuse_squatted(app.stores.accounts, app.rights.names)
         app.tables.open()
+        if app.crossing is not None:
+            await app.crossing.start()       # never waits for the broker (server/bus/bus.py)
         if listen:
             try:
                 await app.listeners.open(edges, host, port, web_port)
@@ -200,6 +205,8 @@ class CasinoLife:
         # Commands already running finish (a wager among them now finds its
         # table closed) before the ledger they may still read is closed.
         await app.sessions.say_goodbye(reason, self.restarting, COMMANDS_FINISH_WAIT)
+        if app.crossing is not None:
+            await app.crossing.close()
         await app.listeners.close()
         await app.stores.close()
         app.passwords.close()

@@ -2,19 +2,25 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Mapping, Protocol
+from typing import TYPE_CHECKING, Mapping, Protocol
 
+from server.accounts.names import name_problem
+from server.bus.bus import BusUnavailable, Message
+from server.bus.words import WORDS, Heard
 from server.commands.registry import REGISTRY, Command, Context, Registry
 from server.config.model import CasinoConfig, RoomConfig
 from server.games.catalogue import GAMES, entry_for
 from server.games.seam import GameEntry
-from server.net.session import Session
-from server.render.text import paint, wrap
+from server.net.session import LoggedIn, Session
+from server.render.text import clean, paint, wrap
 from server.render.width import glue
 from server.tables.table import Table
 from server.tables.manager import Manager
 from server.world.rooms import World
 from server.world.roster import Memo, Online
+
+if TYPE_CHECKING:
+    from server.casino.crossing import Crossing
 
 command = REGISTRY.command
 
@@ -31,6 +37,8 @@ class RoomApp(Protocol):
     def online(self) -> Online: ...
     @property
     def tables(self) -> Mapping[str, Table]: ...
+    @property
+    def crossing(self) -> Crossing | None: ...      # the words that cross shards; None: one shard
 
 
 class GeneralApp(RoomApp, Protocol):
@@ -194,6 +202,7 @@ def _heard(ctx: Ctx, room: str) -> bool:
 
 
 WHO_PAGE = 20
+WHO_DEEPEST = 5_000     # a shard tells `who` at most this many names (pages deeper list this shard's)
 
 
 @command("who", help="""who [page] | who <name prefix> [page] - who is connected, 20 to a page in name order: the room each is in, and the table where each plays or watches.""")
@@ -206,17 +215,70 @@ async def who(ctx: Ctx) -> None:
         return
     app = ctx.app
     places = places_at_tables(app)
+    if app.crossing is not None:
+        ctx.tell(*await who_everywhere(app, app.crossing, prefix, number, places))
+        return
     state = (app.online.version, app.world.version, places)
     page = app.who_pages.get(state, (prefix, number))
     if page is None:
-        page = who_page(app, prefix, number, places)
+        rows, total = who_rows(app, prefix, number, WHO_PAGE, places)
+        page = who_page(rows, total, prefix, number)
         app.who_pages.keep(state, (prefix, number), page)
     ctx.tell(*page)
 
 
-def who_page(app: GeneralApp, prefix: str, number: int, places: dict[str, str]) -> tuple[str, ...]:
+WhoRow = tuple[str, str]        # a name, and where that player is (room, and table if any)
+
+
+def who_rows(app: RoomApp, prefix: str, number: int, size: int,
+             places: dict[str, str]) -> tuple[list[WhoRow], int]:
+    """Page `number` (of `size` names) of the players here whose name starts with
+    `prefix`, in name order, and how many match in all."""
+    people, total = app.online.page(prefix, number, size)
+    rows = []
+    for s in people:
+        room = app.world.rooms.get(s.room) if s.room else None
+        table = places.get(s.key, "")
+        rows.append((s.name, glue(*(room.name if room else "?").split()) + (f": {table}" if table else "")))
+    return rows, total
+
+
+async def who_everywhere(app: RoomApp, crossing: Crossing, prefix: str, number: int,
+                         places: dict[str, str]) -> tuple[str, ...]:
+    """`who` of every shard: each tells its first names (as many as the page
+    needs), merged here in name order. A shard that does not answer is said
+    in one line, and the rest are listed."""
+    upto = min(number * WHO_PAGE, WHO_DEEPEST)
+    rows, total = who_rows(app, prefix, 1, upto, places)
+    missing = []
+    for shard, answer in (await crossing.to_others("who", {"prefix": prefix[:20], "upto": upto})).items():
+        if isinstance(answer, BusUnavailable):
+            missing.append(shard)
+            continue
+        found = answer.get("rows")
+        count = answer.get("n")
+        total += count if isinstance(count, int) else 0
+        rows += [(str(r[0]), str(r[1])) for r in found if isinstance(r, list) and len(r) == 2] \
+            if isinstance(found, list) else []
+    rows.sort(key=lambda row: row[0].lower())
+    start = (number - 1) * WHO_PAGE
+    lines = list(who_page(rows[start:start + WHO_PAGE], total, prefix, number))
+    if missing:
+        lines.append(f"  (The {' and '.join(missing)} rooms did not answer just now; "
+                     "their players are not listed. 'who' again in a moment.)")
+    return tuple(lines)
+
+
+@WORDS.to_shard("who")
+async def who_here(heard: Heard[RoomApp]) -> Message:
+    """The far half of `who`: this shard's first `upto` names with `prefix`, and its count."""
+    upto = max(1, min(heard.number("upto", WHO_PAGE), WHO_DEEPEST))
+    rows, total = who_rows(heard.app, heard.text("prefix", 20), 1, upto, places_at_tables(heard.app))
+    return {"n": total, "rows": [list(row) for row in rows]}
+
+
+def who_page(rows: list[WhoRow], total: int, prefix: str, number: int) -> tuple[str, ...]:
     """Page `number` of `who` for names starting with `prefix`, as lines."""
-    people, total = app.online.page(prefix, number, WHO_PAGE)
     pages = max(1, -(-total // WHO_PAGE))
     scope = f" whose name starts with '{prefix[:20]}'" if prefix else " in the casino"
     head = f"{total:,} {'person' if total == 1 else 'people'}{scope}"
@@ -225,16 +287,12 @@ def who_page(app: GeneralApp, prefix: str, number: int, places: dict[str, str]) 
     elif total > WHO_PAGE:
         head += f" (page {number} of {pages})" if number == pages else f" ({pages:,} pages)"
     lines = [head + ":"]
-    if not people:
+    if not rows:
         if total:
             lines.append("  There is only 1 page." if pages == 1 else f"  There are only {pages:,} pages.")
         return tuple(lines)
-    width = max(len(s.name) for s in people)
-    for s in people:
-        room = app.world.rooms.get(s.room) if s.room else None
-        place = room.name if room else "?"
-        table = places.get(s.key, "")
-        lines.append(f"  {s.name:<{width}}  " + glue(*place.split()) + (f": {table}" if table else ""))
+    width = max(len(name) for name, _ in rows)
+    lines += [f"  {name:<{width}}  {where}" for name, where in rows]
     return tuple(lines)
 
 
@@ -261,16 +319,39 @@ async def reply(ctx: Ctx) -> None:
 
 async def _tell(ctx: Ctx, name: str, text: str) -> None:
     from server.accounts.names import name_key
-    target = ctx.app.online.get(name_key(name))
-    if target is None:
-        ctx.tell(f"{name[:20]} is not connected. 'who' lists everyone who is.")
-        return
+    key = name_key(name)
+    target = ctx.app.online.get(key)
     if target is ctx.session:
         ctx.tell("You tell yourself, and nobody else hears.")
         return
-    ctx.tell(f"You tell {target.name}, \"{text}\"")
-    target.last_teller = ctx.session.name
-    target.tell(f"{ctx.session.name} tells you, \"{text}\"")
+    if target is not None:
+        ctx.tell(f"You tell {target.name}, \"{text}\"")
+        told(target, ctx.session.name, text)
+        return
+    crossing = ctx.app.crossing
+    answer = (BusUnavailable("one shard", nobody=True) if crossing is None
+              else await crossing.ask_player(name, "tell", {"from": ctx.session.name, "text": text}))
+    if isinstance(answer, BusUnavailable):
+        ctx.tell(f"{name[:20]} is not connected. 'who' lists everyone who is." if answer.nobody
+                 else f"{name[:20]} could not be told: {answer}.")
+        return
+    ctx.tell(f"You tell {answer.get('name', name)}, \"{text}\"")
+
+
+def told(target: LoggedIn, teller: str, text: str) -> None:
+    target.last_teller = teller
+    target.tell(f"{teller} tells you, \"{text}\"")
+
+
+@WORDS.to_player("tell")
+async def told_here(heard: Heard[RoomApp]) -> Message:
+    """The far half of `tell`: the player is here; the teller is on another shard."""
+    assert heard.session is not None
+    teller = heard.text("from", 20)
+    if name_problem(teller) is not None:
+        return {"name": heard.session.name}
+    told(heard.session, teller, clean(heard.text("text")))
+    return {"name": heard.session.name}
 
 
 @command("emote", help="""emote <action> - show everyone in the room what you do: 'emote grins' shows "ann grins". Shortcut: :grins""")

@@ -26,11 +26,14 @@ from server.accounts.names import name_key, name_problem, new_name_problem
 from server.accounts.create import create_account
 from server.accounts.passwords import HashBusy, Passwords, password_problem
 from server.accounts.store import Account, AccountStore, NameTaken
+from server.bus.bus import BusUnavailable, Message
+from server.bus.words import WORDS, Heard
 from server.ledger import Ledger
 from server.render.text import clean
 from server.world.rooms import arrival_from
 
 if TYPE_CHECKING:
+    from server.casino.crossing import Crossing
     from server.casino.hosting import Hosting
 
 log = logging.getLogger("casino.accounts")
@@ -76,6 +79,10 @@ class LoginApp(RoomApp, stats.StatsApp, Protocol):
     def session_clock(self) -> SessionDeadlines: ...
     @property
     def hosting(self) -> Hosting: ...            # a shard claims the wallet of whoever enters it
+    @property
+    def crossing(self) -> Crossing | None: ...   # the other shards (a second login there is closed)
+    @property
+    def presence(self) -> asyncio.Condition: ...   # notified whenever someone logs in or out
 
     def announce(self, room: str, text: str, exclude: Session | None = None) -> None: ...
     async def status(self, session: LoggedIn) -> dict[str, object]: ...
@@ -285,6 +292,39 @@ async def _connect(app: LoginApp, session: Session, name: str, password: str, no
 
 
 LEAVE_WAIT = 30.0     # seconds a login waits for the account's previous session to finish leaving
+TAKEN_WAIT = 5.0      # of those, when it is on another shard (its tables apply the disconnect there)
+
+
+async def take_from_elsewhere(crossing: Crossing, key: str) -> str | None:
+    """Close the account's session on another shard, if it has one, before this
+    shard claims the wallet (so that shard's tables settle the disconnect while
+    they still own it): the room it was in, or None. The bus down: the claim
+    fences that shard off the wallet anyway (its session plays on unable to
+    bet until it walks or quits; docs/architecture.md, "The words that cross")."""
+    try:
+        answer = await crossing.to_player(key, "taken", {}, timeout=TAKEN_WAIT)
+    except BusUnavailable:
+        return None
+    room = answer.get("room")
+    return room if isinstance(room, str) and room else None
+
+
+@WORDS.to_player("taken")
+async def taken_here(heard: Heard[LoginApp]) -> Message:
+    """The far half of a second login on another shard: this session closes, as a
+    takeover here closes the older one, and the answer waits for its departure."""
+    session, app = heard.session, heard.app
+    assert session is not None
+    room = session.room or ""
+    session.close("Your account was connected from elsewhere; this connection is closed.")
+    async with app.presence:
+        try:
+            await asyncio.wait_for(app.presence.wait_for(
+                lambda: app.online.get(session.key) is not session and session.key not in app.leaving),
+                TAKEN_WAIT - 1)
+        except asyncio.TimeoutError:
+            pass
+    return {"room": room}
 
 
 async def enter(app: LoginApp, session: Session, account: Account, *,
@@ -312,6 +352,10 @@ async def enter(app: LoginApp, session: Session, account: Account, *,
     if session.gone:
         return                  # hung up while checking the password: never enters
     if app.hosting.shard is not None:
+        if app.crossing is not None and via is None and again is None and account.key not in app.online:
+            there = await take_from_elsewhere(app.crossing, account.key)
+            if there is not None and room is None and app.hosting.hosts(there):
+                room = there
         await app.ledger.claim([account.key])
         if session.gone:
             return
@@ -330,6 +374,10 @@ async def enter(app: LoginApp, session: Session, account: Account, *,
     app.session_clock.place(session)       # from now on it times out when idle
     session.prompt_text = "> "
     app.online[account.key] = session
+    if app.crossing is not None:
+        await app.crossing.reachable(account.key)      # a `tell` from another shard finds them
+        if app.online.get(account.key) is not session:
+            return                                     # gone meanwhile
     app.world.place(session, room)
     logs.event(log, "login", name=account.key, ip=session.ip, takeover=old is not None,
                again=again is not None and via is None, via=via or "-")

@@ -12,7 +12,7 @@ bisect: a memmove, not a sort), so a page of `who` costs the same with 5 or
 from __future__ import annotations
 
 from bisect import bisect_left, insort
-from typing import TYPE_CHECKING, Generic, TypeVar
+from typing import TYPE_CHECKING, Callable, Generic, TypeVar
 
 if TYPE_CHECKING:
     from server.net.session import LoggedIn
@@ -24,23 +24,30 @@ V = TypeVar("V")
 
 class Online(dict[str, "LoggedIn"]):
     """key -> session, plus `names`: (lower-case name, key) in order, and
-    `version`, one more after every arrival and departure."""
+    `version`, one more after every arrival and departure. `on_change` hears
+    the key of each arrival and departure (a shard's subjects on the bus
+    follow it: server/casino/crossing.py)."""
 
     def __init__(self) -> None:
         super().__init__()
         self.names: list[tuple[str, str]] = []
         self.version = 0
+        self.on_change: Callable[[str], None] = lambda key: None
 
     def __setitem__(self, key: str, session: LoggedIn) -> None:
-        if key in self:
+        arrived = key not in self
+        if not arrived:
             self._forget(key)
         super().__setitem__(key, session)
         insort(self.names, (session.name.lower(), key))
         self.version += 1
+        if arrived:
+            self.on_change(key)
 
     def __delitem__(self, key: str) -> None:
         self._forget(key)
         super().__delitem__(key)
+        self.on_change(key)
 
     def remove(self, key: str) -> LoggedIn | None:
         """Take `key` off the roster: its session, or None if it was not on it

@@ -1,0 +1,147 @@
+"""The words that cross shards, for real: two shards on PostgreSQL and a real NATS
+broker, telnet players on both.
+
+`who` lists everyone on every shard; `tell` and `reply` reach a player on the
+other shard; an operator's `grant`, `kick`, `announce`, `close`, `reload` and
+`restart` (of one shard, and of all) act where the player or the room is; a
+second login of an account on another shard closes the first. With the broker
+stopped, each of these words says why in one line and the tables play on; with
+it back, they work again. After all of it, `ledger check` is ok."""
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from support.nats import Broker, binary
+from support.postgres import bindir
+from support.telnet import Client, login
+
+
+def _helpers(name: str, file: str):
+    spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name(file))
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+shards = _helpers("shard_helpers", "test_shards.py")
+portal = sys.modules["portal_helpers"]
+sharded_server, shard_pid, flat = shards.sharded_server, shards.shard_pid, shards.flat
+
+pytestmark = pytest.mark.skipif(bindir() is None or binary() is None,
+                                reason="needs PostgreSQL and nats-server (Debian packages)")
+
+
+@pytest.fixture
+def broker():
+    b = Broker().start()
+    yield b
+    b.remove()
+
+
+async def until(client: Client, line: str, wanted: str, within: float = 30) -> str:
+    """Send `line` until its reply has `wanted` (a real broker reconnecting; no game time)."""
+    deadline = time.monotonic() + within
+    while True:
+        said = flat(await client.cmd(line))
+        if wanted in said or time.monotonic() > deadline:
+            return said
+        await asyncio.sleep(0.1)      # a real broker reconnecting, not game time
+
+
+async def test_words_cross_between_shards_and_a_broker_away_costs_one_line(tmp_path, postgres, broker):
+    url = postgres.create_database()
+    made = portal.cli("account", "create", "admin", "--database", url,
+                      stdin=f"{portal.OPERATOR_PASSWORD}\n")
+    assert made.returncode == 0, made.stderr
+    try:
+        with sharded_server(tmp_path, url, broker.url) as server:
+            admin, bob, alice = [await Client.open(server.port) for _ in range(3)]
+            clients = [admin, bob, alice]
+            try:
+                await login(admin, "admin", portal.OPERATOR_PASSWORD, create=False)
+                await login(bob, "bob")
+                await login(alice, "alice")
+                assert flat(await alice.cmd("west")).startswith("The Pig Parlour")   # to the back shard
+
+                said = await until(bob, "who", "3 people")
+                assert "3 people in the casino:" in said, said
+                assert "alice The Pig Parlour" in said and "bob The Lobby" in said, said
+                assert "admin The Lobby" in said, said
+                assert "1 person whose name starts with 'al': alice The Pig Parlour" in flat(
+                    await bob.cmd_expect("who al", "1 person"))
+
+                # tell and reply across the shards
+                assert 'You tell alice, "nice table"' in flat(await bob.cmd_expect("tell alice nice table", "You tell"))
+                assert 'bob tells you, "nice table"' in flat(await alice.expect("bob tells you"))
+                assert 'You tell bob, "thanks"' in flat(await alice.cmd_expect("reply thanks", "You tell"))
+                assert 'alice tells you, "thanks"' in flat(await bob.expect("alice tells you"))
+                assert "zed is not connected." in flat(await bob.cmd_expect("tell zed hello", "zed"))
+
+                # an operator's words reach the other shard's player and rooms
+                assert "Granted 50 chips to alice." in flat(await admin.cmd_expect("grant alice 50 welcome", "ranted"))
+                assert "An operator granted you 50 chips (welcome)." in flat(await alice.expect("granted you"))
+                assert "Wallet: 1050 chips." in flat(await alice.cmd_expect("balance", "Wallet"))
+                assert "Announced to 3 players." in flat(await admin.cmd_expect("announce drinks are on the house", "Announced"))
+                for client in (alice, bob):
+                    assert "*** admin announces: drinks are on the house ***" in flat(
+                        await client.expect("announces"))
+                said = flat(await admin.cmd_expect("close alley", "Room alley"))
+                assert said.startswith("Room alley closed; refunded and closed tables: alley_craps."), said
+                said = flat(await admin.cmd_expect("reload", "shard", timeout=30))
+                assert "The back shard reloaded too." in said, said
+
+                # a second login on the door's shard closes the first, on the back shard
+                again = await Client.open(server.port)
+                clients.append(again)
+                said = flat(await login(again, "alice", create=False))
+                assert "You have 1050 chips" in said, said
+                assert "connected from elsewhere" in flat(await alice.read_until_closed())
+                assert "Wallet: 1050 chips." in flat(await again.cmd_expect("balance", "Wallet"))
+
+                # kick, to the back shard; restart of that shard alone, then of all
+                assert flat(await again.cmd("west")).startswith("The Pig Parlour")
+                assert "Kicked alice." in flat(await admin.cmd_expect("kick alice", "ick"))
+                assert "disconnected by an operator" in flat(await again.read_until_closed())
+                carol = await Client.open(server.port)
+                clients.append(carol)
+                await login(carol, "carol")
+                assert flat(await carol.cmd("west")).startswith("The Pig Parlour")
+                back, floor = shard_pid(server, "back"), shard_pid(server, "floor")
+                assert "The back shard is restarting." in flat(await admin.cmd_expect("restart shard back", "restart"))
+                assert "You are logged in again." in flat(await carol.expect("logged in again", timeout=60))
+                assert shard_pid(server, "back") != back and shard_pid(server, "floor") == floor
+                said = flat(await admin.cmd_expect("restart", "Restarting now"))
+                assert "The back shard is restarting." in said and "Restarting now" in said, said
+                for client in (admin, bob, carol):
+                    await client.expect("logged in again", timeout=60)
+                assert shard_pid(server, "floor") != floor
+
+                # the broker away: one line for each word, the tables play on; back, they work
+                broker.stop()
+                said = await until(bob, "tell carol still there?", "bus is down")
+                assert "carol could not be told: the casino's message bus is down" in said, said
+                said = flat(await bob.cmd_expect("who", "did not answer"))
+                assert "The back rooms did not answer just now" in said and "bob" in said, said
+                assert "Wallet: 1000 chips." in flat(await bob.cmd_expect("balance", "Wallet"))
+                broker.start()
+                said = await until(bob, "tell carol hello again", 'You tell carol')
+                assert said.startswith('You tell carol, "hello again"'), said
+                assert 'bob tells you, "hello again"' in flat(await carol.expect("hello again"))
+            finally:
+                for c in clients:
+                    await c.close()
+            assert server.stop() == 0
+        report = portal.ledger_check(url)
+        assert report["ok"], report
+        log = server.log_text()
+        assert "Traceback" not in log, log[-5000:]
+    finally:
+        postgres.drop_database(url)
