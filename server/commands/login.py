@@ -19,7 +19,7 @@ from server import logs
 from server.commands import stats
 from server.commands.general import RoomApp, describe_room
 from server.net import mud
-from server.net.session import LoggedIn, Session, logged_in
+from server.net.session import LoggedIn, Moving, Session, logged_in
 from server.net.lifecycle import logged_in as count_login
 from server.net.throttle import ConnectionCounter, CreationLimit, LoginThrottle
 from server.accounts.names import name_key, name_problem, new_name_problem
@@ -83,6 +83,8 @@ class LoginApp(RoomApp, stats.StatsApp, Protocol):
     def crossing(self) -> Crossing | None: ...   # the other shards (a second login there is closed)
     @property
     def presence(self) -> asyncio.Condition: ...   # notified whenever someone logs in or out
+    @property
+    def sessions(self) -> Forgetting: ...
 
     def announce(self, room: str, text: str, exclude: Session | None = None) -> None: ...
     async def status(self, session: LoggedIn) -> dict[str, object]: ...
@@ -291,6 +293,39 @@ async def _connect(app: LoginApp, session: Session, name: str, password: str, no
     await enter(app, session, account)
 
 
+TO_CHIPS = "@chips"   # a login's `via` when it is sent to the shard where its chips are in play
+
+
+class Forgetting(Protocol):
+    """The sessions served here (server.casino.sessions.Sessions): one sent on is forgotten."""
+
+    def forget(self, session: Session) -> None: ...
+
+
+def room_of_chips(app: LoginApp, held: Mapping[str, int]) -> str | None:
+    """The room of a table of another shard where the player has chips held, or None.
+
+    One writer per wallet: that table's shard settles those chips into the wallet,
+    so it must still own the wallet when it does. A login on another shard
+    therefore does not claim the wallet, but sends the player there (a roulette
+    bet rides after a disconnect: docs/play-roulette.md), where they log in."""
+    for table in sorted(held):
+        room = next((r.id for r in app.world.rooms.values() if table in r.tables), None)
+        if room is not None and not app.hosting.hosts(room):
+            return room
+    return None
+
+
+def send_to_chips(app: LoginApp, session: Session, account: Account, room: str) -> None:
+    """Hand a connection that just gave its password to the shard hosting `room`
+    (as a walk is handed, server/casino/handoff.py), to log in there."""
+    count_login(app.connections, session)
+    session.account = account
+    app.sessions.forget(session)
+    session.moving = Moving(app.hosting.where[room], room, TO_CHIPS)
+    logs.event(log, "login_sent", name=account.key, shard=app.hosting.where[room], room=room)
+
+
 LEAVE_WAIT = 30.0     # seconds a login waits for the account's previous session to finish leaving
 TAKEN_WAIT = 5.0      # of those, when it is on another shard (its tables apply the disconnect there)
 
@@ -356,6 +391,13 @@ async def enter(app: LoginApp, session: Session, account: Account, *,
             there = await take_from_elsewhere(app.crossing, account.key)
             if there is not None and room is None and app.hosting.hosts(there):
                 room = there
+        if via is None and again is None:
+            chips_room = room_of_chips(app, await app.ledger.open_holds(account.key))
+            if session.gone:
+                return
+            if chips_room is not None:
+                send_to_chips(app, session, account, chips_room)
+                return
         await app.ledger.claim([account.key])
         if session.gone:
             return
@@ -381,15 +423,18 @@ async def enter(app: LoginApp, session: Session, account: Account, *,
     app.world.place(session, room)
     logs.event(log, "login", name=account.key, ip=session.ip, takeover=old is not None,
                again=again is not None and via is None, via=via or "-")
-    if via is not None:
+    sent = via == TO_CHIPS
+    if via is not None and not sent:
         app.announce(room, f"{account.name} arrives from {arrival_from(via)}.", exclude=session)
-    elif again is not None:
+    elif again is not None and not sent:
         session.tell(again)
     elif old is not None:
         session.tell("You took over your earlier connection.")
     else:
         app.announce(room, f"{account.name} arrives.", exclude=session)
-    if via is None:              # a walk from another shard: its login took them, and it reads the room only
+    if sent:
+        session.tell("Your chips are still in play at a table here, so you log in here.")
+    if via is None or sent:      # a walk from another shard: its login took them, and it reads the room only
         for notice in await app.ledger.take_notices(account.key):
             session.tell(f"Notice: {notice}")
         bal = await app.ledger.balance(account.key)

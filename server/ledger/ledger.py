@@ -184,6 +184,11 @@ class Ledger:
         (epoch seconds), or None: a player's last relief, for its waiting time."""
         return await self._read(lambda: self.store.last_minted(prefix))
 
+    async def open_holds(self, player: str) -> dict[str, int]:
+        """The chips `player` has held at each table, as every shard committed them
+        (not this process's mirror, which knows its own tables' holds)."""
+        return await self._read(lambda: self.store.open_holds(player))
+
     async def stats(self, player: str, groups: Mapping[str, str] | None = None) -> PlayerStats:
         """The player's rounds and money figures, derived from committed rows
         (server.ledger.stats), per table id or per `groups[table id]`: on the

@@ -345,6 +345,9 @@ class PostgresStore(SQLStore):
     def last_minted(self, prefix: str) -> float | None:
         return self._reading(lambda: SQLStore.last_minted(self, prefix))
 
+    def open_holds(self, player: str) -> dict[str, int]:
+        return self._reading(lambda: SQLStore.open_holds(self, player))
+
     def close(self) -> None:
         """Release the lock before closing: the server drops a closed session's locks only
         once its backend has ended, after `close()` returns, so a ledger opened again at

@@ -136,3 +136,15 @@ def last_minted(conn: Conn, dialect: Dialect, prefix: str) -> float | None:
     finally:
         conn.execute("COMMIT")
     return None if row is None else float(row[0])
+
+
+def open_holds(conn: Conn, dialect: Dialect, player: str) -> dict[str, int]:
+    """The chips `player` has held at each table now, as committed by every shard
+    (a login on one shard asks whether they are in play at another's table)."""
+    conn.execute(dialect.begin_read)
+    try:
+        rows = conn.execute("SELECT table_id, SUM(amount) FROM holds WHERE closed_by IS NULL AND player = ?"
+                            " GROUP BY table_id", (player,)).fetchall()
+    finally:
+        conn.execute("COMMIT")
+    return {str(table): int(chips) for table, chips in rows}

@@ -304,5 +304,8 @@ class SQLStore:
     def last_minted(self, prefix: str) -> float | None:
         return reads.last_minted(self._r, self.dialect, prefix)
 
+    def open_holds(self, player: str) -> dict[str, int]:
+        return reads.open_holds(self._r, self.dialect, player)
+
     def stats(self, player: str, groups: Mapping[str, str] | None = None) -> stats.PlayerStats:
         return stats.player_stats(self._r, self.dialect, player, groups)

@@ -55,6 +55,9 @@ class Store(Protocol):
     def last_minted(self, prefix: str) -> float | None:
         """When the newest mint with a key starting `prefix` was written, or None."""
 
+    def open_holds(self, player: str) -> dict[str, int]:
+        """The chips `player` has held at each table, as committed (every shard's)."""
+
     def stats(self, player: str, groups: Mapping[str, str] | None = None) -> PlayerStats:
         """The player's rounds and money figures, from the ledger's rows (server.ledger.stats)."""
 

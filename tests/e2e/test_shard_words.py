@@ -145,3 +145,49 @@ async def test_words_cross_between_shards_and_a_broker_away_costs_one_line(tmp_p
         assert "Traceback" not in log, log[-5000:]
     finally:
         postgres.drop_database(url)
+
+
+async def test_a_login_goes_where_its_chips_ride(tmp_path, postgres, broker):
+    """A roulette bet rides after its player quits (docs/play-roulette.md); logging in again at the
+    door's shard sends the player to the wheel's shard, which settles the bet into
+    the wallet it still owns: no settlement refused, every chip where it should be."""
+    url = postgres.create_database()
+    try:
+        with sharded_server(tmp_path, url, broker.url) as server:
+            dave = await Client.open(server.port)
+            clients = [dave]
+            try:
+                await login(dave, "dave")
+                await dave.cmd_expect("north", "Exits:")
+                assert flat(await dave.cmd_expect("east", "Exits:")).startswith("Single-Zero Roulette")
+                await dave.cmd_expect("play roulette", ">")
+                assert "Bet accepted: red 10." in flat(await dave.cmd_expect("bet red 10", "Bet"))
+                await dave.send("quit")
+                await dave.read_until_closed()
+                again = await Client.open(server.port)        # to the door: the floor shard
+                clients.append(again)
+                said = flat(await login(again, "dave", create=False))
+                assert said.startswith("Your chips are still in play at a table here, so you log in here. "
+                                       "You have 990 chips."), said
+                assert "Single-Zero Roulette" in said, said
+                said = flat(await again.cmd_expect("play roulette", "still on the layout"))
+                assert "Your 1 bet still on the layout is yours again." in said, said
+                await again.cmd_expect("bet black 10", "Bet accepted")
+                await again.cmd_expect("spin", "No more bets")
+                said = await until(again, "balance", "Wallet:")
+                while "Held at roulette" in said:      # the ball drops 3 s after the spin (real time)
+                    await asyncio.sleep(0.1)
+                    said = await until(again, "balance", "Wallet:")
+                wallet = int(said.split("Wallet: ")[1].split()[0])
+                assert wallet in (980, 990, 1000), said    # zero, la partage, or red or black
+                assert server.log_text().count("event=login_sent") == 1
+            finally:
+                for c in clients:
+                    await c.close()
+            assert server.stop() == 0
+        report = portal.ledger_check(url)
+        assert report["ok"], report
+        log = server.log_text()
+        assert "settlement_refused" not in log and "Traceback" not in log, log[-5000:]
+    finally:
+        postgres.drop_database(url)
