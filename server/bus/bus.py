@@ -124,10 +124,14 @@ class Bus:
             raise BusUnavailable("the casino's message bus is down; try again in a moment") from None
         return _decode(reply.data)
 
-    async def serve(self, subject: str, handler: Handler) -> Served:
+    async def serve(self, subject: str, handler: Handler, confirm: bool = True) -> Served:
         """Answer the words sent to `subject` with `handler` (now, and after every
-        reconnect) until the returned `Served` is stopped."""
-        served = Served(self, subject, handler)
+        reconnect) until the returned `Served` is stopped. `confirm`: return once the
+        broker has the subscription (a round trip); else once it is sent, which is
+        enough when whoever will send to it must first hear of it by another way
+        (a player's subject is sent before their room is shown: the broker reads
+        one connection in order, and the player's room takes longer to reach anyone)."""
+        served = Served(self, subject, handler, confirm)
         self._served.append(served)
         if self.nc is not None:
             await self._subscribe(served)
@@ -157,8 +161,8 @@ class Bus:
         if served not in self._served:        # stopped while it was being made
             await self._unsubscribe(served)
             return
-        if not self.nc.is_connected:
-            return               # sent with the reconnect (nats-py makes every subscription again)
+        if not self.nc.is_connected or not served.confirm:
+            return               # sent (or sent with the reconnect: nats-py makes every subscription again)
         try:                     # the broker has it when this returns: a word sent next finds it
             await self.nc.flush(timeout=FLUSH_TIMEOUT)
         except (nats.errors.Error, asyncio.TimeoutError) as exc:
@@ -186,8 +190,8 @@ class Served:
     """A subject this bus answers, until `stop`: a player's own subject lives as long
     as the player is on this shard."""
 
-    def __init__(self, bus: Bus, subject: str, handler: Handler) -> None:
-        self.bus, self.subject, self.handler = bus, subject, handler
+    def __init__(self, bus: Bus, subject: str, handler: Handler, confirm: bool = True) -> None:
+        self.bus, self.subject, self.handler, self.confirm = bus, subject, handler, confirm
         self.sub: Subscription | None = None
 
     async def stop(self) -> None:

@@ -93,7 +93,7 @@ class Crossing:
                 if here and served is None:
                     async def word(message: Message, key: str = key) -> Message | None:
                         return await self._player_word(key, message)
-                    self._players[key] = await self.bus.serve(PLAYER + key, word)
+                    self._players[key] = await self.bus.serve(PLAYER + key, word, confirm=False)
                 elif not here and served is not None:
                     del self._players[key]
                     await served.stop()
