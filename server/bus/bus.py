@@ -182,7 +182,10 @@ class Bus:
         if self._connecting is not None and not self._connecting.done():
             self._connecting.cancel()
         if self.nc is not None and not self.nc.is_closed:
-            await self.nc.close()
+            try:
+                await self.nc.close()
+            except (nats.errors.Error, OSError, asyncio.TimeoutError) as exc:
+                log.debug("bus closed with the broker away url=%s error=%r", self.url, exc)   # nothing to flush to
         self.up.clear()
 
 

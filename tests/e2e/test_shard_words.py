@@ -12,6 +12,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import importlib.util
+import os
+import signal
 import sys
 import time
 from pathlib import Path
@@ -195,3 +197,34 @@ async def test_a_login_goes_where_its_chips_ride(tmp_path, postgres, broker):
         assert wallet in (980, 990, 1000), said    # zero, la partage, or red or black
         assert server.log_text().count("event=login_sent") == 1
 
+
+
+async def test_a_frozen_shard_that_lost_a_wallet_cannot_write_it(tmp_path, postgres, broker):
+    """SIGSTOP of the shard a player is on, with the broker away (so nothing can
+    tell it); the player logs in again at the door's shard, which claims the
+    wallet. Woken, the frozen shard handles the stake its player had typed: the
+    batch finds the wallet's epoch moved on, is rolled back, and the stake is
+    refused; the wallet is untouched and `ledger check` ok."""
+    async with casino(tmp_path, postgres, broker) as (server, clients):
+        erin = await Client.open(server.port)
+        clients.append(erin)
+        await login(erin, "erin")
+        await erin.cmd_expect("north", "Exits:")
+        assert flat(await erin.cmd_expect("east", "Exits:")).startswith("Single-Zero Roulette")   # back
+        await erin.cmd_expect("play roulette", "Welcome to roulette")
+        back = shard_pid(server, "back")
+        broker.stop()
+        os.kill(back, signal.SIGSTOP)
+        try:
+            erin.send_raw(b"bet red 10\r\n")             # waits in the kernel for the frozen shard
+            again = await Client.open(server.port)       # the door: the floor shard
+            clients.append(again)
+            said = flat(await login(again, "erin", create=False))
+            assert "You have 1000 chips." in said and "The Lobby" in said, said
+        finally:
+            os.kill(back, signal.SIGCONT)
+        said = flat(await erin.expect("cashier", timeout=30))
+        assert "the cashier could not take it" in said, said
+        assert "Wallet: 1000 chips." in flat(await again.cmd_expect("balance", "Wallet"))
+        assert "ledger wallets taken by another shard count=1" in server.log_text()
+        broker.start()
