@@ -16,7 +16,7 @@ from support.postgres import bindir  # noqa: E402
 
 @pytest.mark.skipif(bindir() is None or binary() is None, reason="needs PostgreSQL and nats-server")
 def test_it_times_both_kinds_of_walk_and_prints_a_verdict(capsys):
-    bench_shards.main(["--clients", "2", "--walks", "2", "--cpu-players", "4", "--cpu-seconds", "1"])
+    bench_shards.main(["--clients", "2", "--walks", "2", "--cpu-players", "4", "--cpu-seconds", "0.5"])
     out = capsys.readouterr().out
     assert "2 players, 8 walks of each kind" in out, out
     assert "walk to a room of this shard : p50" in out and "walk to another shard (handoff): p50" in out, out
