@@ -16,7 +16,10 @@ after "You tell".
 
 Reported: p50 and p99 of each, and the ratios to the same-shard baseline; the
 targets are a handoff p99 of at most 50 ms and a `tell` across shards p99 of at
-most 5 ms.
+most 5 ms. Then the floor shard's players type `look` paced for KILL_SECONDS,
+then the back shard's game process is killed (kill -9) and they go on as long:
+their reply p99 from the kill within 1.5x of before (the portal restarts the
+back shard meanwhile, on the same two cores).
 
 Last, CPU per command: CPU_PLAYERS players in four rooms type `look` at
 CPU_RATE each, with the rooms on 1 (no shards), 2 and 4 shards, a fresh
@@ -52,6 +55,9 @@ WALKS = 30
 TARGET_P99 = 0.050          # seconds: a handoff's p99 (issue 37)
 TELL_P99 = 0.005            # seconds: a `tell` across shards, p99 (issue 37)
 TELL_RATE = 5.0             # pairs of tells a second per player
+KILL_SECONDS = 5.0          # the floor's players' load before, and from, a kill -9 of the back shard
+KILL_RATE = 5.0             # their `look`s a second each
+KILL_BOUND = 1.5            # their reply p99 from the kill, at most this times before it (issue 37)
 SHARDS = {"floor": ["lobby", "solo", "6184", "6185", "6186"], "back": ["parlour", "alley"]}
 
 
@@ -94,7 +100,30 @@ async def _walk(client: object, way: str, times: list[float]) -> None:
     await _timed(client, way, "Exits:", times)
 
 
-async def _measure(port: int, clients: int, walks: int) -> tuple[list[float], ...]:
+def _shard_pid(portal: int, shard: str) -> int:
+    """The pid of `shard`'s game process (its command line names it)."""
+    from bench.procs import casino_pids
+    for pid in casino_pids(portal)[1:]:
+        with contextlib.suppress(OSError):
+            argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+            if b"--shard" in argv and argv[argv.index(b"--shard") + 1] == shard.encode():
+                return pid
+    raise RuntimeError(f"no game process of shard {shard}")
+
+
+async def _steady(clients: list[object], seconds: float, times: list[float]) -> None:
+    """Each client types `look` KILL_RATE times a second for `seconds`, each timed."""
+    end = time.perf_counter() + seconds
+
+    async def one(c: object) -> None:
+        while time.perf_counter() < end:
+            await _timed(c, "look", "Exits:", times)
+            await asyncio.sleep(1 / KILL_RATE)
+    await asyncio.gather(*(one(c) for c in clients))
+
+
+async def _measure(port: int, clients: int, walks: int, portal: int,
+                   kill_seconds: float) -> tuple[list[float], ...]:
     from support.telnet import Client, login
     players = [await Client.open(port) for _ in range(clients)]
     for i, c in enumerate(players):
@@ -123,10 +152,15 @@ async def _measure(port: int, clients: int, walks: int) -> tuple[list[float], ..
         for c in players[::2]:                    # the even walkers stay on the back shard
             await _walk(c, "west", [])
         await asyncio.gather(*(tells(i, c) for i, c in enumerate(players)))
+        calm: list[float] = []
+        killed: list[float] = []
+        await _steady(players[1::2], kill_seconds, calm)          # the odd walkers: the floor shard
+        os.kill(_shard_pid(portal, "back"), signal.SIGKILL)      # the even ones' shard
+        await _steady(players[1::2], kill_seconds, killed)
     finally:
         for c in players:
             await c.close()
-    return handoff, same, across, near
+    return handoff, same, across, near, calm, killed
 
 
 # CPU per command: the same players in the same rooms, the rooms laid on 1, 2 and 4 shards
@@ -206,6 +240,8 @@ def main(argv: list[str] | None = None) -> bool:
     ap = argparse.ArgumentParser(prog="python -m bench shards")
     ap.add_argument("--clients", type=int, default=CLIENTS)
     ap.add_argument("--walks", type=int, default=WALKS, help="round trips of each kind per client")
+    ap.add_argument("--kill-seconds", type=float, default=KILL_SECONDS,
+                    help="seconds of the other shard's players' load before and after a kill -9")
     ap.add_argument("--cpu-players", type=int, default=CPU_PLAYERS, help="players of the CPU per command load")
     ap.add_argument("--cpu-seconds", type=float, default=CPU_SECONDS, help="seconds of each layout's load")
     args = ap.parse_args(argv or [])
@@ -227,7 +263,8 @@ def main(argv: list[str] | None = None) -> bool:
                                      "--pid-file", str(work / "casino.pid")],
                                     cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         wait_listening(port, proc, 60, lambda: (work / "server.log").read_text()[-3000:])
-        handoff, same, across, near = asyncio.run(_measure(port, args.clients, args.walks))
+        handoff, same, across, near, calm, killed = asyncio.run(
+            _measure(port, args.clients, args.walks, proc.pid, args.kill_seconds))
         if proc is not None and proc.poll() is None:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(proc.pid, signal.SIGTERM)
@@ -255,6 +292,13 @@ def main(argv: list[str] | None = None) -> bool:
     print(f"handoff p99 {h99 * 1000:.1f} ms (target <= {TARGET_P99 * 1000:.0f} ms) -> {'PASS' if ok else 'FAIL'}")
     told = t99 <= TELL_P99
     print(f"tell across p99 {t99 * 1000:.1f} ms (target <= {TELL_P99 * 1000:.0f} ms) -> {'PASS' if told else 'FAIL'}")
+    k99, c99 = _p(killed, 0.99), _p(calm, 0.99)
+    print(f"the floor's `look` before a kill -9 of the back shard: p50 {_p(calm, 0.5) * 1000:6.2f} ms"
+          f"  p99 {c99 * 1000:6.2f} ms")
+    print(f"the floor's `look` from the kill, {args.kill_seconds:g} s     : p50 {_p(killed, 0.5) * 1000:6.2f} ms"
+          f"  p99 {k99 * 1000:6.2f} ms  ({k99 / c99:.2f}x)")
+    apart = k99 <= KILL_BOUND * c99
+    print(f"a kill stays on its shard: p99 within {KILL_BOUND}x -> {'PASS' if apart else 'FAIL'}")
     print(f"CPU per command, {args.cpu_players} players typing `look` {CPU_RATE:g}/s for {args.cpu_seconds:g} s"
           " (portal + game processes + broker):")
     cheap = True
@@ -263,4 +307,4 @@ def main(argv: list[str] | None = None) -> bool:
         cheap = cheap and ratio <= CPU_TARGET
         print(f"  {n} shard{'s' if n > 1 else ' '}: {us:7.0f} us  ({ratio:.2f}x one shard)")
     print(f"sharding's CPU per command within {CPU_TARGET}x of one shard -> {'PASS' if cheap else 'FAIL'}")
-    return ok and told and cheap
+    return ok and told and apart and cheap
