@@ -294,6 +294,9 @@ async def _connect(app: LoginApp, session: Session, name: str, password: str, no
 
 
 TO_CHIPS = "@chips"   # a login's `via` when it is sent to the shard where its chips are in play
+TO_ROOM = "@room"     # ... to the shard of the room its account's earlier connection was in
+SENT = {TO_CHIPS: "Your chips are still in play at a table here, so you log in here.",
+        TO_ROOM: "You took over your earlier connection."}    # what each reads there
 
 
 class Forgetting(Protocol):
@@ -316,14 +319,15 @@ def room_of_chips(app: LoginApp, held: Mapping[str, int]) -> str | None:
     return None
 
 
-def send_to_chips(app: LoginApp, session: Session, account: Account, room: str) -> None:
+def send_on(app: LoginApp, session: Session, account: Account, room: str, why: str) -> None:
     """Hand a connection that just gave its password to the shard hosting `room`
-    (as a walk is handed, server/casino/handoff.py), to log in there."""
+    (as a walk is handed, server/casino/handoff.py), to log in there; `why` is one
+    of SENT."""
     count_login(app.connections, session)
     session.account = account
     app.sessions.forget(session)
-    session.moving = Moving(app.hosting.where[room], room, TO_CHIPS)
-    logs.event(log, "login_sent", name=account.key, shard=app.hosting.where[room], room=room)
+    session.moving = Moving(app.hosting.where[room], room, why)
+    logs.event(log, "login_sent", name=account.key, shard=app.hosting.where[room], room=room, why=why)
 
 
 LEAVE_WAIT = 30.0     # seconds a login waits for the account's previous session to finish leaving
@@ -387,16 +391,20 @@ async def enter(app: LoginApp, session: Session, account: Account, *,
     if session.gone:
         return                  # hung up while checking the password: never enters
     if app.hosting.shard is not None:
+        there = None
         if app.crossing is not None and via is None and again is None and account.key not in app.online:
             there = await take_from_elsewhere(app.crossing, account.key)
             if there is not None and room is None and app.hosting.hosts(there):
-                room = there
+                room, there = there, None
         if via is None and again is None:
             chips_room = room_of_chips(app, await app.ledger.open_holds(account.key))
             if session.gone:
                 return
             if chips_room is not None:
-                send_to_chips(app, session, account, chips_room)
+                send_on(app, session, account, chips_room, TO_CHIPS)
+                return
+            if there is not None and there in app.world.rooms and there not in app.closed_rooms:
+                send_on(app, session, account, there, TO_ROOM)     # back where the other connection was
                 return
         await app.ledger.claim([account.key])
         if session.gone:
@@ -423,18 +431,18 @@ async def enter(app: LoginApp, session: Session, account: Account, *,
     app.world.place(session, room)
     logs.event(log, "login", name=account.key, ip=session.ip, takeover=old is not None,
                again=again is not None and via is None, via=via or "-")
-    sent = via == TO_CHIPS
-    if via is not None and not sent:
+    sent = SENT.get(via or "")
+    if via is not None and sent is None:
         app.announce(room, f"{account.name} arrives from {arrival_from(via)}.", exclude=session)
-    elif again is not None and not sent:
+    elif again is not None and sent is None:
         session.tell(again)
     elif old is not None:
         session.tell("You took over your earlier connection.")
     else:
         app.announce(room, f"{account.name} arrives.", exclude=session)
-    if sent:
-        session.tell("Your chips are still in play at a table here, so you log in here.")
-    if via is None or sent:      # a walk from another shard: its login took them, and it reads the room only
+    if sent is not None:
+        session.tell(sent)
+    if via is None or sent is not None:      # a walk from another shard: its login took them, and it reads the room only
         for notice in await app.ledger.take_notices(account.key):
             session.tell(f"Notice: {notice}")
         bal = await app.ledger.balance(account.key)
