@@ -127,10 +127,10 @@ def set_connections_per_ip(work: Path, n: int) -> None:
 async def refused(server: Server) -> str:
     """A new connection's first words if the portal refuses it at once, else ""."""
     client = await Client.open(server.port, negotiate=False)
-    try:
-        said = plain(await client.read_until_closed(timeout=2))
-    except asyncio.TimeoutError:
-        said = ""
+    try:      # let in: the banner and its prompt; refused: its line, then closed (however loaded the machine)
+        said = plain(await client.read_until_prompt(timeout=30))
+    except ConnectionError:
+        said = plain(client.take_text())
     await client.close()
     return said if "Too many connections" in said else ""
 
