@@ -603,18 +603,18 @@ async def test_closed_connections_are_not_kept(casino_factory):
     app = await casino_factory()
     gone: list[weakref.ref] = []
 
-    def peer_port(session) -> int | None:
+    def peer(session) -> tuple[str, int] | None:
         raw = session.writer.protocol._raw           # None once the socket is released
-        return raw.get_extra_info("peername")[1] if raw is not None else None
+        return tuple(raw.get_extra_info("peername")[:2]) if raw is not None else None
 
     async def flood(i: int) -> None:
         source = f"127.0.0.{2 + i % 5}"
         reader, writer = await asyncio.open_connection("127.0.0.1", app.port, local_addr=(source, 0))
         writer.write(b"look\r\nsay hi\r\n" * 1000)
         assert await asyncio.wait_for(reader.read(65536), 10)
-        port = writer.get_extra_info("sockname")[1]
-        await until(lambda: any(peer_port(s) == port for s in app.sessions))
-        gone.extend(weakref.ref(s) for s in app.sessions if peer_port(s) == port)
+        here = tuple(writer.get_extra_info("sockname")[:2])    # address and port: five sources share ports
+        await until(lambda: any(peer(s) == here for s in app.sessions))
+        gone.extend(weakref.ref(s) for s in app.sessions if peer(s) == here)
         writer.transport.abort()
 
     for batch in range(6):
