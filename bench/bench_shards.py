@@ -303,6 +303,10 @@ def main(argv: list[str] | None = None) -> bool:
           " (portal + game processes + broker):")
     cheap = True
     for n, us in cpu.items():
+        if cpu[1] <= 0:          # a load too short for one clock tick of CPU: no ratio to give
+            cheap = False
+            print(f"  {n} shard{'s' if n > 1 else ' '}: {us:7.0f} us  (one shard's CPU too small to measure)")
+            continue
         ratio = us / cpu[1]
         cheap = cheap and ratio <= CPU_TARGET
         print(f"  {n} shard{'s' if n > 1 else ' '}: {us:7.0f} us  ({ratio:.2f}x one shard)")
