@@ -78,15 +78,19 @@ class Listeners:
         self._told: tuple[int, int] = (0, 0)   # a game process's ports, as its portal listens (told)
 
     async def open(self, app: TelnetApp, host: str, port: int, web_port: int | None,
-                   telnet: Opener[Listening] | None = None) -> None:
+                   telnet: Opener[Listening] | None = None, reuse_port: bool = False) -> None:
         """Listen for telnet on host:port and, when `web_port` is given, serve
         the page on host:web_port (0 for either: any free port). Raises
         CannotListen for a port that cannot be had (what was opened stays
         open for the caller's stop to close). `telnet`: what listens on the
-        telnet port instead of the telnet edge (the portal's handover)."""
+        telnet port instead of the telnet edge (the portal's handover). `reuse_port`:
+        the page's port shared with other portals (the telnet opener shares its own)."""
         if web_port is not None:             # first: once telnet answers, so does the page
             from server.net.web import start_web
-            self._web = await self._listen(start_web, app, host, web_port, "--web-port")
+
+            async def web(app: TelnetApp, host: str, port: int) -> WebServer:
+                return await start_web(app, host, port, reuse_port=reuse_port)
+            self._web = await self._listen(web, app, host, web_port, "--web-port")
         if telnet is None:                   # the portal's handover loads no telnetlib3
             from server.net.telnet import start_telnet
             telnet = start_telnet

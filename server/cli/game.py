@@ -24,6 +24,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--log-json", action="store_true", help="log one JSON object per line")
     p.add_argument("--shard", default=None,
                    help="host this shard's rooms of server.shards (casino serve names it)")
+    p.add_argument("--links", default=None, metavar="PATH",
+                   help="also serve the portals that dial this Unix socket (casino serve names it)")
     p.set_defaults(func=run)
 
 
@@ -70,4 +72,4 @@ async def _game(config: object, args: argparse.Namespace, fds: tuple[int, int]) 
     app = Casino(config, database, seed=args.seed, config_dir=args.config, rooms_dir=args.rooms,
                  shard=args.shard)
     return await serve_game(app, *fds, lambda e: refuse("casino serve", database, e)
-                            if isinstance(e, open_errors()) else None)
+                            if isinstance(e, open_errors()) else None, links_path=args.links)

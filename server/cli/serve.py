@@ -79,6 +79,9 @@ async def _serve(config: CasinoConfig, args: argparse.Namespace) -> int:
         print(refuse("casino serve", None, e), file=sys.stderr, flush=True)
         return 1
     refused = shards_refusal(settings, database, args.one_process)
+    if not refused and args.one_process and settings.portals > 1:
+        refused = (f"server.portals: {settings.portals} portals are processes beside the game processes:"
+                   " --one-process has none")
     if refused:
         print(f"casino serve: {refused}", file=sys.stderr, flush=True)
         return 1
@@ -154,7 +157,7 @@ def _exec_portal(args: argparse.Namespace, settings: Settings, database: Databas
                   "pid_file": str(Path(args.pid_file) if args.pid_file else pid_default(database)),
                   "games": games(args, settings), "door": door(settings),
                   "log_json": bool(args.log_json), "seed": args.seed,
-                  "settings": plain_settings(settings)}
+                  "settings": plain_settings(settings), "portals": settings.portals}
     os.environ.update(plan_env(plan))
     os.environ[DATABASE_ENV] = database.url
     sys.stdout.flush()

@@ -117,6 +117,7 @@ class Settings:
     database: str = "sqlite:///data/casino.db"   # where chips and accounts live (server.db.Database)
     shards: tuple[Shard, ...] = ()      # none named: one shard hosting every room
     bus: str = ""                       # nats://host:port, the broker of the words that cross shards
+    portals: int = 1                    # processes holding the connections, on one port (SO_REUSEPORT)
     limits: Limits = field(default_factory=Limits)
     mssp: Mssp = field(default_factory=Mssp)
     password_hash: PasswordHash = field(default_factory=PasswordHash)

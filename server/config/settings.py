@@ -70,6 +70,7 @@ SERVER_FIELDS = (
     Field("database", as_database, DEFAULT.database),
     Field("shards", as_shards, DEFAULT.shards),
     Field("bus", as_bus, DEFAULT.bus),
+    Field("portals", as_int, DEFAULT.portals, 1, 16),
 )
 
 LIMIT_FIELDS = (

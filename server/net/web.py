@@ -483,8 +483,9 @@ class WebServer:
         self.gate.close()
 
 
-async def start_web(casino: EdgeApp, host: str, port: int) -> WebServer:
-    """Serve the page at / and the WebSocket at /ws on host:port (0: any free port)."""
+async def start_web(casino: EdgeApp, host: str, port: int, reuse_port: bool = False) -> WebServer:
+    """Serve the page at / and the WebSocket at /ws on host:port (0: any free port;
+    `reuse_port`: beside other portals on it, SO_REUSEPORT)."""
     server_log = logging.getLogger("aiohttp.server")
     if _HTTP_NOISE not in server_log.filters:
         server_log.addFilter(_HTTP_NOISE)
@@ -499,7 +500,7 @@ async def start_web(casino: EdgeApp, host: str, port: int) -> WebServer:
     await runner.setup()
     assert runner.server is not None, "set up: the server is made"
     gate.watch(runner.server)
-    site = web.TCPSite(runner, host, port)
+    site = web.TCPSite(runner, host, port, reuse_port=reuse_port or None)
     await site.start()
     served = WebServer(runner, site, gate)
     app[ORIGINS].update(allowed_origins(host, served.port, casino.config.settings.web_origins))

@@ -45,20 +45,14 @@ class Acceptor:
                 sock.close()
 
 
-def listen(host: str, port: int, accepted: Callable[[socket.socket, str], None]) -> Acceptor:
-    """Bind and listen on every address of `host` (OSError if one cannot be had)."""
-    found = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
-    sockets: list[socket.socket] = []
+def listen(host: str, port: int, accepted: Callable[[socket.socket, str], None],
+           reuse_port: bool = False) -> Acceptor:
+    """Bind and listen on every address of `host` (OSError if one cannot be had).
+    `reuse_port`: beside the other portals on this port (SO_REUSEPORT: the kernel
+    gives each new connection to one of them)."""
+    sockets = bound(host, port, reuse_port)
     try:
-        for family, kind, proto, _, address in found:
-            sock = socket.socket(family, kind, proto)
-            sockets.append(sock)
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            if family == socket.AF_INET6:
-                sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
-            if port == 0 and len(sockets) > 1:          # one free port for every address
-                address = (address[0], sockets[0].getsockname()[1], *address[2:])
-            sock.bind(address)
+        for sock in sockets:
             sock.listen(BACKLOG)
             sock.setblocking(False)
     except OSError:
@@ -66,3 +60,28 @@ def listen(host: str, port: int, accepted: Callable[[socket.socket, str], None])
             sock.close()
         raise
     return Acceptor(sockets, accepted)
+
+
+def bound(host: str, port: int, reuse_port: bool = False) -> list[socket.socket]:
+    """A socket bound to `port` on every address of `host`, not listening yet (port 0:
+    one free port for all). Bound alone with `reuse_port`, it holds a port for the
+    portals to share and takes no connection (the kernel gives them to listeners)."""
+    found = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    sockets: list[socket.socket] = []
+    try:
+        for family, kind, proto, _, address in found:
+            sock = socket.socket(family, kind, proto)
+            sockets.append(sock)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if reuse_port:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+            if family == socket.AF_INET6:
+                sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            if port == 0 and len(sockets) > 1:          # one free port for every address
+                address = (address[0], sockets[0].getsockname()[1], *address[2:])
+            sock.bind(address)
+    except OSError:
+        for sock in sockets:
+            sock.close()
+        raise
+    return sockets

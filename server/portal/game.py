@@ -33,9 +33,11 @@ from server.net.lines import LineSplitter, TooLong
 from server.net.session import Session
 from server.net.telnet import CasinoTelnetServer, TelnetApp, TelnetEdge, buffered_text, kept_state, let_go, unsent
 from server.portal import handover, protocol
+from server.portal.dialed import DialedListener, Links
 
 log = logging.getLogger("casino.portal")
 
+PORTAL_LEFT = "The door you came in by closed. Connect again."
 BYE_WAIT = 5.0       # seconds, after `bye`, for the portal to end its side of the link
 MOVE_DRAIN = 2.0     # seconds a moving connection's output has to reach its socket
 
@@ -222,10 +224,13 @@ class RemoteGmcp:
 
 
 class GameLink:
-    """The game process's connection to its portal."""
+    """The game process's connection to a portal: the one that started it, or one
+    that dialed it (`dialed`: a portal beside others, server/portal/dialed.py)."""
 
-    def __init__(self, app: GameApp, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    def __init__(self, app: GameApp, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                 dialed: bool = False) -> None:
         self.app = app
+        self.dialed = dialed
         self.telnet = TelnetEdge(app)          # serves the sockets the portal hands over
         self.handed: dict[int, Kept] = {}
         self.reader = reader
@@ -275,12 +280,29 @@ class GameLink:
             await self.handle(first)
             async for message in incoming:
                 await self.handle(message)
-        except (ConnectionError, asyncio.IncompleteReadError):
+        except (ConnectionError, asyncio.IncompleteReadError, ValueError):
             pass
-        if not self.app.closing:
+        self.closed = True
+        if self.dialed:                  # one portal of several went: its players only
+            if not self.app.closing:
+                logs.event(log, "portal_left", connections=len(self.handed) + len(self.sessions))
+                self.release()
+        elif not self.app.closing:       # the supervisor went: nobody is left to restart us
             logs.event(log, "portal_gone")
             self.app.request_stop("The casino is closing.")
-        self.closed = True
+
+    def release(self) -> None:
+        """The portal that dialed this link is gone (killed): its connections end here.
+        This process holds the last descriptor of its telnet sockets, so they are
+        closed here, with a line; its relayed ones (browsers) were its own."""
+        for kept in list(self.handed.values()):
+            proto = kept.proto
+            if proto is not None and proto.session is not None:
+                proto.session.close(f"*** {PORTAL_LEFT} ***")
+            elif proto is not None:
+                proto.abort()
+        for inbox in self.inboxes.values():
+            inbox.put_nowait(None)
 
     async def handle(self, m: protocol.Message) -> None:
         app = self.app
@@ -321,6 +343,8 @@ class GameLink:
             for conn in m["conns"]:
                 self._open(conn["id"], conn["ip"], conn["x"], conn.get("s"), m.get("why"),
                            new=bool(conn.get("new")))
+            if self.dialed:              # this process serves already: said to the one that started it
+                self.send({"t": "ready", "settings": plain_settings(app.config.settings)})
         elif m["t"] == "stop":
             app.request_stop(str(m.get("why") or "The casino is closing."))
         elif m["t"] == "restart":
@@ -430,13 +454,16 @@ class GameLink:
 
 
 async def serve_game(app: GameApp, link_fd: int, handover_fd: int,
-                     refusal: Callable[[BaseException], str | None] = lambda e: None) -> int:
-    """Run the casino behind the portal on the socket `link_fd` until told to stop.
+                     refusal: Callable[[BaseException], str | None] = lambda e: None,
+                     links_path: str | None = None) -> int:
+    """Run the casino behind the portal on the socket `link_fd` until told to stop;
+    with `links_path`, other portals dial it there too (server/portal/dialed.py).
     A start that fails on the database prints `refusal(error)`, one line."""
     sock = socket.socket(fileno=link_fd)
     reader, writer = await asyncio.open_unix_connection(sock=sock, limit=protocol.LINE_LIMIT)
     link = GameLink(app, reader, writer)
-    app.portal = link
+    links = Links(link)
+    app.portal = links
     # Nothing of the database until the portal's hello: a restart starts this process
     # while the one before still settles its tables (its imports and config load are
     # then off the restart's path), and the ledger has one writer at a time.
@@ -465,25 +492,38 @@ async def serve_game(app: GameApp, link_fd: int, handover_fd: int,
     asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, app.request_stop,
                                                   "The casino is closing for the night.")
     link.send({"t": "ready", "settings": plain_settings(app.config.settings)})
+    dialed = (DialedListener(app, links, links_path, lambda r, w: GameLink(app, r, w, dialed=True))
+              if links_path else None)
+    if dialed is not None:
+        dialed.open()
     await app.stop_requested.wait()
+    if dialed is not None:
+        dialed.close()
     if app.restarting:
-        link.let_go()
+        for one in links.all:
+            one.let_go()
     await app.stop(app.stop_reason)
     sockets.close()
-    link.send({"t": "bye", "restart": app.restarting, "why": app.stop_reason})
-    link.outbox.flush()
-    # Read on until the portal has read the bye and ends its side: what it sent before
+    links.close_sockets()
+    for one in links.all:
+        one.send({"t": "bye", "restart": app.restarting, "why": app.stop_reason})
+        one.outbox.flush()
+    # Read on until each portal has read the bye and ends its side: what it sent before
     # is still read (and, restarting, handed back with `again`), and no write of the
     # portal's (a `gone`) meets a socket already closed here, which would lose the
     # bye unread and make a stop look like a crash.
+    ends = [reading, *links.reading]
     try:
-        await writer.drain()
-        await asyncio.wait_for(asyncio.shield(reading), BYE_WAIT)
+        for one in links.all:
+            await one.writer.drain()
+        await asyncio.wait_for(asyncio.shield(asyncio.gather(*ends, return_exceptions=True)), BYE_WAIT)
     except (ConnectionError, asyncio.TimeoutError):
         pass
-    link.closed = True
-    writer.close()
-    reading.cancel()
+    for one in links.all:
+        one.closed = True
+        one.writer.close()
+    for task in ends:
+        task.cancel()
     return 0
 
 

@@ -33,9 +33,10 @@ CRASH_SOON = 10.0          # seconds: a game process that dies this soon after r
 
 
 class GameProcess:
-    """One game process: the child and our end of its socket."""
+    """One game process: the child (None: one another process started, dialed) and
+    our end of its socket."""
 
-    def __init__(self, proc: asyncio.subprocess.Process, reader: asyncio.StreamReader,
+    def __init__(self, proc: asyncio.subprocess.Process | None, reader: asyncio.StreamReader,
                  writer: asyncio.StreamWriter, sockets: handover.Sender) -> None:
         self.proc = proc
         self.sockets = sockets          # the telnet sockets it is handed
@@ -68,6 +69,26 @@ class GameProcess:
             theirs.close()
         reader, writer = await asyncio.open_unix_connection(sock=here, limit=protocol.LINE_LIMIT)
         return cls(proc, reader, writer, handover.Sender(ours))
+
+    @classmethod
+    async def dial(cls, path: str) -> GameProcess:
+        """Link to the game process listening on the Unix socket `path` (one the
+        supervisor started, server/portal/dialed.py): the far end of a new handover
+        pair goes first, in the connection's ancillary data. OSError if none listens."""
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        sock.setblocking(False)
+        ours, theirs = handover.channel()
+        try:
+            await asyncio.get_running_loop().sock_connect(sock, path)
+            socket.send_fds(sock, [b"H"], [theirs.fileno()])
+        except OSError:
+            sock.close()
+            ours.close()
+            raise
+        finally:
+            theirs.close()
+        reader, writer = await asyncio.open_unix_connection(sock=sock, limit=protocol.LINE_LIMIT)
+        return cls(None, reader, writer, handover.Sender(ours))
 
     def send(self, message: protocol.Message) -> None:
         if not self.ended and not self.writer.is_closing():
@@ -105,7 +126,7 @@ class GameProcess:
         self.outbox.flush()
         self.writer.close()                        # the game process waits for this after its bye
         self.sockets.close()
-        code = await self.proc.wait()
+        code = await self.proc.wait() if self.proc is not None else 0
         if not self.started.done():                # it never served
             self.started.set_result(False)
         return code
@@ -163,6 +184,8 @@ class Ahead:
         except OSError:
             return
         game.end()
+        if game.proc is None:
+            return
         try:
             await asyncio.wait_for(game.proc.wait(), timeout)
         except asyncio.TimeoutError:

@@ -1,16 +1,28 @@
 """The portal's own program (`python -m server.portal`): what `casino serve` decided
 (server/cli/serve.py, in CASINO_PORTAL as JSON: its settings too), then the game process, the
-listeners and the pid file, until a signal or the game process stops for good."""
+listeners and the pid file, until a signal or the game process stops for good.
+
+With `server.portals` above one the same program is the supervisor (every game
+process, then the portals: server/portal/supervisor.py), and each portal it starts
+runs it again with `dial` in its plan: the game processes' sockets."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
+import shutil
+import signal
 import sys
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
-from typing import TypedDict
+from typing import TYPE_CHECKING, NotRequired, TypedDict
 
 from server import logs
+
+if TYPE_CHECKING:
+    from server.portal.portal import Portal
 
 PORTAL_ENV = "CASINO_PORTAL"
 
@@ -29,6 +41,8 @@ class Plan(TypedDict):
     log_json: bool
     seed: int | None
     settings: dict[str, object]      # the `server:` settings as read (plain_settings)
+    portals: NotRequired[int]        # server.portals: above one, this process supervises them
+    dial: NotRequired[dict[str, str]]   # a portal the supervisor started: each shard's socket
 
 
 def plan_env(plan: Plan) -> dict[str, str]:
@@ -42,27 +56,141 @@ def main() -> int:
         print("python -m server.portal: run by `casino serve` (no CASINO_PORTAL)", file=sys.stderr)
         return 2
     logs.configure(as_json=plan["log_json"])
+    if "dial" in plan:
+        return asyncio.run(_dial(plan))
+    if plan.get("portals", 1) > 1:
+        return asyncio.run(_supervise(plan))
     return asyncio.run(_serve(plan))
 
 
-async def _serve(plan: Plan) -> int:
-    from server.casino.listeners import CannotListen
+def _settings_only(plan: Plan) -> object:
     from server.config.model import CasinoConfig, settings_from_plain
-    from server.portal.portal import Portal, install_signals
     # the settings alone, as `casino serve` read them (no YAML here): the game process
     # reads the whole config, and tells the portal its settings after each reload
-    config = CasinoConfig(settings=settings_from_plain(plan["settings"]), tables={}, rooms={})
+    return CasinoConfig(settings=settings_from_plain(plan["settings"]), tables={}, rooms={})
+
+
+async def _serve(plan: Plan) -> int:
+    """One portal: the parent of every game process, and every connection."""
+    from server.config.model import CasinoConfig
+    from server.portal.portal import Portal, install_signals
+    config = _settings_only(plan)
+    assert isinstance(config, CasinoConfig)
     portal = Portal(config, plan["games"], plan["door"], (Path(plan["config"]), Path(plan["rooms"])))
     if not await portal.start_games():
         if portal.last_good is not None:
             portal.last_good.remove()
         return 1
+    if not await _listening(portal, plan):
+        return 1
+    with _serving(plan, portal.addresses):
+        install_signals(portal)
+        await portal.stop_requested.wait()
+        await portal.stop()
+    return portal.exit_code
+
+
+async def _supervise(plan: Plan) -> int:
+    """Every game process, as one portal starts them, then `portals` portals that
+    dial them, on ports held here (server/portal/supervisor.py)."""
+    from server.casino.listeners import CannotListen
+    from server.config.model import CasinoConfig
+    from server.portal import accept
+    from server.portal.portal import Portal, install_signals
+    from server.portal.supervisor import Portals
+    config = _settings_only(plan)
+    assert isinstance(config, CasinoConfig)
+    host = plan["host"]
+    held = []                            # the ports, bound (not listening) while the casino runs
+    try:
+        held += accept.bound(host, plan["port"], reuse_port=True)
+        port = held[0].getsockname()[1]
+        web_port = plan["web_port"]
+        if web_port is not None:
+            try:
+                held += accept.bound(host, web_port, reuse_port=True)
+            except OSError as e:
+                raise CannotListen(host, web_port, "--web-port", e) from e
+            web_port = held[-1].getsockname()[1]
+    except CannotListen as e:
+        print(e, file=sys.stderr, flush=True)
+        return 1
+    except OSError as e:
+        for sock in held:
+            sock.close()
+        print(CannotListen(host, plan["port"], "--port", e), file=sys.stderr, flush=True)
+        return 1
+    run_dir = Path(tempfile.mkdtemp(prefix="casino-"))       # 0700: only this user dials
+    links = {name: str(run_dir / f"{i}.sock") for i, name in enumerate(plan["games"])}
+    games = {name: [*argv, "--links", links[name]] for name, argv in plan["games"].items()}
+    portal = Portal(config, games, plan["door"], (Path(plan["config"]), Path(plan["rooms"])))
+    portal.listeners.told(port, web_port or 0)                # the ports each hello tells
+    portals: Portals | None = None
+    try:
+        if not await portal.start_games():
+            if portal.last_good is not None:
+                portal.last_good.remove()
+            return 1
+        child: Plan = {**plan, "port": port, "web_port": web_port, "dial": links}
+        portals = Portals({"CASINO_PORTAL": json.dumps(child)}, plan.get("portals", 1), portal.given_up)
+        if not await portals.start():
+            portal.request_stop("The casino could not start.")
+            await portal.stop()
+            await portals.stop()
+            return 1
+        with _serving(plan, f"{portal.addresses} ({portals.count} portals)"):
+            install_signals(portal)
+            await portal.stop_requested.wait()
+            await portal.stop()
+            await portals.stop()
+        return portal.exit_code
+    finally:
+        for sock in held:
+            sock.close()
+        shutil.rmtree(run_dir, ignore_errors=True)
+
+
+async def _dial(plan: Plan) -> int:
+    """A portal the supervisor started: it dials every game process, then listens
+    on the port it shares with the others, until the casino stops (or SIGTERM)."""
+    from server.config.model import CasinoConfig
+    from server.portal.portal import Portal
+    from server.portal.supervisor import tell_ready
+    config = _settings_only(plan)
+    assert isinstance(config, CasinoConfig)
+    portal = Portal(config, {}, plan["door"], dial=plan["dial"])
+    loop = asyncio.get_running_loop()
+    # a terminal's Ctrl-C and hang-up reach the whole group: the supervisor stops the
+    # casino (the game processes' goodbye then stops this portal); SIGTERM alone stops it
+    for sig in (signal.SIGINT, signal.SIGHUP, signal.SIGUSR1):
+        loop.add_signal_handler(sig, lambda: None)
+    loop.add_signal_handler(signal.SIGTERM, portal.request_stop, "The casino is closing for the night.")
+    if not await portal.start_games():
+        return 1
+    if not await _listening(portal, plan):
+        return 1
+    tell_ready()
+    await portal.stop_requested.wait()
+    await portal.stop()
+    return portal.exit_code
+
+
+async def _listening(portal: Portal, plan: Plan) -> bool:
+    """The portal's edges open on the plan's ports; False (said, stopped) if one cannot be had."""
+    from server.casino.listeners import CannotListen
     try:
         await portal.listen(plan["host"], plan["port"], plan["web_port"])
     except CannotListen as e:
         await portal.stop()
         print(e, file=sys.stderr, flush=True)
-        return 1
+        return False
+    return True
+
+
+@contextlib.contextmanager
+def _serving(plan: Plan, addresses: str) -> Iterator[None]:
+    """The pid file while the casino serves (`casino restart` reads it), and the
+    operator's "Listening:" line once it is written."""
     pid_file = Path(plan["pid_file"])
     made_dir = not pid_file.parent.exists()      # removed again at exit: nothing left behind
     try:
@@ -72,17 +200,16 @@ async def _serve(plan: Plan) -> int:
         print(f"casino serve: cannot write the pid file {pid_file} ({e.strerror}); "
               "`casino restart` will not find this casino", file=sys.stderr)
     if not plan["log_json"]:
-        print(f"Listening: {portal.addresses}", file=sys.stderr, flush=True)
+        print(f"Listening: {addresses}", file=sys.stderr, flush=True)
     if plan["seed"] is not None:
         print(f"Deterministic dice: every table's dice derive from --seed {plan['seed']}.", file=sys.stderr)
-    install_signals(portal)
-    await portal.stop_requested.wait()
-    await portal.stop()
     try:
-        if pid_file.read_text().strip() == str(os.getpid()):
-            pid_file.unlink()
-        if made_dir:
-            pid_file.parent.rmdir()              # only if empty (a database there stays)
-    except OSError:
-        pass
-    return portal.exit_code
+        yield
+    finally:
+        try:
+            if pid_file.read_text().strip() == str(os.getpid()):
+                pid_file.unlink()
+            if made_dir:
+                pid_file.parent.rmdir()              # only if empty (a database there stays)
+        except OSError:
+            pass

@@ -46,6 +46,7 @@ from server.net.session import Session
 from server.net.throttle import ConnectionCounter
 from server.portal import accept, protocol
 from server.portal.clients import Clients
+from server.portal.dialing import DialedShard
 from server.portal.handover import Handed
 from server.portal.last_good import LastGoodConfig
 from server.portal.shard_games import RESTARTING, ShardGames
@@ -66,7 +67,8 @@ class Portal:
     shard; `shards` the game processes behind them, one shard's after another."""
 
     def __init__(self, config: CasinoConfig, games: dict[str, list[str]], door: str,
-                 config_dirs: tuple[Path, Path] | None = None, game_env: dict[str, str] | None = None) -> None:
+                 config_dirs: tuple[Path, Path] | None = None, game_env: dict[str, str] | None = None,
+                 dial: dict[str, str] | None = None) -> None:
         self.config = config
         self.game_env = dict(game_env or {})   # the database URL: never on a command line `ps` shows
         self.config_dirs = config_dirs         # config/ and rooms/, read again after a reload
@@ -79,8 +81,12 @@ class Portal:
         self.closing = False
         self.stop_reason = "The casino is closing."
         self.started_at = time.time()
-        # each shard's `casino game` command line (one, for every room, when none is named)
-        self.shards = {name: ShardGames(self, name, argv) for name, argv in games.items()}
+        # each shard's `casino game` command line (one, for every room, when none is named);
+        # or, a portal beside others, each shard's socket to dial (server/portal/dialing.py)
+        self.shards: dict[str, ShardGames] = (
+            {name: DialedShard(self, name, path) for name, path in dial.items()} if dial is not None
+            else {name: ShardGames(self, name, argv) for name, argv in games.items()})
+        self.reuse_port = dial is not None     # its port shared with the other portals
         self.door = door                       # the shard where a new connection starts
         self.stopped = asyncio.Event()
         self.stop_requested = asyncio.Event()
@@ -128,7 +134,7 @@ class Portal:
             handed.notice(f"*** {RESTARTING} One moment. ***\r\n")
 
     async def _accepting(self, app: TelnetApp, host: str, port: int) -> accept.Acceptor:
-        return accept.listen(host, port, self.accepted)
+        return accept.listen(host, port, self.accepted, reuse_port=self.reuse_port)
 
     async def on_connect(self, session: Session) -> None:
         if self.closing:
@@ -250,7 +256,8 @@ class Portal:
     async def listen(self, host: str, port: int, web_port: int | None) -> None:
         """Open the edges as one process does (server.casino.listeners)."""
         try:
-            await self.listeners.open(self, host, port, web_port, telnet=self._accepting)
+            await self.listeners.open(self, host, port, web_port, telnet=self._accepting,
+                                      reuse_port=self.reuse_port)
         except CannotListen:
             await self.listeners.close()
             raise
@@ -293,8 +300,8 @@ class Portal:
         while any(s.unsent() for s in sessions) and loop.time() < deadline:
             await asyncio.sleep(0.01)
         for handed in self.handed.sockets.values():
-            game = self.shards[handed.shard].game if handed.shard in self.shards else None
-            if game is None or game.crashed:      # a game process that stopped said its goodbye
+            shard = self.shards.get(handed.shard)
+            if shard is None or not shard.said_goodbye():
                 handed.notice(f"\r\n*** {self.stop_reason} Goodbye. ***\r\n")
         self.handed.close_all()
         await self.listeners.close()

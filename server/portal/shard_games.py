@@ -116,7 +116,8 @@ class ShardGames:
             return False
         if dirs is None and last_good is not None:
             last_good.worked()
-        logs.event(log, "game_started", shard=self.name, pid=game.proc.pid, connections=len(conns),
+        logs.event(log, "game_started", shard=self.name, pid=game.proc.pid if game.proc else "dialed",
+                   connections=len(conns),
                    config="last_good" if dirs else "current")
         for cid, session in clients.unknown(self.name):
             game.send(clients.opened(cid, session))
@@ -135,16 +136,22 @@ class ShardGames:
         if game.ready_at:
             await self._ended(game, code)
 
-    async def _ended(self, game: GameProcess, code: int) -> None:
-        """A game process that was serving exited: for good, to be replaced, or dead."""
+    def _for_good(self, game: GameProcess, code: int) -> bool:
+        """Whether the game process that ended stopped the casino (an operator's
+        `shutdown`, or the portal closing): then the portal stops too."""
         portal = self.portal
         bye = game.bye                     # None: it said no goodbye
         if portal.closing or (bye is not None and not bye.get("restart")):
             logs.event(log, "game_stopped", shard=self.name, code=code)
-            await self.ahead.drop(GAME_STOP_TIMEOUT)
             why = bye.get("why") if bye is not None else None
             portal.stop_for_good(code, str(why or portal.stop_reason))
-            return
+            return True
+        return False
+
+    def _carry_over(self, game: GameProcess, code: int) -> None:
+        """The game process ended to be replaced, or died: what it handed back waits
+        for the next one, and its players read that the casino is restarting."""
+        portal = self.portal
         portal.clients.handed_back(game.returned)
         portal.handed.handed_back(game.returned)
         portal.source_gone(self.name)              # moves it had begun: nothing more comes of them
@@ -154,6 +161,14 @@ class ShardGames:
             for session in portal.clients.on(self.name):
                 session.relay(notice)
             portal.handed.notice(notice, self.name)
+
+    async def _ended(self, game: GameProcess, code: int) -> None:
+        """A game process that was serving exited: for good, to be replaced, or dead."""
+        portal = self.portal
+        if self._for_good(game, code):
+            await self.ahead.drop(GAME_STOP_TIMEOUT)
+            return
+        self._carry_over(game, code)
         if game.died_at_once():
             self.failures.add()                    # died as soon as it served: a crash loop?
         why = "The casino restarted after a failure." if game.crashed else None
@@ -179,10 +194,15 @@ class ShardGames:
         """Stop for good: the game process settles and says goodbye (killed after a minute)."""
         await self.ahead.drop(GAME_STOP_TIMEOUT)
         game = self.game
-        if game is None:
+        if game is None or game.proc is None:
             return
         game.send({"t": "stop", "why": why})
         try:
             await asyncio.wait_for(game.proc.wait(), GAME_STOP_TIMEOUT)
         except asyncio.TimeoutError:
             game.proc.kill()
+
+    def said_goodbye(self) -> bool:
+        """Whether the game process said the last line to this shard's telnet players
+        (the portal writes its own goodbye if not)."""
+        return self.game is not None and not self.game.crashed

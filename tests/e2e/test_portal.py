@@ -125,9 +125,10 @@ def listening(server: Server, within: float) -> None:
 
 
 @contextlib.contextmanager
-def portal_server(work: Path):
+def portal_server(work: Path, config_of=crowd_config, kind=Server):
     """A two-process casino (portal and game process) on free ports, an SQLite file and
-    the test config, with the operator account `admin`; killed afterwards if still running."""
+    the test config (`config_of(work)`), with the operator account `admin`; killed
+    afterwards if still running."""
     url = f"sqlite:///{work / 'casino.db'}"
     made = cli("account", "create", "admin", "--database", url, stdin=f"{OPERATOR_PASSWORD}\n")
     assert made.returncode == 0, made.stderr
@@ -137,9 +138,9 @@ def portal_server(work: Path):
     with log.open("w") as out:
         proc = subprocess.Popen(
             [sys.executable, "-m", "server", "--port", str(port), "--web-port", str(web_port),
-             "--database", url, "--config", str(crowd_config(work)), "--pid-file", str(pid_file)],
+             "--database", url, "--config", str(config_of(work)), "--pid-file", str(pid_file)],
             cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
-    server = Server(proc, port, web_port, url, pid_file, log)
+    server = kind(proc, port, web_port, url, pid_file, log)
     try:
         listening(server, 30)
         yield server

@@ -1,0 +1,121 @@
+"""`casino serve` with several portals: the supervisor and the portals it keeps.
+
+One portal is the parent of every game process (server/portal/portal.py):
+kill it and the casino stops. With `server.portals: N` above one, `casino
+serve` is a supervisor instead, holding no connection: it starts every
+shard's game process as the one portal does (a restart, a crash, the last
+good config: server/portal/shard_games.py), then N portals, which share the
+telnet and web ports (SO_REUSEPORT) and dial every game process
+(server/portal/dialing.py). A portal killed takes only its own connections
+with it; the supervisor starts another on the same port. The supervisor
+holds the ports bound (not listening) from the start, so port 0 names one
+free port for all of them, and no other program takes it while a portal is
+replaced.
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import signal
+import sys
+from collections.abc import Callable
+
+from server import logs
+from server.portal.game_process import RESTART_WINDOW, StartFailures
+
+log = logging.getLogger("casino.portal")
+
+READY_ENV = "CASINO_PORTAL_READY_FD"    # a portal writes "listening" there once it listens
+PORTAL_STOP_TIMEOUT = 30.0              # seconds a stopping portal has before it is killed
+
+
+class Portals:
+    """The supervisor's portals: `count` of them, each `python -m server.portal` with
+    `env` (its plan), started again when one dies while the casino serves."""
+
+    def __init__(self, env: dict[str, str], count: int, given_up: Callable[[], None]) -> None:
+        self.env = env
+        self.count = count
+        self.given_up = given_up
+        self.procs: dict[int, asyncio.subprocess.Process] = {}
+        self.failures = StartFailures()
+        self.closing = False
+        self.tasks: set[asyncio.Task[None]] = set()
+
+    async def start(self) -> bool:
+        """Every portal, listening; False if one exits before it listens."""
+        started = await asyncio.gather(*(self._start(i) for i in range(self.count)))
+        return all(started)
+
+    async def _start(self, index: int) -> bool:
+        loop = asyncio.get_running_loop()
+        read_fd, write_fd = os.pipe()
+        try:
+            proc = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "server.portal", pass_fds=(write_fd,),
+                env=dict(os.environ, **self.env, **{READY_ENV: str(write_fd)}))
+        finally:
+            os.close(write_fd)
+        reader = asyncio.StreamReader()
+        with os.fdopen(read_fd, "rb") as pipe:
+            transport, _ = await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), pipe)
+            try:
+                said = await reader.readline()
+            finally:
+                transport.close()
+        if said.strip() != b"listening":
+            await proc.wait()
+            log.error("event=portal_failed index=%d code=%s", index, proc.returncode)
+            return False
+        self.procs[index] = proc
+        logs.event(log, "portal_started", index=index, pid=proc.pid)
+        task = asyncio.create_task(self._watch(index, proc))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+        return True
+
+    async def _watch(self, index: int, proc: asyncio.subprocess.Process) -> None:
+        """A portal that exits while the casino serves is replaced (its players are gone)."""
+        code = await proc.wait()
+        if self.closing:
+            return
+        self.procs.pop(index, None)
+        log.warning("event=portal_died index=%d pid=%d code=%d", index, proc.pid, code)
+        while not self.closing:
+            if self.failures.too_many():
+                log.error("event=portal_keeps_failing failures=%d window=%ds", self.failures.recent(),
+                          int(RESTART_WINDOW))
+                self.given_up()
+                return
+            self.failures.add()
+            if await self._start(index):
+                return
+            await asyncio.sleep(1.0)         # whatever failed may need a moment
+
+    def pids(self) -> list[int]:
+        return [proc.pid for proc in self.procs.values()]
+
+    async def stop(self) -> None:
+        """The casino stops: each portal has had the game processes' goodbye, and is told to go."""
+        self.closing = True
+        for proc in self.procs.values():
+            if proc.returncode is None:
+                with contextlib.suppress(ProcessLookupError):
+                    proc.send_signal(signal.SIGTERM)
+        for proc in self.procs.values():
+            try:
+                await asyncio.wait_for(proc.wait(), PORTAL_STOP_TIMEOUT)
+            except asyncio.TimeoutError:
+                proc.kill()
+
+
+def tell_ready() -> None:
+    """A portal the supervisor started: listening now."""
+    fd = os.environ.pop(READY_ENV, None)
+    if fd is None:
+        return
+    with contextlib.suppress(OSError, ValueError):
+        os.write(int(fd), b"listening\n")
+        os.close(int(fd))
