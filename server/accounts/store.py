@@ -15,10 +15,10 @@ import time
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Iterable
+from typing import Callable, Iterable, TypeVar
 
 from server.accounts.names import name_key
-from server.db.connection import Conn, connect, create_tables, dialect_of, reopened
+from server.db.connection import Conn, PgConn, connect, create_tables, dialect_of, reopened
 from server.db.url import Database
 
 _SCHEMA = """
@@ -39,6 +39,7 @@ CREATE TABLE IF NOT EXISTS players (
 # operators (they were trusted), "player" for the rest.
 SERVER, PLAYER = "server", "player"
 
+T = TypeVar("T")
 READ_CHUNK = 500           # name keys a query reads at most (well under any bound on parameters)
 Row = tuple[str, str, str, "str | None"]   # a player's name, pwhash, prefs (JSON), origin
 
@@ -90,17 +91,36 @@ class AccountStore:
         self._db = reopened(self._db, self.database)
         return self._db
 
+    @property
+    def unavailable(self) -> type[Exception]:
+        """What a call raises while the database cannot be reached (it is down, restarting)."""
+        return self._dialect.operational_error
+
+    def _again(self, work: Callable[[Conn], T]) -> T:
+        """`work` on the connection, and once more on a new one if the server had dropped
+        it: a connection learns it was dropped (a PostgreSQL restart) only when used, so
+        the first read after a restart would fail for nothing. Only for work that may run
+        twice (a read, an update to the same value); call under the lock."""
+        conn = self._conn()
+        try:
+            return work(conn)
+        except self._dialect.operational_error:
+            if not isinstance(conn, PgConn) or not conn.broken:
+                raise
+            return work(self._conn())
+
     def _rows(self, keys: list[str]) -> dict[str, Row]:
         """The players rows of `keys` (name keys), in one query a chunk."""
-        found: dict[str, Row] = {}
-        with self._lock:
-            conn = self._conn()
+        def read(conn: Conn) -> dict[str, Row]:
+            found: dict[str, Row] = {}
             for i in range(0, len(keys), READ_CHUNK):
                 chunk = keys[i:i + READ_CHUNK]
                 for row in conn.execute("SELECT name_key, name, pwhash, prefs, origin FROM players "
                                         f"WHERE name_key IN ({','.join('?' * len(chunk))})", chunk):
                     found[row[0]] = (row[1], row[2], row[3], row[4])
-        return found
+            return found
+        with self._lock:
+            return self._again(read)
 
     def _create(self, name: str, pwhash: str, origin: str) -> Account:
         with self._lock:
@@ -115,7 +135,8 @@ class AccountStore:
 
     def _set_hash(self, name: str, pwhash: str) -> None:
         with self._lock:
-            self._conn().execute("UPDATE players SET pwhash = ? WHERE name_key = ?", (pwhash, name_key(name)))
+            self._again(lambda conn: conn.execute("UPDATE players SET pwhash = ? WHERE name_key = ?",
+                                                  (pwhash, name_key(name))))
 
     async def set_hash(self, name: str, pwhash: str) -> None:
         """Replace a player's password hash (an upgrade to today's parameters)."""
@@ -123,9 +144,8 @@ class AccountStore:
 
     def _save_prefs(self, name: str, prefs: dict[str, object]) -> None:
         with self._lock:
-            self._conn().execute(
-                "UPDATE players SET prefs = ? WHERE name_key = ?", (json.dumps(prefs), name_key(name))
-            )
+            self._again(lambda conn: conn.execute("UPDATE players SET prefs = ? WHERE name_key = ?",
+                                                  (json.dumps(prefs), name_key(name))))
 
     async def get(self, name: str) -> Account | None:
         """The account of `name`, or None. Names asked for while a read is on the

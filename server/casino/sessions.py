@@ -101,7 +101,12 @@ class Sessions:
         `via`: one that walked in from another shard that way (server/casino/handoff.py)."""
         if not self.admit(session):
             return
-        account = await self.app.accounts.get(name)
+        try:
+            account = await self.app.accounts.get(name)
+        except self.app.accounts.unavailable as err:   # a handoff or restart while the database is away
+            logs.event(log, "resume_failed", name=name, ip=session.ip, error=type(err).__name__)
+            session.close(f"*** {login.NO_DATABASE} ***")
+            return
         if account is None:                   # gone from the database meanwhile: log in anew
             login.greet(self.app, session)
             return

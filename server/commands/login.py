@@ -29,6 +29,7 @@ from server.accounts.store import Account, AccountStore, NameTaken
 from server.bus.bus import BusUnavailable, Message
 from server.bus.words import WORDS, Heard
 from server.ledger import Ledger
+from server.ledger.errors import LedgerUnavailable
 from server.render.text import clean
 from server.world.rooms import arrival_from
 
@@ -37,6 +38,8 @@ if TYPE_CHECKING:
     from server.casino.hosting import Hosting
 
 log = logging.getLogger("casino.accounts")
+
+NO_DATABASE = "The casino cannot reach its database just now. Connect again in a moment."
 
 
 class Departing(Protocol):
@@ -334,6 +337,23 @@ LEAVE_WAIT = 30.0     # seconds a login waits for the account's previous session
 TAKEN_WAIT = 5.0      # of those, when it is on another shard (its tables apply the disconnect there)
 
 
+async def claim_wallet(app: LoginApp, session: Session, key: str) -> bool:
+    """This shard takes the player's wallet (from now on it alone writes it). A claim
+    that fails on the ledger's dropped connection (the database restarted) is made
+    once more: the ledger's next batch reconnects first, and a claim made twice only
+    moves the epoch on twice, this shard the owner. While the database stays away the
+    player is told so and the connection closes (False): no session without its wallet."""
+    for attempt in (1, 2):
+        try:
+            await app.ledger.claim([key])
+            return True
+        except LedgerUnavailable as err:
+            if attempt == 2:
+                logs.event(log, "claim_failed", name=key, ip=session.ip, error=type(err).__name__)
+                session.close(f"*** {NO_DATABASE} ***")
+    return False
+
+
 async def take_from_elsewhere(crossing: Crossing, key: str) -> str | None:
     """Close the account's session on another shard, if it has one, before this
     shard claims the wallet (so that shard's tables settle the disconnect while
@@ -406,8 +426,7 @@ async def enter(app: LoginApp, session: Session, account: Account, *,
             if there is not None and there in app.world.rooms and there not in app.closed_rooms:
                 send_on(app, session, account, there, TO_ROOM)     # back where the other connection was
                 return
-        await app.ledger.claim([account.key])
-        if session.gone:
+        if not await claim_wallet(app, session, account.key) or session.gone:
             return
     old = app.online.get(account.key)
     if room is None or room not in app.world.rooms or room in app.closed_rooms:

@@ -19,7 +19,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from support.postgres import Cluster
 from support.telnet import Client, login, plain
 
 from server.tables.money import PENDING
@@ -28,16 +27,6 @@ ROOT = Path(__file__).resolve().parents[2]
 SEED = 4242
 FAST = {"commands_per_second": 1000}
 ROLLED = re.compile(r"(\d) \+ (\d) = (\d+)")
-
-
-@pytest.fixture
-def cluster():
-    """A PostgreSQL server for this test alone: the test stops it, and starts it again."""
-    c = Cluster().start()
-    try:
-        yield c
-    finally:
-        c.stop()
 
 
 @pytest.fixture

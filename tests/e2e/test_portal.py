@@ -125,6 +125,29 @@ def listening(server: Server, within: float) -> None:
 
 
 @contextlib.contextmanager
+def serving(work: Path, url: str, args: list[str], kind=Server, within: float = 30):
+    """`python -m server ARGS` on free telnet and web ports, its log in work/server.log,
+    in a process group of its own: all of it killed afterwards if still running."""
+    port, web_port = free_port(), free_port()
+    log = work / "server.log"
+    pid_file = work / "casino.pid"
+    with log.open("w") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "server", "--port", str(port), "--web-port", str(web_port), *args,
+             "--pid-file", str(pid_file)],
+            cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+    server = kind(proc, port, web_port, url, pid_file, log)
+    try:
+        listening(server, within)
+        yield server
+    finally:
+        if proc.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)    # the portal and its game process
+            proc.wait()
+
+
+@contextlib.contextmanager
 def portal_server(work: Path, config_of=crowd_config, kind=Server):
     """A two-process casino (portal and game process) on free ports, an SQLite file and
     the test config (`config_of(work)`), with the operator account `admin`; killed
@@ -132,23 +155,8 @@ def portal_server(work: Path, config_of=crowd_config, kind=Server):
     url = f"sqlite:///{work / 'casino.db'}"
     made = cli("account", "create", "admin", "--database", url, stdin=f"{OPERATOR_PASSWORD}\n")
     assert made.returncode == 0, made.stderr
-    port, web_port = free_port(), free_port()
-    log = work / "server.log"
-    pid_file = work / "casino.pid"
-    with log.open("w") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "server", "--port", str(port), "--web-port", str(web_port),
-             "--database", url, "--config", str(config_of(work)), "--pid-file", str(pid_file)],
-            cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
-    server = kind(proc, port, web_port, url, pid_file, log)
-    try:
-        listening(server, 30)
+    with serving(work, url, ["--database", url, "--config", str(config_of(work))], kind) as server:
         yield server
-    finally:
-        if proc.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(proc.pid, signal.SIGKILL)    # the portal and its game process
-            proc.wait()
 
 
 def flat(text: str) -> str:

@@ -11,21 +11,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import importlib.util
 import os
 import signal
-import sys
 import time
 from pathlib import Path
 
+from support.siblings import sibling
 from support.telnet import Client, login, plain
 from support.web import WebClient
 
-_spec = importlib.util.spec_from_file_location("portal_helpers", Path(__file__).with_name("test_portal.py"))
-assert _spec is not None and _spec.loader is not None
-portal_helpers = importlib.util.module_from_spec(_spec)
-sys.modules["portal_helpers"] = portal_helpers
-_spec.loader.exec_module(portal_helpers)
+portal_helpers = sibling("portal_helpers", Path(__file__).with_name("test_portal.py"))
 ph = portal_helpers
 
 PORTAL_LEFT = "The door you came in by closed. Connect again."

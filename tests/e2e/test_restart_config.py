@@ -10,23 +10,18 @@ of the files the last good start read, and everyone is logged in again."""
 from __future__ import annotations
 
 import asyncio
-import importlib.util
 import os
 import re
 import signal
-import sys
 import time
 from pathlib import Path
 
+from support.siblings import sibling
 from support.telnet import Client, login, plain
 
 # test_portal.py's real portal and game process, and its helpers (the tests run with
 # --import-mode=importlib: tests/e2e is not on the path)
-_spec = importlib.util.spec_from_file_location("portal_helpers", Path(__file__).with_name("test_portal.py"))
-assert _spec is not None and _spec.loader is not None
-portal_helpers = importlib.util.module_from_spec(_spec)
-sys.modules["portal_helpers"] = portal_helpers        # its dataclasses look themselves up there
-_spec.loader.exec_module(portal_helpers)
+portal_helpers = sibling("portal_helpers", Path(__file__).with_name("test_portal.py"))
 PASSWORD, Server = portal_helpers.PASSWORD, portal_helpers.Server
 cli, close_all, operator = portal_helpers.cli, portal_helpers.close_all, portal_helpers.operator
 portal_server, stopped_cleanly = portal_helpers.portal_server, portal_helpers.stopped_cleanly

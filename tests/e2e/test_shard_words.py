@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import importlib.util
 import os
 import signal
 import sys
@@ -22,31 +21,16 @@ import pytest
 
 from support.nats import Broker, binary
 from support.postgres import bindir
+from support.siblings import sibling
 from support.telnet import Client, login
 
 
-def _helpers(name: str, file: str):
-    spec = importlib.util.spec_from_file_location(name, Path(__file__).with_name(file))
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-shards = _helpers("shard_helpers", "test_shards.py")
+shards = sibling("shard_helpers", Path(__file__).with_name("test_shards.py"))
 portal = sys.modules["portal_helpers"]
 sharded_server, shard_pid, flat = shards.sharded_server, shards.shard_pid, shards.flat
 
 pytestmark = pytest.mark.skipif(bindir() is None or binary() is None,
                                 reason="needs PostgreSQL and nats-server (Debian packages)")
-
-
-@pytest.fixture
-def broker():
-    b = Broker().start()
-    yield b
-    b.remove()
 
 
 @contextlib.asynccontextmanager

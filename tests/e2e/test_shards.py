@@ -13,26 +13,20 @@ starting chips and `ledger check` is ok across both shards' houses."""
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import os
 import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
-from support.nats import Broker, binary
+from support.nats import binary
 from support.postgres import bindir
+from support.siblings import sibling
 from support.telnet import Client, login, plain
 from support.web import WebClient
 
-_spec = importlib.util.spec_from_file_location("portal_helpers", Path(__file__).with_name("test_portal.py"))
-assert _spec is not None and _spec.loader is not None
-portal_helpers = importlib.util.module_from_spec(_spec)
-sys.modules["portal_helpers"] = portal_helpers
-_spec.loader.exec_module(portal_helpers)
+portal_helpers = sibling("portal_helpers", Path(__file__).with_name("test_portal.py"))
 ROOT, Server, crowd_config = portal_helpers.ROOT, portal_helpers.Server, portal_helpers.crowd_config
 free_port, ledger_check = portal_helpers.free_port, portal_helpers.ledger_check
 
@@ -56,22 +50,9 @@ def shard_config(work: Path, url: str, bus: str) -> Path:
 
 @contextlib.contextmanager
 def sharded_server(work: Path, url: str, bus: str):
-    port, web_port = free_port(), free_port()
-    log = work / "server.log"
-    with log.open("w") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "server", "--port", str(port), "--web-port", str(web_port),
-             "--config", str(shard_config(work, url, bus)), "--pid-file", str(work / "casino.pid")],
-            cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
-    server = Server(proc, port, web_port, url, work / "casino.pid", log)
-    try:
-        portal_helpers.listening(server, 60)
+    with portal_helpers.serving(work, url, ["--config", str(shard_config(work, url, bus))],
+                                within=60) as server:
         yield server
-    finally:
-        if proc.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
 
 
 def shard_pid(server: Server, shard: str) -> int:
@@ -85,13 +66,6 @@ def shard_pid(server: Server, shard: str) -> int:
                     return pid
         assert time.monotonic() < deadline, f"no game process of shard {shard}"
         time.sleep(0.05)         # a real process starting, not game time
-
-
-@pytest.fixture
-def broker():
-    b = Broker().start()
-    yield b
-    b.remove()
 
 
 def flat(text: str) -> str:
