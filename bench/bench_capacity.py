@@ -57,14 +57,14 @@ def _config(work: Path, clients: int, url: str, bus: str, shards: dict[str, list
 
 
 def _step(work: Path, url: str, config: Path, clients: int, rate: float, seconds: float,
-          procs: int) -> tuple[float, float, float, int, float]:
+          procs: int, mix: dict[str, int]) -> tuple[float, float, float, int, float]:
     """One step on a fresh casino: (commands a second sent, p50 ms, p99 ms, errors, CPU/s)."""
-    from bench.bench_crowd import MIX, Server, Spec, load
+    from bench.bench_crowd import Server, Spec, load
     server = Server("casino", ["-m", "server", "--database", url, "--config", str(config),
                                "--rooms", str(ROOT / "rooms"), "--web-port", "0",
                                "--pid-file", str(work / "casino.pid")], work)
     try:
-        spec = Spec("casino", server.port, clients, seconds, dict(MIX), AT_TABLE, interval=1.0 / rate)
+        spec = Spec("casino", server.port, clients, seconds, mix, AT_TABLE, interval=1.0 / rate)
         result = load(server, clients, spec, procs)
     except BaseException:
         print(f"[server log]\n{server.tail()}", file=sys.stderr)
@@ -82,10 +82,12 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
                     help="commands a second per client, one step each (comma-separated)")
     ap.add_argument("--seconds", type=float, default=SECONDS, help="seconds of each step")
     ap.add_argument("--procs", type=int, default=2, help="client processes")
+    ap.add_argument("--mix", default=None, help="the command mix, as bench crowd takes it (look=30,who=15,...)")
     args = ap.parse_args(argv or [])
     rates = [float(r) for r in args.rates.split(",") if r]
     sys.path.insert(0, str(ROOT / "tests"))
-    from bench.bench_crowd import WARM, WARM_NAME, make_accounts, raise_nofile
+    from bench.bench_crowd import MIX, WARM, WARM_NAME, make_accounts, parse_mix, raise_nofile
+    mix = parse_mix(args.mix) if args.mix else dict(MIX)
     from support.nats import Broker, binary
     from support.postgres import Cluster, bindir
     if bindir() is None or binary() is None:
@@ -97,7 +99,7 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
     carried: dict[str, float] = {}
     topped: dict[str, float] = {}
     try:
-        print(f"{args.clients} clients, the crowd's mix, {args.seconds:g} s a step; carried: p99 <= "
+        print(f"{args.clients} clients, mix {mix}, {args.seconds:g} s a step; carried: p99 <= "
               f"{P99 * 1000:.0f} ms and no error")
         for label, (shards, portals) in LAYOUTS.items():
             url = cluster.create_database()
@@ -107,7 +109,7 @@ def main(argv: list[str] | None = None) -> dict[str, float]:
             carried[label] = 0.0
             for rate in rates:
                 sent, p50, p99, errors, cpu = _step(work, url, config, args.clients, rate, args.seconds,
-                                                    args.procs)
+                                                    args.procs, mix)
                 ok = p99 <= P99 * 1000 and errors == 0
                 print(f"  {label}: {sent:6.0f} commands/s  p50 {p50:6.2f} ms  p99 {p99:7.2f} ms  "
                       f"errors {errors:4d}  casino CPU {cpu:4.2f} s/s  {'carried' if ok else 'not carried'}",

@@ -25,8 +25,8 @@ Last, CPU per command: CPU_PLAYERS players in four rooms type `look` at
 CPU_RATE each, with the rooms on 1 (no shards), 2 and 4 shards, a fresh
 casino and database each; the CPU seconds of the portal, every game process
 and the broker over the load, per command answered. The target: within 1.2x
-of one shard. Not yet measured here (issue 37): throughput of 2 shards and 2
-portals (several portals are not built).
+of one shard. What 2 shards behind 2 portals carry against 1 behind 1 is
+bench/bench_capacity.py's.
 """
 from __future__ import annotations
 
