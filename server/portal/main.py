@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING, NotRequired, TypedDict
 from server import logs
 
 if TYPE_CHECKING:
+    from server.config.model import CasinoConfig
+    from server.portal.broker import LocalBroker
     from server.portal.portal import Portal
 
 PORTAL_ENV = "CASINO_PORTAL"
@@ -77,17 +79,37 @@ async def _serve(plan: Plan) -> int:
     config = _settings_only(plan)
     assert isinstance(config, CasinoConfig)
     portal = Portal(config, plan["games"], plan["door"], (Path(plan["config"]), Path(plan["rooms"])))
-    if not await portal.start_games():
-        if portal.last_good is not None:
-            portal.last_good.remove()
-        return 1
-    if not await _listening(portal, plan):
-        return 1
-    with _serving(plan, portal.addresses):
-        install_signals(portal)
-        await portal.stop_requested.wait()
-        await portal.stop()
-    return portal.exit_code
+    broker = await _broker(config)
+    try:
+        if not await _games_started(portal):
+            return 1
+        if not await _listening(portal, plan):
+            return 1
+        with _serving(plan, portal.addresses):
+            install_signals(portal)
+            await portal.stop_requested.wait()
+            await portal.stop()
+        return portal.exit_code
+    finally:
+        await broker.stop()
+
+
+async def _games_started(portal: Portal) -> bool:
+    """Every shard's game process started (False: one could not, and nothing is left behind)."""
+    if await portal.start_games():
+        return True
+    if portal.last_good is not None:
+        portal.last_good.remove()
+    return False
+
+
+async def _broker(config: CasinoConfig) -> LocalBroker:
+    """The shards' broker, started here if it is to run on this machine and does not."""
+    from server.config.shards import sharded
+    from server.portal.broker import LocalBroker
+    if not sharded(config.settings) or not config.settings.bus:
+        return LocalBroker()
+    return await LocalBroker.start(config.settings.bus)
 
 
 async def _supervise(plan: Plan) -> int:
@@ -126,10 +148,9 @@ async def _supervise(plan: Plan) -> int:
     portal = Portal(config, games, plan["door"], (Path(plan["config"]), Path(plan["rooms"])))
     portal.listeners.told(port, web_port or 0)                # the ports each hello tells
     portals: Portals | None = None
+    broker = await _broker(config)
     try:
-        if not await portal.start_games():
-            if portal.last_good is not None:
-                portal.last_good.remove()
+        if not await _games_started(portal):
             return 1
         child: Plan = {**plan, "port": port, "web_port": web_port, "dial": links}
         portals = Portals({"CASINO_PORTAL": json.dumps(child)}, plan.get("portals", 1), portal.given_up)
@@ -145,6 +166,7 @@ async def _supervise(plan: Plan) -> int:
             await portals.stop()
         return portal.exit_code
     finally:
+        await broker.stop()
         for sock in held:
             sock.close()
         shutil.rmtree(run_dir, ignore_errors=True)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import asyncio
 import time
 from pathlib import Path
 
@@ -154,5 +155,34 @@ async def test_walks_across_shards_are_handoffs_and_every_chip_stays(tmp_path, p
         log = server.log_text()
         assert log.count("event=handoff") == 6, log[-3000:]      # the seated walk stayed
         assert "Traceback" not in log, log[-5000:]
+    finally:
+        postgres.drop_database(url)
+
+
+async def test_casino_serve_starts_the_broker_it_is_configured_with(tmp_path, postgres):
+    """`server.bus` on this machine's loopback, nothing serving it: `casino serve`
+    starts nats-server there, the words cross the shards on it, and it stops with
+    the casino."""
+    url = postgres.create_database()
+    try:
+        with sharded_server(tmp_path, url, f"nats://127.0.0.1:{free_port()}") as server:
+            alice, bob = await Client.open(server.port), await Client.open(server.port)
+            try:
+                await login(alice, "alice")
+                await login(bob, "bob")
+                await alice.expect("bob arrives")
+                assert "The Pig Parlour" in flat(await alice.cmd_expect("west", "Exits:"))   # the back shard
+                deadline = time.monotonic() + 30
+                while "2 people in the casino" not in (said := flat(await bob.cmd("who"))):
+                    assert time.monotonic() < deadline, said
+                    await asyncio.sleep(0.1)      # a real broker's subjects arriving, not game time
+                assert "alice The Pig Parlour" in said, said
+            finally:
+                await alice.close()
+                await bob.close()
+            [started] = [line for line in server.log_text().splitlines() if "event=broker_started" in line]
+            broker = int(started.rsplit("pid=", 1)[1].split()[0])
+            assert server.stop() == 0
+            assert not Path(f"/proc/{broker}").exists() or b"Z" in Path(f"/proc/{broker}/stat").read_bytes()
     finally:
         postgres.drop_database(url)
