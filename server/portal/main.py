@@ -156,12 +156,14 @@ async def _supervise(plan: Plan) -> int:
         portals = Portals({"CASINO_PORTAL": json.dumps(child)}, plan.get("portals", 1), portal.given_up)
         if not await portals.start():
             portal.request_stop("The casino could not start.")
+            portals.stopping()
             await portal.stop()
             await portals.stop()
             return 1
         with _serving(plan, f"{portal.addresses} ({portals.count} portals)"):
             install_signals(portal)
             await portal.stop_requested.wait()
+            portals.stopping()
             await portal.stop()
             await portals.stop()
         return portal.exit_code
@@ -177,7 +179,7 @@ async def _dial(plan: Plan) -> int:
     on the port it shares with the others, until the casino stops (or SIGTERM)."""
     from server.config.model import CasinoConfig
     from server.portal.portal import Portal
-    from server.portal.supervisor import tell_ready
+    from server.portal.supervisor import follow_lifeline, tell_ready
     config = _settings_only(plan)
     assert isinstance(config, CasinoConfig)
     portal = Portal(config, {}, plan["door"], dial=plan["dial"])
@@ -187,6 +189,7 @@ async def _dial(plan: Plan) -> int:
     for sig in (signal.SIGINT, signal.SIGHUP, signal.SIGUSR1):
         loop.add_signal_handler(sig, lambda: None)
     loop.add_signal_handler(signal.SIGTERM, portal.request_stop, "The casino is closing for the night.")
+    follow_lifeline(lambda: portal.request_stop("The casino is closing."))
     if not await portal.start_games():
         return 1
     if not await _listening(portal, plan):

@@ -28,6 +28,7 @@ from server.portal.game_process import RESTART_WINDOW, StartFailures
 log = logging.getLogger("casino.portal")
 
 READY_ENV = "CASINO_PORTAL_READY_FD"    # a portal writes "listening" there once it listens
+LIFELINE_ENV = "CASINO_PORTAL_LIFELINE_FD"   # its end of a pipe the supervisor holds open: EOF, it died
 PORTAL_STOP_TIMEOUT = 30.0              # seconds a stopping portal has before it is killed
 
 
@@ -40,9 +41,14 @@ class Portals:
         self.count = count
         self.given_up = given_up
         self.procs: dict[int, asyncio.subprocess.Process] = {}
+        self.spawned: set[asyncio.subprocess.Process] = set()   # every one alive, listening or not yet
         self.failures = StartFailures()
         self.closing = False
         self.tasks: set[asyncio.Task[None]] = set()
+        # Each portal's end of a pipe whose other end only this process holds: when the
+        # supervisor dies, however it dies, every portal reads its end and stops (a portal
+        # left behind would dial game processes that are gone, forever, on the casino's port).
+        self.lifeline_read, self.lifeline_write = os.pipe()
 
     async def start(self) -> bool:
         """Every portal, listening; False if one exits before it listens."""
@@ -51,13 +57,17 @@ class Portals:
 
     async def _start(self, index: int) -> bool:
         loop = asyncio.get_running_loop()
+        if self.closing:
+            return False
         read_fd, write_fd = os.pipe()
         try:
             proc = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "server.portal", pass_fds=(write_fd,),
-                env=dict(os.environ, **self.env, **{READY_ENV: str(write_fd)}))
+                sys.executable, "-m", "server.portal", pass_fds=(write_fd, self.lifeline_read),
+                env=dict(os.environ, **self.env, **{READY_ENV: str(write_fd),
+                                                    LIFELINE_ENV: str(self.lifeline_read)}))
         finally:
             os.close(write_fd)
+        self.spawned.add(proc)
         reader = asyncio.StreamReader()
         with os.fdopen(read_fd, "rb") as pipe:
             transport, _ = await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), pipe)
@@ -67,6 +77,7 @@ class Portals:
                 transport.close()
         if said.strip() != b"listening":
             await proc.wait()
+            self.spawned.discard(proc)
             log.error("event=portal_failed index=%d code=%s", index, proc.returncode)
             return False
         self.procs[index] = proc
@@ -79,6 +90,7 @@ class Portals:
     async def _watch(self, index: int, proc: asyncio.subprocess.Process) -> None:
         """A portal that exits while the casino serves is replaced (its players are gone)."""
         code = await proc.wait()
+        self.spawned.discard(proc)
         if self.closing:
             return
         self.procs.pop(index, None)
@@ -97,18 +109,50 @@ class Portals:
     def pids(self) -> list[int]:
         return [proc.pid for proc in self.procs.values()]
 
+    def stopping(self) -> None:
+        """The casino is stopping: a portal that exits from now on (on the game
+        processes' goodbye) is not started again."""
+        self.closing = True
+
     async def stop(self) -> None:
         """The casino stops: each portal has had the game processes' goodbye, and is told to go."""
         self.closing = True
-        for proc in self.procs.values():
+        procs = list(self.spawned)
+        for proc in procs:
             if proc.returncode is None:
                 with contextlib.suppress(ProcessLookupError):
                     proc.send_signal(signal.SIGTERM)
-        for proc in self.procs.values():
+        for proc in procs:
             try:
                 await asyncio.wait_for(proc.wait(), PORTAL_STOP_TIMEOUT)
             except asyncio.TimeoutError:
                 proc.kill()
+        for fd in (self.lifeline_read, self.lifeline_write):
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+
+def follow_lifeline(stop: Callable[[], None]) -> None:
+    """A portal the supervisor started: `stop` once the supervisor is gone (its
+    lifeline's end reads EOF; it writes nothing to it)."""
+    fd_text = os.environ.pop(LIFELINE_ENV, None)
+    if fd_text is None:
+        return
+    fd = int(fd_text)
+    loop = asyncio.get_running_loop()
+
+    def readable() -> None:
+        try:
+            data = os.read(fd, 1)
+        except BlockingIOError:
+            return
+        except OSError:
+            data = b""
+        if not data:
+            loop.remove_reader(fd)
+            stop()
+    os.set_blocking(fd, False)
+    loop.add_reader(fd, readable)
 
 
 def tell_ready() -> None:

@@ -49,14 +49,32 @@ def two_portals_config(work: Path, portals: int = 2) -> Path:
     return config
 
 
+def left_behind(pgid: int) -> list[str]:
+    """The command lines of the processes still alive in process group `pgid`."""
+    out = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError):
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            if fields[0] != "Z" and int(fields[2]) == pgid:
+                out.append((stat.parent / "cmdline").read_bytes().replace(b"\0", b" ").decode())
+    return out
+
+
 @contextlib.contextmanager
 def portals_server(work: Path):
+    """Two portals; once the test has stopped the casino, none of its processes is left
+    (a portal that outlived its supervisor would dial for ever on the casino's port)."""
     with ph.portal_server(work, two_portals_config, Portals) as server:
         deadline = time.monotonic() + 30
         while len(server.portal_pids()) < 2:         # both listen before "Listening:" is logged
             assert time.monotonic() < deadline, server.log_text()
             time.sleep(0.05)     # real processes starting, not game time
         yield server
+        assert server.proc.poll() is not None, "the test stops the casino"
+        deadline = time.monotonic() + 10
+        while left := left_behind(server.proc.pid):
+            assert time.monotonic() < deadline, left
+            time.sleep(0.05)     # real processes exiting, not game time
 
 
 def peer_ports(pid: int) -> set[int]:
@@ -176,3 +194,23 @@ async def test_a_killed_portal_drops_only_its_own_players(tmp_path):
         ph.stopped_cleanly(server)
     log = server.log_text()
     assert "event=portal_died" in log and "event=portal_left" in log, log[-3000:]
+
+
+async def test_the_portals_stop_when_their_supervisor_is_killed(tmp_path):
+    """kill -9 of the supervisor alone: its portals read the end of their lifeline
+    and stop, closing their connections; none is left dialing on the port."""
+    with portals_server(tmp_path) as server:
+        portals = server.portal_pids()
+        client = await Client.open(server.port)
+        try:
+            assert "You have 1000 chips" in plain(await login(client, "zed", ph.PASSWORD))
+            os.kill(server.proc.pid, signal.SIGKILL)
+            server.proc.wait()
+            await client.read_until_closed(timeout=30)
+        finally:
+            await client.close()
+        deadline = time.monotonic() + 30
+        while any(Path(f"/proc/{pid}").exists() and b"Z" not in Path(f"/proc/{pid}/stat").read_bytes()
+                  for pid in portals):
+            assert time.monotonic() < deadline, portals
+            await asyncio.sleep(0.05)    # real processes exiting, not game time
