@@ -214,3 +214,5 @@ async def test_the_portals_stop_when_their_supervisor_is_killed(tmp_path):
                   for pid in portals):
             assert time.monotonic() < deadline, portals
             await asyncio.sleep(0.05)    # real processes exiting, not game time
+    report = ph.ledger_check(server.url)       # the kill left the ledger whole
+    assert report["ok"] and report["open_holds"] == 0, report

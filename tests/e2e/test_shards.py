@@ -184,5 +184,7 @@ async def test_casino_serve_starts_the_broker_it_is_configured_with(tmp_path, po
             broker = int(started.rsplit("pid=", 1)[1].split()[0])
             assert server.stop() == 0
             assert not Path(f"/proc/{broker}").exists() or b"Z" in Path(f"/proc/{broker}/stat").read_bytes()
+        report = ledger_check(url)
+        assert report["ok"] and report["open_holds"] == 0, report
     finally:
         postgres.drop_database(url)
