@@ -55,6 +55,7 @@ class Limits:
     hash_concurrency: int = 2       # password hashes computed at once (password_hash memory each)
     hash_queue: int = 32            # password checks waiting for a turn; beyond it "busy"
     hashes_per_ip: int = 4          # of those (running or waiting), from one address; beyond it "busy"
+    game_silence: int = 15          # seconds a game process may not answer before its players are told
 
 
 @dataclass(frozen=True)

@@ -91,6 +91,7 @@ LIMIT_FIELDS = (
     Field("hash_concurrency", as_int, DEFAULT_LIMITS.hash_concurrency, 1, 64),
     Field("hash_queue", as_int, DEFAULT_LIMITS.hash_queue, 1, 100000),
     Field("hashes_per_ip", as_int, DEFAULT_LIMITS.hashes_per_ip, 1, 100000),
+    Field("game_silence", as_int, DEFAULT_LIMITS.game_silence, 1, 3600),
 )
 
 

@@ -349,6 +349,8 @@ class GameLink:
             app.request_stop(str(m.get("why") or "The casino is closing."))
         elif m["t"] == "restart":
             app.request_restart(str(m.get("why") or "The casino is restarting."))
+        elif m["t"] == "ping":
+            self.send({"t": "pong"})
         elif m["t"] == "reload":
             applied, said = await app.reload()
             for text in said:

@@ -7,10 +7,12 @@ bye, lines handed back) is kept on its `GameProcess`, since what the portal
 does when it exits depends on it: a `bye` without `restart` is a stop for
 good, a `bye` with it a replacement, and no `bye` at all a crash.
 
-`StartFailures` is the rule that stops restarting: a game process that
-fails three times within a minute (cannot start, or dies within ten seconds
-of starting) has something wrong with it that another start will not mend.
-One that dies after serving a while is always replaced.
+`StartFailures` is how long to wait before the next start after failed
+ones (a game process that cannot start, or dies within ten seconds of
+starting): 1 s, doubling to 30 s. The portal never stops trying while its
+players wait (issue 42): what failed is most often the database, which comes
+back, and a casino that exits would drop everyone for it. One that dies
+after serving a while is replaced at once.
 """
 from __future__ import annotations
 
@@ -20,15 +22,16 @@ import os
 import socket
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from server.net.lines import TooLong
 from server.portal import handover, protocol
 
 log = logging.getLogger("casino.portal")
 
-RESTART_WINDOW = 60.0      # seconds: three failed starts within it stop the portal
-FAILED_STARTS = 3
+FIRST_WAIT = 1.0           # seconds before the start after a failed one ...
+LONGEST_WAIT = 30.0        # ... doubling each failure up to this
+FAILED_STARTS = 3          # failures in a row that the log calls an error (`game_keeps_failing`)
 CRASH_SOON = 10.0          # seconds: a game process that dies this soon after ready counts as failed
 
 
@@ -49,6 +52,8 @@ class GameProcess:
         self.bye: protocol.Bye | None = None          # what it said before exiting
         self.returned: dict[int, list[str | TooLong]] = {}   # lines it handed back (`again`)
         self.ended = False                 # we sent our last message
+        self.quiet = 0                     # clock ticks since it last said anything (server/portal/silence.py)
+        self.told_quiet = False            # its players were told it does not answer
 
     @classmethod
     async def spawn(cls, argv: list[str], env: dict[str, str]) -> GameProcess:
@@ -106,6 +111,9 @@ class GameProcess:
         itself is kept here; every other message goes to `on_message`."""
         try:
             async for message in protocol.messages(self.reader):
+                self.quiet, self.told_quiet = 0, False
+                if message["t"] == "pong":
+                    continue
                 if message["t"] == "ready":
                     self.ready = True
                     self.ready_at = time.monotonic()
@@ -143,19 +151,23 @@ class GameProcess:
 
 @dataclass
 class StartFailures:
-    """When game processes failed to start (or died at once): too many, too close, stops the portal."""
+    """Failed starts one after another (cannot start, or died at once), until one serves."""
 
-    times: list[float] = field(default_factory=list)
+    count: int = 0
 
     def add(self) -> None:
-        self.times.append(time.monotonic())
+        self.count += 1
 
-    def recent(self) -> int:
-        now = time.monotonic()
-        return sum(1 for t in self.times if now - t < RESTART_WINDOW)
+    def clear(self) -> None:
+        self.count = 0
 
-    def too_many(self) -> bool:
-        return self.recent() >= FAILED_STARTS
+    def wait(self) -> float:
+        """Seconds before the next start: 1, 2, 4 ... 30."""
+        return min(LONGEST_WAIT, FIRST_WAIT * 2.0 ** min(max(0, self.count - 1), 8))
+
+    def keeps_failing(self) -> bool:
+        """The failure that makes this a streak worth an error in the log (said once a streak)."""
+        return self.count == FAILED_STARTS
 
 
 class Ahead:

@@ -153,7 +153,7 @@ async def _supervise(plan: Plan) -> int:
         if not await _games_started(portal):
             return 1
         child: Plan = {**plan, "port": port, "web_port": web_port, "dial": links}
-        portals = Portals({"CASINO_PORTAL": json.dumps(child)}, plan.get("portals", 1), portal.given_up)
+        portals = Portals({"CASINO_PORTAL": json.dumps(child)}, plan.get("portals", 1))
         if not await portals.start():
             portal.request_stop("The casino could not start.")
             portals.stopping()

@@ -17,8 +17,10 @@ restarting: the successor imports and reads the config while the tables
 settle, and opens the database once it is handed over), and hands it every
 connection with its client facts and who is logged in where (`hello`, from server/portal/clients.py);
 input typed in between waits (a few lines each). When it exits for good (an
-operator's `shutdown`), the portal stops too. Too many failed starts stop
-the portal as well (server/portal/game_process.py, StartFailures). A start that
+operator's `shutdown`), the portal stops too. A start that fails is tried
+again, later and later (1 s doubling to 30 s: server/portal/game_process.py,
+StartFailures), never giving up while players wait: they read once why
+nothing answers ("waiting for its database") and keep their connections. A start that
 fails on config/ and rooms/ as they are now is tried again on the copy the last
 good start read (server/portal/last_good.py). `casino restart` (SIGUSR1) is
 passed on as `restart`: the game process checks those files first, as
@@ -50,6 +52,7 @@ from server.portal.dialing import DialedShard
 from server.portal.handover import Handed
 from server.portal.last_good import LastGoodConfig
 from server.portal.shard_games import RESTARTING, ShardGames
+from server.portal.silence import Silence
 from server.tables.manager import Manager
 
 if TYPE_CHECKING:
@@ -92,6 +95,9 @@ class Portal:
         self.stop_requested = asyncio.Event()
         self.exit_code = 0
         self.listeners = Listeners(config.settings.host)   # the telnet and web edges, as one process opens them
+        self.silence = Silence(self.shards.values, self.manager.seconds(1),
+                               self.manager.seconds(config.settings.limits.game_silence))
+        self.manager.subscribe(self.silence)
 
     # --- what the edges use (server.net.edge_app.EdgeApp, telnet's Listed) ------------------
     @property
@@ -131,7 +137,7 @@ class Portal:
         if (game := self.shards[self.door].serving()) is not None:
             game.sockets.send(self.handed.adopt(cid), sock.fileno())
         else:                              # handed over once the next game process is ready
-            handed.notice(f"*** {RESTARTING} One moment. ***\r\n")
+            handed.notice(self.shards[self.door].notice() + "\r\n")
 
     async def _accepting(self, app: TelnetApp, host: str, port: int) -> accept.Acceptor:
         return accept.listen(host, port, self.accepted, reuse_port=self.reuse_port)
@@ -146,7 +152,7 @@ class Portal:
         if (game := self.shards[self.door].serving()) is not None:
             game.send(self.clients.opened(cid, session))
         else:                              # opened once the next game process is ready
-            session.relay(f"*** {RESTARTING} One moment. ***\r\n", prompt=True)
+            session.relay(self.shards[self.door].notice() + "\r\n", prompt=True)
 
     async def on_input(self, session: Session, lines: list[str | TooLong], now: float) -> None:
         cid = self.clients.ids.get(session)
@@ -242,11 +248,6 @@ class Portal:
         self.exit_code = code
         self.request_stop(why)
 
-    def given_up(self) -> None:
-        """A shard's game processes keep failing: the casino cannot serve it."""
-        self.exit_code = 1
-        self.request_stop("The casino could not start.")
-
     # --- lifecycle ------------------------------------------------------------------
     async def start_games(self) -> bool:
         """Every shard's game process, started together; False if one could not start."""
@@ -281,6 +282,7 @@ class Portal:
         from the next connection."""
         self.config = CasinoConfig(settings=settings, tables={}, rooms={})
         self.connections.configure(settings.limits)
+        self.silence.limit = self.manager.seconds(settings.limits.game_silence)
 
     def reload(self) -> None:
         """SIGHUP: every game process reloads (its own `reload`)."""

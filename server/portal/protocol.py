@@ -35,6 +35,7 @@ Portal to game:
                               meanwhile, in order (server/casino/handoff.py)
   moved    {id}               the portal has the `move` of a relayed connection: no more of
                               its input comes here; answered with `released`
+  ping     {}                 are you there? (each second: server/portal/silence.py); `pong`
 
 Game to portal:
   ready    {settings}         the casino is open (ledger recovered, tables open), and the
@@ -70,6 +71,7 @@ Game to portal:
                               `k` its negotiated state (this process has let it go)
   behind   {id, l}            input for a relayed connection that had moved: for its shard
   released {id}               after `moved`: nothing more of that connection is here
+  pong     {}                 the answer to `ping` (any message is an answer)
 
 Client facts (`x`) are what the game reads as `get_extra_info`: ttype1-4,
 TERM, LANG, cols, rows, agreed_charset, scrolls (the browser page), naws (the
@@ -176,6 +178,10 @@ class Reload(TypedDict):
     t: Literal["reload"]
 
 
+class Ping(TypedDict):
+    t: Literal["ping"]
+
+
 # --- game to portal -----------------------------------------------------------------
 class Ready(TypedDict):
     t: Literal["ready"]
@@ -279,10 +285,14 @@ class Bye(TypedDict):
     why: str
 
 
-ToGame = Hello | Open | In | FactsChanged | Gone | Stop | Restart | Reload | Join | Moved
+class Pong(TypedDict):
+    t: Literal["pong"]
+
+
+ToGame = Hello | Open | In | FactsChanged | Gone | Stop | Restart | Reload | Join | Moved | Ping
 ForConnection = Write | Prompt | Echo | Package | PageData | Close | Abort | SetState   # Clients.deliver
 ToPortal = (Ready | Restarting | ForConnection | Reloaded | Again | Bye | KeptChanged | Gone | Move | Behind
-            | Released)
+            | Released | Pong)
 Message = ToGame | ToPortal
 _FOR_CONNECTION = frozenset({"w", "p", "echo", "g", "data", "close", "abort", "s"})
 

@@ -4,8 +4,8 @@ A casino naming no shards has one of these (every room); with `server.shards`
 the portal keeps one per shard, each the life of that shard's `casino game
 --shard NAME`: started (or taken from the one started ahead of a restart),
 handed the connections whose players are on its rooms, heard until it exits,
-then replaced, or the portal stopped (a stop for good, or too many failed
-starts). What the portal does with each connection (which shard it is on,
+then replaced (after failed starts, later and later, never giving up while
+players wait), or the portal stopped (a stop for good). What the portal does with each connection (which shard it is on,
 its moves between shards) is the portal's (server/portal/portal.py).
 """
 from __future__ import annotations
@@ -18,7 +18,7 @@ from typing import Protocol
 from server import logs
 from server.portal import protocol
 from server.portal.clients import Clients
-from server.portal.game_process import RESTART_WINDOW, Ahead, GameProcess, StartFailures
+from server.portal.game_process import Ahead, GameProcess, StartFailures
 from server.portal.handover import Handed
 from server.portal.last_good import Dirs, LastGoodConfig, with_dirs
 
@@ -26,6 +26,10 @@ log = logging.getLogger("casino.portal")
 
 GAME_STOP_TIMEOUT = 60.0   # seconds a stopping game process has before it is killed
 RESTARTING = "The casino is restarting."
+# What the players of a shard read once when its next game process did not start
+# (issue 42): a start that failed on the database said so in its goodbye.
+WAITING_FOR_DATABASE = "The casino is waiting for its database; your connection is kept."
+WAITING_TO_START = "The casino cannot start just now and keeps trying; your connection is kept."
 
 
 class PortalSide(Protocol):
@@ -53,7 +57,6 @@ class PortalSide(Protocol):
     def heard(self, shard: ShardGames, message: protocol.Message) -> None: ...
     def stop_for_good(self, code: int, why: str) -> None: ...
     def source_gone(self, shard: str) -> None: ...
-    def given_up(self) -> None: ...
 
 
 class ShardGames:
@@ -67,6 +70,8 @@ class ShardGames:
         self.game: GameProcess | None = None
         self.ahead = Ahead()
         self.failures = StartFailures()
+        self.on_database = False               # the last start failed on the database
+        self.waiting: str | None = None        # what its players were told while it cannot start
 
     def serving(self) -> GameProcess | None:
         """The game process, if it listens now (not starting, not saying goodbye)."""
@@ -113,7 +118,9 @@ class ShardGames:
             game.sockets.send(handed.adopt(cid, why), handed.sockets[cid].sock.fileno())
         asyncio.create_task(self._run(game))
         if not await game.started:
+            self.on_database = game.bye is not None   # only a failure on the database says goodbye
             return False
+        self.waiting = None
         if dirs is None and last_good is not None:
             last_good.worked()
         logs.event(log, "game_started", shard=self.name, pid=game.proc.pid if game.proc else "dialed",
@@ -163,7 +170,9 @@ class ShardGames:
             portal.handed.notice(notice, self.name)
 
     async def _ended(self, game: GameProcess, code: int) -> None:
-        """A game process that was serving exited: for good, to be replaced, or dead."""
+        """A game process that was serving exited: for good, to be replaced, or dead.
+        Starts that fail are tried again later and later (StartFailures), for as long
+        as the portal runs: its players are told once, and keep their connections."""
         portal = self.portal
         if self._for_good(game, code):
             await self.ahead.drop(GAME_STOP_TIMEOUT)
@@ -171,15 +180,11 @@ class ShardGames:
         self._carry_over(game, code)
         if game.died_at_once():
             self.failures.add()                    # died as soon as it served: a crash loop?
+        else:
+            self.failures.clear()
         why = "The casino restarted after a failure." if game.crashed else None
         dirs: Dirs | None = None                   # the operator's files first
-        while True:
-            if self.failures.too_many():
-                log.error("event=game_keeps_failing shard=%s failures=%d window=%ds",
-                          self.name, self.failures.recent(), int(RESTART_WINDOW))
-                await self.ahead.drop(GAME_STOP_TIMEOUT)
-                portal.given_up()
-                return
+        while not portal.closing:
             if await self.start(why, dirs):
                 return
             self.failures.add()
@@ -188,7 +193,31 @@ class ShardGames:
                 dirs = last_good.good              # then the files the last good start read
                 log.warning("event=game_on_last_good_config shard=%s config=%s", self.name, dirs[0])
                 continue                           # at once: the players are waiting
-            await asyncio.sleep(1.0)               # whatever failed may need a moment (the database)
+            wait = self.failures.wait()
+            if self.failures.keeps_failing():
+                log.error("event=game_keeps_failing shard=%s failures=%d", self.name, self.failures.count)
+            logs.event(log, "game_start_failed", shard=self.name, failures=self.failures.count,
+                       database=self.on_database, again_in=wait)
+            self._tell_waiting()
+            await asyncio.sleep(wait)              # whatever failed may need a moment (the database)
+
+    def _tell_waiting(self) -> None:
+        """Once a streak, every player on this shard reads why nothing answers."""
+        if self.waiting is not None:
+            return
+        self.waiting = WAITING_FOR_DATABASE if self.on_database else WAITING_TO_START
+        self.tell(self.waiting)
+
+    def tell(self, text: str) -> None:
+        """A line of the portal's own to every player on this shard, on a line of its own."""
+        notice = f"\r\n*** {text} ***\r\n"
+        for session in self.portal.clients.on(self.name):
+            session.relay(notice, prompt=True)
+        self.portal.handed.notice(notice, self.name)
+
+    def notice(self) -> str:
+        """What a connection arriving on this shard reads while no game process serves it."""
+        return f"*** {self.waiting or RESTARTING + ' One moment.'} ***"
 
     async def stop(self, why: str) -> None:
         """Stop for good: the game process settles and says goodbye (killed after a minute)."""

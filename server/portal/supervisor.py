@@ -23,7 +23,7 @@ import sys
 from collections.abc import Callable
 
 from server import logs
-from server.portal.game_process import RESTART_WINDOW, StartFailures
+from server.portal.game_process import StartFailures
 
 log = logging.getLogger("casino.portal")
 
@@ -36,10 +36,9 @@ class Portals:
     """The supervisor's portals: `count` of them, each `python -m server.portal` with
     `env` (its plan), started again when one dies while the casino serves."""
 
-    def __init__(self, env: dict[str, str], count: int, given_up: Callable[[], None]) -> None:
+    def __init__(self, env: dict[str, str], count: int) -> None:
         self.env = env
         self.count = count
-        self.given_up = given_up
         self.procs: dict[int, asyncio.subprocess.Process] = {}
         self.spawned: set[asyncio.subprocess.Process] = set()   # every one alive, listening or not yet
         self.failures = StartFailures()
@@ -96,15 +95,13 @@ class Portals:
         self.procs.pop(index, None)
         log.warning("event=portal_died index=%d pid=%d code=%d", index, proc.pid, code)
         while not self.closing:
-            if self.failures.too_many():
-                log.error("event=portal_keeps_failing failures=%d window=%ds", self.failures.recent(),
-                          int(RESTART_WINDOW))
-                self.given_up()
+            if await self._start(index):
+                self.failures.clear()
                 return
             self.failures.add()
-            if await self._start(index):
-                return
-            await asyncio.sleep(1.0)         # whatever failed may need a moment
+            if self.failures.keeps_failing():
+                log.error("event=portal_keeps_failing failures=%d", self.failures.count)
+            await asyncio.sleep(self.failures.wait())   # whatever failed may need a moment
 
     def pids(self) -> list[int]:
         return [proc.pid for proc in self.procs.values()]

@@ -150,6 +150,18 @@ class Client:
             seen += await self.read_until_prompt(timeout)
         return seen
 
+    async def read_until_text(self, text: str, timeout: float = 10.0) -> str:
+        """Everything up to and including `text`, prompt or not (a line the portal
+        writes by itself comes without one), as text; what follows stays unread."""
+        async def until_text() -> None:
+            while text not in plain(self._text.decode("utf-8", "replace")):
+                data = await self.reader.read(65536)
+                if not data:
+                    raise ConnectionError("server closed the connection")
+                self.prompts.extend(self._feed(data))
+        await asyncio.wait_for(until_text(), timeout)
+        return self.take_text()
+
     async def cmd_expect(self, line: str, text: str, timeout: float = 10.0) -> str:
         await self.send(line)
         return await self.expect(text, timeout)
