@@ -219,7 +219,9 @@ class Casino:
         self.tables.forget(table)
 
     async def close_room(self, room_id: str, reason: str) -> list[str]:
-        return await self.tables.close_room(room_id, reason)
+        from server.commands.general import describe_room
+        return await self.tables.close_room(
+            room_id, reason, lambda session: describe_room(self, session) if isinstance(session, Session) else [])
 
     @property
     def closed_rooms(self) -> set[str]:

@@ -6,14 +6,14 @@ import asyncio
 import functools
 import logging
 from collections import Counter
-from typing import Iterator, Mapping, Protocol
+from typing import Callable, Iterator, Mapping, Protocol
 
 from server import logs
 from server.casino.hosting import Hosting
 from server.config.model import CasinoConfig
 from server.tables.delivery import Viewing
 from server.tables.table import TableApp, Table
-from server.world.rooms import World
+from server.world.rooms import Occupant, World
 
 log = logging.getLogger("casino")
 
@@ -99,9 +99,16 @@ class Tables(Mapping[str, Table]):
             except Exception:
                 log.exception("event=gone_error name=%s", session.key)
 
-    async def close_room(self, room_id: str, reason: str) -> list[str]:
+    async def close_room(self, room_id: str, reason: str,
+                         describe: Callable[[Occupant], list[str]] = lambda session: []) -> list[str]:
         """Refund every stake at the room's tables, send everyone out, keep it
-        closed until the next reload. Returns the tables closed."""
+        closed until the next reload. Returns the tables closed.
+
+        Each player is told why once (a player at a table there heard it from
+        the table, with the refund), then, in one reply, where they are shown
+        to and that room as `look` shows it (`describe`, after the move). No
+        table unseats anyone first: the table's close ends every seat at once,
+        so nobody reads a sit-out or a new shooter on the way out."""
         world = self.app.world
         done = []
         told: set[str] = set()                  # heard the reason from their table already
@@ -118,8 +125,8 @@ class Tables(Mapping[str, Table]):
         name = world.rooms[to].name
         for session in world.occupants(room_id):
             said = "" if session.key in told else f"{reason} "
-            session.tell(f"{said}You are shown out to {name}: 'look' shows it.")
             world.place(session, to)
+            session.tell(f"{said}You are shown out to {name}.", *describe(session))
         return done
 
     async def close_all(self, reason: str) -> None:

@@ -165,16 +165,56 @@ def places_at_tables(app: RoomApp) -> dict[str, str]:
     return places
 
 
-@command("look", aliases=("l",), help="""look - describe the room: who and what is here, and the exits.
-The last line is always 'Exits: ...'.""")
+@command("look", aliases=("l",), help="""look [thing] - describe the room: who and what is here, and the exits; or look at something the room names ('look slate').
+The last line of the room is always 'Exits: ...'. 'read <thing>' is the same as 'look <thing>'.""")
 async def look(ctx: Ctx) -> None:
     from server.commands.tables import seated_elsewhere, table_place
+    if ctx.argv:
+        ctx.tell(*look_at(ctx.app, ctx.session, ctx.argv))
+        return
     lines = describe_room(ctx.app, ctx.session)
     away = seated_elsewhere(ctx.app, ctx.session)
     if away is not None and lines:      # said above the `Exits:` line, which stays last
         lines.insert(-1, f"You are still seated at {table_place(ctx.app, away)}; "
                          "'leave' gets you up from here.")
     ctx.tell(*lines)
+
+
+@command("read", help="""read <thing> - read something the room names, as a slate or a ledger ('read slate'); the same as 'look <thing>'.""")
+async def read(ctx: Ctx) -> None:
+    if not ctx.argv:
+        ctx.tell("Read what? " + _example(ctx.app, ctx.session, "read"))
+        return
+    ctx.tell(*look_at(ctx.app, ctx.session, ctx.argv))
+
+
+_FILLER = ("at", "the", "a", "an")       # 'look at the slate'
+
+
+def look_at(app: RoomApp, session: Session, words: list[str]) -> list[str]:
+    """A thing the room's file names (`things:` in rooms/*.yaml), by its name
+    or a unique start of it; else one line saying what there is to look at.
+    Data, not code: a room gains a readable thing by a line of YAML."""
+    if session.room is None:
+        return []
+    things = app.world.rooms[session.room].things
+    named = [w.lower() for w in words if w.lower() not in _FILLER][:1]
+    if not named:
+        return ["Look at what? " + _example(app, session, "look")]
+    word = named[0][:20]
+    found = [name for name in things if name == word] or [name for name in things if name.startswith(word)]
+    if len(found) == 1:
+        return wrap(things[found[0]], session.prefs.width)
+    here = ", ".join(things)
+    return [f"You see no '{clean(word)}' here." + (f" To look at here: {here}." if here else
+                                                    " 'look' describes the room.")]
+
+
+def _example(app: RoomApp, session: Session, verb: str) -> str:
+    """ "For example: read slate", with a thing of this room; or that it has none."""
+    things = app.world.rooms[session.room].things if session.room else {}
+    return (f"For example: {verb} {next(iter(things))}" if things
+            else "Nothing here is for reading; 'look' describes the room.")
 
 
 @command("say", help="""say <text> - speak to everyone in the room. Shortcut: 'text (and :text for emote)

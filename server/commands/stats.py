@@ -3,7 +3,8 @@
 Every money figure is the ledger's own (server.ledger.stats derives them
 from the rows that closed the player's stakes), so `stats` can never
 disagree with `statement`; time at the tables is kept beside the ledger
-(server.accounts.table_time) plus the visit going on now.
+(server.accounts.table_time) plus the visit going on now, and so are the
+rounds that moved no chips (a game of Pig against the computer is a round).
 
 Anyone's stats may be read, as a leaderboard's would be: they show results,
 never a wallet or a live stake. (A player's choice to keep off the
@@ -86,6 +87,9 @@ async def gather(app: StatsApp, key: str) -> tuple[list[Line], Line]:
     label = {table_id: game for table_id, (game, _) in by_game.items()}
     titles: dict[str, str] = dict(by_game.values())
     stats: PlayerStats = await app.ledger.stats(key, label)
+    for table_id, rounds in (await app.table_time.rounds(key)).items():    # played for no chips
+        stats.by_group.setdefault(label.get(table_id, table_id), Results()).played(rounds)
+        stats.total.played(rounds)
     millis = await app.table_time.read(key)
     for table in app.tables.values():              # the visit going on now counts too
         ticks = table.seated_ticks(key)
@@ -134,7 +138,7 @@ def render(lines: list[Line], total: Line, width: int) -> list[str]:
 
 
 @REGISTRY.command("stats", help="""stats [player] - rounds played, chips wagered, won, lost and net, biggest win, longest winning streak and time at the tables, per game and in total: yours, or another player's.
-Columns: rounds (each roll or spin that decided your bets), wagered (the stakes decided;
+Columns: rounds (each roll or spin that decided your bets; a game of Pig), wagered (the stakes decided;
 a refund is not a wager), won and lost (what rounds gained or lost beyond the stakes),
 net (won minus lost), best (biggest win of one round), streak (most winning rounds
 in a row), time (seated at the tables). Every chip figure comes from the ledger,

@@ -156,6 +156,7 @@ class RoomConfig:
     exits: dict[str, str]       # direction word -> room id
     tables: tuple[str, ...] = ()
     source: Source | None = None
+    things: dict[str, str] = field(default_factory=dict)   # what `look <thing>`/`read <thing>` show: name -> text
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,6 @@
-"""One room file: id, name, description, exits and the tables placed in it.
+"""One room file: id, name, description, exits, the tables placed in it, and
+the things its description names that a player may look at or read
+(`things:`, a name -> its text; `look slate`, `read slate`).
 
 Exits are stored under full direction words; the short forms players type
 (n, s, e, w, u, d, ne, nw, se, sw) are accepted in files too and widened here,
@@ -6,6 +8,7 @@ so the rest of the server only ever sees `north`, never `n`.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from server.config.errors import Report
@@ -51,14 +54,15 @@ def read_room(report: Report, doc: object) -> RoomDraft | None:
     top = expect_map(report, doc, 1, "")
     if top is None:
         return None
-    values = read_fields(report, top, ROOM_FIELDS, "", skip=("exits", "tables"))
+    values = read_fields(report, top, ROOM_FIELDS, "", skip=("exits", "tables", "things"))
     exits, exit_lines, exits_whole = _exits(report, top)
     tables, table_lines = _tables(report, top)
+    things = _things(report, top)
     if not values.ok("id"):
         return None
     room = RoomConfig(id=values["id"], name=values["name"] or values["id"],
                       description=(values["description"] or "").strip(),
-                      exits=exits, tables=tables, source=Source(report.file, top.line))
+                      exits=exits, tables=tables, source=Source(report.file, top.line), things=things)
     return RoomDraft(room, report.file, top.key_line["id"], exit_lines, table_lines, exits_whole)
 
 
@@ -107,3 +111,25 @@ def _tables(report: Report, top: YMap) -> tuple[tuple[str, ...], tuple[int, ...]
         ids.append(table_id)
         lines.append(line)
     return tuple(ids), tuple(lines)
+
+
+THING_NAME = re.compile(r"^[a-z][a-z0-9_-]{0,19}$")
+
+
+def _things(report: Report, top: YMap) -> dict[str, str]:
+    """`things:`: each a name a player types (one lower-case word) and its text."""
+    section = expect_map(report, top.get("things"), top.key_line.get("things", top.line), "things")
+    things: dict[str, str] = {}
+    if section is None:
+        return things
+    for name, text in section.items():
+        line, key = section.key_line[name], f"things.{name}"
+        if not THING_NAME.match(name):
+            report.error(line, key, "a thing's name is one lower-case word of at most 20 letters, "
+                                    "digits, '-' or '_', as a player types it")
+            continue
+        try:
+            things[name] = " ".join(as_text(text, section.raw[name]).split())
+        except Problem as exc:
+            report.error(line, key, str(exc))
+    return things

@@ -78,7 +78,18 @@ class Ask:
     word: str
 
 
-HostRequest = SeatRequest | Ask | Notice | WalletReport | HandResult
+@dataclass(frozen=True)
+class RoundPlayed:
+    """A round that moved no chips was played to its end by these players (a
+    game of Pig against the computer, or one with no stake): `stats` counts
+    it as a round, as the ledger counts every round that closed a stake. A
+    round that did move chips is never also told this way: the ledger's
+    settlement is its count."""
+
+    players: tuple[str, ...]
+
+
+HostRequest = SeatRequest | Ask | Notice | WalletReport | HandResult | RoundPlayed
 """What a game asks of the table besides moving money."""
 
 Event = GameFact | Note | MoneyIntent | HostRequest

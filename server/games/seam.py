@@ -30,6 +30,7 @@ from server.games.events import Event as Event
 from server.games.events import HandResult as HandResult
 from server.games.events import Note as Note
 from server.games.events import Notice as Notice
+from server.games.events import RoundPlayed as RoundPlayed
 from server.games.events import SeatRequest as SeatRequest
 from server.games.events import WalletReport as WalletReport
 from server.games.seating import Seating

@@ -49,7 +49,8 @@ LEDGER_TABLES: tuple[Table, ...] = (
 )
 PLAYERS: Table = ("players", ("name_key", "name", "pwhash", "prefs", "created", "origin"), False)
 TABLE_TIME: Table = ("table_time", ("player", "table_id", "millis"), False)   # `stats`' time at the tables
-KEY_COLUMNS = {"table_time": 2}       # tables keyed by more than their first column
+CHIPLESS_ROUNDS: Table = ("chipless_rounds", ("player", "table_id", "rounds"), False)   # `stats`' Pig rounds
+KEY_COLUMNS = {"table_time": 2, "chipless_rounds": 2}      # tables keyed by more than their first column
 
 
 class CopyRefused(LedgerError):
@@ -122,6 +123,8 @@ def _judge_source(source: Database, src: Conn, dialect: Dialect) -> tuple[list[T
         tables.append(PLAYERS)
     if _has_table(src, dialect, "table_time"):
         tables.append(TABLE_TIME)
+    if _has_table(src, dialect, "chipless_rounds"):
+        tables.append(CHIPLESS_ROUNDS)
     return tables, before
 
 
@@ -223,7 +226,7 @@ def _occupied(conn: Conn, dialect: Dialect) -> str:
         n = conn.execute("SELECT COUNT(*) FROM accounts WHERE id > 2 OR balance <> 0").fetchone()[0]
         if n:
             held.append(f"{n} accounts")
-    for name in ("players", "table_time"):
+    for name in ("players", "table_time", "chipless_rounds"):
         if _has_table(conn, dialect, name):
             n = conn.execute(f"SELECT COUNT(*) FROM {name}").fetchone()[0]
             if n:

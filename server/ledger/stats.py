@@ -64,6 +64,11 @@ class Results:
             self.lost -= net
             self._streak = 0
 
+    def played(self, rounds: int) -> None:
+        """Rounds that moved no chips (Pig against the computer, counted beside
+        the ledger): rounds, and no figure else; a streak neither grows nor ends."""
+        self.rounds += rounds
+
     def charge(self, amount: int) -> None:
         """A charge taken: chips lost, not a round (a streak goes on through it)."""
         self.lost += amount

@@ -4,7 +4,8 @@ A dealer answers every input with events; the table hands them here. Money
 intents go to the cashier first (a refused Hold comes back as the game's
 answer to it, in place); a question is put to its player's prompt; a hand's
 result goes to the operator's log; a Notice is told now or kept for the next
-login; a wallet report reads the ledger after the money before it; every
+login; a round played for no chips is counted for `stats` beside the
+ledger; a wallet report reads the ledger after the money before it; every
 other event is a fact, shown to the table's viewers. After each batch the
 seat clock counts who came and went.
 """
@@ -16,7 +17,7 @@ from typing import Awaitable, Callable, Protocol
 from server import logs
 from server.accounts.names import name_key
 from server.games.intents import Forfeit, Hold, Refund, Settle
-from server.games.seam import Ask, Event, HandResult, Notice, WalletReport
+from server.games.seam import Ask, Event, HandResult, Notice, RoundPlayed, WalletReport
 from server.ledger import Balance, LedgerError
 from server.tables.core import TableCore
 from server.tables.delivery import Delivery, Viewing
@@ -69,6 +70,8 @@ class Applier:
                 logs.event(log, "hand_result", table=self.table_id, **dict(event.fields))
             elif isinstance(event, Notice):
                 await self.notice(event)
+            elif isinstance(event, RoundPlayed):
+                await self.seat_clock.played(name_key(p) for p in event.players)
             elif isinstance(event, WalletReport):
                 session = self.delivery.session_of(event.player)
                 if session is not None:

@@ -18,9 +18,12 @@ log = logging.getLogger("casino.tables")
 
 
 class TimeKeeper(Protocol):
-    """Where time at the tables goes (server.accounts.table_time)."""
+    """Where time at the tables goes (server.accounts.table_time), and the
+    rounds played there for no chips, which the ledger cannot count."""
 
     async def add(self, player: str, table: str, millis: int) -> None: ...
+
+    async def add_round(self, player: str, table: str) -> None: ...
 
 
 class SeatClock:
@@ -34,6 +37,16 @@ class SeatClock:
         """Ticks the account `key` has sat here in its current visit, or None."""
         start = self._since.get(key)
         return None if start is None else self.manager.ticks - start
+
+    async def played(self, keys: Iterable[str]) -> None:
+        """A round that moved no chips was played by these accounts (a game of
+        Pig against the computer): one more round each in `stats`. Not money:
+        a lost write is logged and play goes on."""
+        for key in keys:
+            try:
+                await self.keeper.add_round(key, self.table_id)
+            except Exception as err:      # noqa: BLE001 - a count, not money: play goes on, the loss is logged
+                logs.event(log, "round_count_lost", table=self.table_id, player=key, why=err)
 
     async def clock(self, seats: Iterable[Seat], everyone: bool = False) -> None:
         """Start the clock of each seat just taken; add the time of each seat

@@ -273,3 +273,31 @@ async def test_an_alias_bomb_is_refused_at_once_with_its_line(live):
     out = plain(await op.cmd_expect("reload", "Reload", timeout=5))
     assert "Reload refused: 1 error; nothing changed." in out
     assert "rooms/lobby.yaml:9: yaml: refused: aliases expand to more than 50000 values" in out
+
+
+async def test_closing_a_room_shows_each_player_the_room_they_land_in(live):
+    """Issue 38 item 12: the shooter of a two-player table, a point on and
+    autoroll running, is not sat out nor replaced on the way out: the table's
+    close says its one line and the refund, then one reply says where they
+    are shown to and shows that room whole, as `look` does."""
+    op = await operator(live)
+    sid = await at_craps(live, "sid")
+    await sid.cmd_expect("bet pass 10", "Your bets")
+    await sid.cmd_expect("roll", "You roll")
+    ann = await at_craps(live, "ann")
+    await ann.cmd_expect("bet field 5", "Your bets")
+    await sid.cmd_expect("autoroll", "Autoroll on")
+    sid.take_text()
+    ann.take_text()
+    await op.cmd_expect("close 6185", "Room 6185")
+    for client, refunded in ((sid, "pass 10"), (ann, "field 5")):
+        heard = plain(await client.expect("Exits:")).replace("\r", "")
+        assert heard.count("The management has closed this room") == 1, heard
+        assert f"Refunded to your wallet: {refunded}." in heard
+        assert "sits out" not in heard and "sit out" not in heard and "has the dice" not in heard, heard
+        shown = heard[heard.index("You are shown out to The Lobby."):]
+        assert shown.count("\n>") == 1 and shown.rstrip().endswith(">"), shown    # one reply, one prompt
+        room = [line for line in shown.split("\n")[1:] if line.strip() and not line.startswith(("Here:", ">"))]
+        look = [line for line in plain(await client.cmd("look")).replace("\r", "").split("\n")
+                if line.strip() and not line.startswith(("Here:", ">"))]
+        assert room == look and room[0] == "The Lobby" and room[-1].startswith("Exits:"), (room, look)

@@ -218,9 +218,13 @@ class Clocked:
 
     def __init__(self):
         self.added = []
+        self.rounds = []
 
     async def add(self, player, table, millis):
         self.added.append((player, table, millis))
+
+    async def add_round(self, player, table):
+        self.rounds.append((player, table))
 
 
 async def staked_host(tmp_path, rolls, chips):

@@ -60,6 +60,9 @@ class NoClock:
     async def add(self, player: str, table: str, millis: int) -> None:
         pass
 
+    async def add_round(self, player: str, table: str) -> None:
+        pass
+
 
 class OneByOneDelivery(Delivery):
     """The reference: every fact rendered for every viewer on their own."""

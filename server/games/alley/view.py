@@ -22,7 +22,7 @@ from server.games.alley.state import Phase
 from server.games.alley.text import table_rules
 from server.dice.kinds import DICE
 from server.render.dice import dice_inline
-from server.render.text import paint, wrap
+from server.render.text import paint
 from server.render.width import fit, fit_all, glue
 from server.games.seam import Event, Viewer, Views
 
@@ -304,12 +304,12 @@ _WAITING = MappingProxyType({
 
 def table_view(table: AlleySnapshot, viewer: Viewer) -> list[str]:
     o, width = table.options, viewer.prefs.width
-    lines = wrap(f"Alley craps at {table.table_id}: {max(2, o.min_players)} to {table.max_players} "
+    lines = fit(f"Alley craps at {table.table_id}: {max(2, o.min_players)} to {table.max_players} "
                  f"players, buy-in {o.buy_in}, bets in multiples of {o.bet_unit}. The house takes nothing.",
                  width)
     v = table.game
     if v is None:
-        lines += wrap(f"No game is running. Seated: {', '.join(table.seats) or 'nobody'}. "
+        lines += fit(f"No game is running. Seated: {', '.join(table.seats) or 'nobody'}. "
                       "Anyone seated can type 'start' once enough players are seated.", width)
         if isinstance(table.last_result, ev.GameOver) and table.last_result.winner:
             r = table.last_result
@@ -341,7 +341,7 @@ def table_view(table: AlleySnapshot, viewer: Viewer) -> list[str]:
             marks.append("cleaned out")
         lines.append(f"  {player:<16}{bankroll:>9}  {', '.join(marks)}".rstrip())
     if table.waiting:
-        lines += wrap("Waiting for the next game: " + ", ".join(table.waiting) + ".", width)
+        lines += fit("Waiting for the next game: " + ", ".join(table.waiting) + ".", width)
     if table.last_dice:
         lines.append(f"Last roll: {dice_inline(table.last_dice, viewer.prefs)} = {sum(table.last_dice)}")
     return fit_all(lines + fit(table.commands, width), width)

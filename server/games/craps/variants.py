@@ -89,7 +89,7 @@ class Variant:
     table_keys: tuple[str, ...] = ("odds", "field_12")   # `craps:` keys beyond variant and timing
     odds_words: str = "3-4-5x (6x laid)"      # `odds: 0` in a few words (`casino odds`)
     odds_rule: str = ""                       # `odds: 0` in a sentence (`table rules`)
-    rules: tuple[str, ...] = ()               # `table rules` in plain words ({odds}, {field_12}); bank: view.py
+    rules: tuple[str, ...] = ()               # `table rules`, one paragraph a string ({odds}, {field_12}); bank: view.py
     preface: tuple[str, ...] = ()             # said before bank craps' rules when `rules` is empty
     scheme: Scheme = Scheme.POINT             # how a hand goes (outcome.py)
     line: Kind = Kind.PASS                    # the shooter's line bet: a "high"/"die" hand follows it
@@ -138,10 +138,10 @@ CRAPLESS = Variant(
         "Come works the same way from any roll after the point is set. No don't pass, don't come or lay.",
         "Odds behind pass and come pay true odds, commission free: 6:1 on 2 and 12, 3:1 on 3 and 11,",
         "  2:1 on 4 and 10, 3:2 on 5 and 9, 6:5 on 6 and 8; up to {odds}.",
-        "Place 2/12 pays 11:2 (in twos), 3/11 11:4 (in fours), 4/10 9:5, 5/9 7:5, 6/8 7:6.",
-        "  Buy any of the ten at true odds less 5% of the stake (rounded up, only on wins).",
-        "A place, buy or hardway bet that wins is paid and comes down (no automatic renewal):",
-        "  bet it again to keep it up.",
+        "Place 2/12 pays 11:2 (in twos), 3/11 11:4 (in fours), 4/10 9:5, 5/9 7:5, 6/8 7:6."
+        " Buy any of the ten at true odds less 5% of the stake (rounded up, only on wins).",
+        "A place, buy or hardway bet that wins is paid and comes down (no automatic renewal):"
+        " bet it again to keep it up.",
         "Hard 4/10 pay 7:1, hard 6/8 9:1. Field (one roll) 2,3,4,9,10,11,12: 2 pays 2:1, 12 pays {field_12}:1.",
         "Any 7 4:1, any craps 7:1, 2 and 12 30:1, 3 and 11 15:1, horn in fours, hop 15:1 (pairs 30:1).",
         "Place, buy and hardways are off on the come-out. Pass and come are contracts;",
@@ -159,12 +159,12 @@ NEW_YORK = Variant(
         "Pass line: a come-out 7 or 11 wins, 2, 3 or 12 loses; any other total is the point,",
         "  which must come again before a 7. Don't pass is the reverse, with 12 a push (bar 12).",
         "Odds behind pass and don't pass pay true odds, commission free: {odds}.",
-        "No come, don't come or place bets: the box numbers 4, 5, 6, 8, 9, 10 are bought or laid.",
-        "  Buy pays true odds (2:1, 3:2, 6:5); lay pays true odds against (1:2, 2:3, 5:6).",
-        "  The house charges 5% when the bet is made: of the stake on a buy, of the win on a lay,",
-        "  rounded up to a whole chip, paid at once and never returned (win, lose or unbet).",
-        "A buy, lay or hardway bet that wins is paid and comes down (no automatic renewal):",
-        "  bet it again to keep it up (a new buy or lay is charged again).",
+        "No come, don't come or place bets: the box numbers 4, 5, 6, 8, 9, 10 are bought or laid."
+        " Buy pays true odds (2:1, 3:2, 6:5); lay pays true odds against (1:2, 2:3, 5:6).",
+        "The house charges 5% when the bet is made: of the stake on a buy, of the win on a lay,"
+        " rounded up to a whole chip, paid at once and never returned (win, lose or unbet).",
+        "A buy, lay or hardway bet that wins is paid and comes down (no automatic renewal):"
+        " bet it again to keep it up (a new buy or lay is charged again).",
         "Hard 4/10 pay 7:1, hard 6/8 9:1. Field (one roll) 2,3,4,9,10,11,12: 2 pays 2:1, 12 pays {field_12}:1.",
         "Any 7 4:1, any craps 7:1, 2 and 12 30:1, 3 and 11 15:1, horn in fours, hop 15:1 (pairs 30:1).",
         "Buy and hardways are off on the come-out; lays always work. Pass is a contract;",
@@ -176,10 +176,10 @@ DICELESS = Variant(
     summary="bank craps dealt with two cards, red and blue, ace to six",
     kinds=ALL_KINDS, draw=CARDS, roll="deal", dice="cards",
     preface=(
-        "Diceless craps: bank craps with cards. Each deal takes one card from each of two packs",
-        "  of six (red hearts and blue spades, ace to six); both packs are whole again before the",
-        "  next deal, so the totals are exactly as likely as two dice's. A pair is a hard number.",
-        "  'roll' deals. Every bet, payout and edge below is bank craps'.",
+        "Diceless craps: bank craps with cards. Each deal takes one card from each of two packs"
+        " of six (red hearts and blue spades, ace to six); both packs are whole again before the"
+        " next deal, so the totals are exactly as likely as two dice's.",
+        "A pair is a hard number. 'roll' deals. Every bet, payout and edge below is bank craps'.",
     ))
 
 HIGH_POINT = Variant(
@@ -194,8 +194,8 @@ HIGH_POINT = Variant(
         "One bet, 'bet high <n>' ('bet pass <n>' too), made on the come-out. A contract.",
         "Come-out 2 or 3: no decision, the bet stays and the shooter rolls again.",
         "Come-out 11 or 12: high wins 1:1.",
-        "Come-out 4 to 10 (7 too) is the point, and the next roll decides:",
-        "  a total higher than the point wins 1:1; the point or lower loses.",
+        "Come-out 4 to 10 (7 too) is the point, and the next roll decides:"
+        " a total higher than the point wins 1:1; the point or lower loses.",
         "No other bets. A win keeps the dice; a loss passes them to the next shooter.",
     ))
 
@@ -209,10 +209,11 @@ DIE_RICH = Variant(
                 "2:1 on the fourth; a 1, or a fourth roll that misses, loses"),
     rules=(
         "Die Rich: one die, everyone against the house; players take turns as shooter.",
-        "Pass ('bet pass <n>', on the come-out, a contract): a come-out 6 wins 1:1, a 1 loses,",
-        "  and 2 to 5 is the point. The shooter then has up to three more rolls:",
-        "  the point on the second roll of the hand pays 2:1, on the third 1:1, on the fourth 2:1;",
-        "  a 1 loses, and a fourth roll that is neither loses.",
+        "Pass ('bet pass <n>', on the come-out, a contract): a come-out 6 wins 1:1, a 1 loses,"
+        " and 2 to 5 is the point.",
+        "The shooter then has up to three more rolls:"
+        " the point on the second roll of the hand pays 2:1, on the third 1:1, on the fourth 2:1;"
+        " a 1 loses, and a fourth roll that is neither loses.",
         "Face: 'bet face <1-6> <n>' on the next roll's face pays 4:1, one roll; it can be taken down.",
         "Nothing else is offered. A win keeps the die; a loss passes it on.",
     ))

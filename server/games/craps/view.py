@@ -16,7 +16,7 @@ from server.games.craps.bets import Bet, Kind
 from server.games.craps.snapshot import CrapsSnapshot
 from server.games.craps.variants import BANK, KIND_WORDS, Scheme, Variant
 from server.dice.kinds import DICE, DrawKind
-from server.render.text import paint, sentence, wrap
+from server.render.text import paint, sentence
 from server.render.width import NBSP, SEPARATOR, boxed, display_width, fit, glue
 from server.games.seam import Event, Viewer, Views
 
@@ -283,8 +283,8 @@ def table_view(snap: CrapsSnapshot, viewer: Viewer) -> list[str]:
     width = min(width, FULL_WIDTH)
     shooter = snap.shooter
     seats = ", ".join(s.player + (" (out)" if s.sitting_out else "") for s in snap.seats) or "nobody"
-    lines = art + wrap(f"Shooter: {shooter or 'none'}.  Seated: {seats}.  "
-                       f"Bets {snap.min_bet}-{snap.max_bet}.", width)
+    lines = art + fit(f"Shooter: {shooter or 'none'}. Seated: {seats}. "
+                      f"Bets {snap.min_bet}-{snap.max_bet}.", width)
     if snap.last_dice:
         lines += [f"Last {snap.variant.roll}:", *snap.variant.draw.art(snap.last_dice, viewer.prefs)]
     lines += fit(bets_line(mine.wagers), width)

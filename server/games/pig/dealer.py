@@ -31,7 +31,7 @@ from server.games.pig.options import PigOptions
 from server.games.pig import events as ev
 from server.games.pig.game import Phase, PigGame, start_problem
 from server.games.actions import Action, Actions, Move
-from server.games.seam import AnyDealer, Dealer, Event, HandResult, Note, WalletReport
+from server.games.seam import AnyDealer, Dealer, Event, HandResult, Note, RoundPlayed, WalletReport
 from server.games.seating import Seating
 from server.games.pig import view as render
 from server.games.pig.snapshot import GameSnapshot, PigSnapshot
@@ -155,7 +155,10 @@ class PigDealer(Dealer[PigSnapshot]):
         humans = [p for p in game.players if p != game.computer and p in self.seating]
         result = HandResult((("game", self.games), ("winner", over.winner or "none"),
                              ("reason", over.reason.value), ("rounds", over.rounds), ("pot", over.pot)))
-        return [*events, *(WalletReport(p) for p in humans), result]
+        played: list[Event] = []
+        if over.winner is not None and over.pot == 0:      # a game for no chips: a round all the same
+            played.append(RoundPlayed(tuple(p for p in game.players if p != game.computer)))
+        return [*events, *(WalletReport(p) for p in humans), result, *played]
 
     # --- time and the table's other inputs -----------------------------------
     def advance(self, ticks: int) -> list[Event]:

@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 
 from server.games.seam import Viewer, Views
-from server.render.text import paint, sentence, wrap
+from server.render.text import paint, sentence
 from server.render.width import fit
 
 from . import board
@@ -197,13 +197,13 @@ def table_view(snap: TableSnapshot, viewer: Viewer) -> list[str]:
         lines.append("    (* is red, 0 green, the rest black)")
     shown = [pocket(n, c) for n in snap.history] or ["none yet"]
     lines += wrap_tokens("Last 20:", shown, width)
-    lines += wrap(status(snap, alone=len(snap.seated) <= 1), width)
+    lines += fit(status(snap, alone=len(snap.seated) <= 1), width)
     seated = ", ".join(snap.seated) or "nobody"
     riding = sum(1 for w in snap.wagers if w.player in snap.away)
-    lines += wrap(f"Seated: {seated}. Bets {snap.min_bet}-{snap.max_bet} a wager."
+    lines += fit(f"Seated: {seated}. Bets {snap.min_bet}-{snap.max_bet} a wager."
                   + (f" Riding for players who left: {riding} bets." if riding else ""), width)
     if apart:
-        lines += wrap("Also on the layout: " + ", ".join(f"{w.name} {w.bet.amount}" for w in apart), width)
+        lines += fit("Also on the layout: " + ", ".join(f"{w.name} {w.bet.amount}" for w in apart), width)
     if mine:
         lines += wrap_tokens("Your bets:", [f"{i}) {w.name} {w.bet.amount}" for i, w in enumerate(mine, 1)],
                              width, gap="  ")
@@ -211,7 +211,7 @@ def table_view(snap: TableSnapshot, viewer: Viewer) -> list[str]:
         lines.append(bets_line(mine))
     commitment = snap.commitment
     if commitment:
-        lines += wrap(f"Fair: next spin committed to {commitment[:12]}... ('fair').", width)
+        lines += fit(f"Fair: next spin committed to {commitment[:12]}... ('fair').", width)
     lines += fit(snap.commands, width)
     return lines
 
