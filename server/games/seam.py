@@ -116,6 +116,12 @@ class Dealer(Generic[S_co]):
         """Up from the table: `how` is "leave", "sitout" or "gone"."""
         return []
 
+    def turns_changed(self) -> list[Event]:
+        """A seat's leave or sit-out began to wait on its live bets, or was
+        called off (the player stays): whose turn it is may have changed
+        (craps passes over a shooter on the way out), so say it now."""
+        return []
+
     # --- play -------------------------------------------------------------------
     def act(self: D, player: str, words: list[str], wallet: int) -> list[Event]:
         """A game word typed by a seated `player` (the table checks the seat,

@@ -102,7 +102,7 @@ async def test_help_gives_each_variant_examples_of_its_own_bets_and_says_a_topic
     assert autoroll.count("roll every few seconds") == 1, autoroll
     roll = said(await c.cmd("help roll"))                   # the diceless table deals: its own line
     assert "Diceless craps: roll - as the shooter, deal the cards" in roll
-    assert roll.count("as the shooter, roll the dice (once") == 1, roll
+    assert roll.count("as the shooter, roll the dice; typed while bets are open") == 1, roll
     # Seated at High Point, a bad `bet` shows this table's example.
     await c.cmd("north")
     await c.cmd("west")
