@@ -302,6 +302,9 @@ class GameEntry:
     odds: Callable[[TableConfig[GameOptions]], OddsSheet] | None = None   # `casino odds`; None: no house edge
     draws: DrawKind = DICE                    # what the table draws: `fair`, verify, art, GMCP
     topics: Mapping[str, str] = field(default_factory=dict)   # help <topic> beyond the words: bet kinds
+    # help <topic> for a player seated at one of its tables: the topics with that table's own
+    # figures ("12 pays 3:1 here"); None: the general topics serve everyone
+    table_topics: Callable[[TableConfig[GameOptions]], Mapping[str, str]] | None = None
 
     @property
     def words(self) -> dict[str, str]:
