@@ -37,3 +37,13 @@ def test_a_variant_without_the_figure_keeps_its_topics_as_they_are():
         if table in TABLES:
             config = TABLES[table]
             assert table_topics(config) == topics_for(variant_of(config.options))
+
+
+def test_simplified_dont_pass_says_this_tables_bar():
+    from server.games.simplified.entry import BAR_ANY, SIMPLIFIED
+    assert SIMPLIFIED.table_topics is not None
+    barred = SIMPLIFIED.table_topics(with_options("simple_craps", dont_pass_bar=12))
+    assert "a come-out 12 pushes here (bar 12)" in barred["dontpass"] and BAR_ANY not in barred["dp"]
+    open_12 = SIMPLIFIED.table_topics(with_options("simple_craps", dont_pass_bar=None))
+    assert "no bar here: a come-out 12 wins as 2 and 3 do" in open_12["dontpass"]
+    assert BAR_ANY in SIMPLIFIED.topics["dontpass"]

@@ -138,3 +138,19 @@ async def test_a_seated_players_help_gives_their_own_tables_figures(casino_facto
     for c in (ann, bob, walker):
         await c.cmd("set width 40")
         assert all(len(line) <= 40 for line in plain(await c.cmd("help field")).splitlines())
+
+
+async def test_a_seated_simplified_players_help_dontpass_gives_the_tables_bar(casino_factory):
+    """simple_craps bars 12 (dont_pass_bar: 12): seated, `help dp` says the
+    12 pushes here; the same word away from a table keeps the general line."""
+    app = await casino_factory(seed=SEED)
+    assert app.tables["simple_craps"].config.options.dont_pass_bar == 12
+    a = await Client.open(app.port, ttype="dumb")
+    await login(a, "dora")
+    assert "unless the table says otherwise" in " ".join(plain(await a.cmd("help dp")).split())
+    await a.cmd("south")
+    await a.cmd("play craps")
+    out = " ".join(plain(await a.cmd("help dp")).split())
+    assert "Simplified craps, at your table: bet dp <n> - don't pass: the reverse of pass; " \
+           "a come-out 12 pushes here (bar 12). Pays 1:1." in out, out
+    assert "unless the table says otherwise" not in out
