@@ -419,7 +419,8 @@ def _help_help() -> str:
 @command("help", aliases=("?",), help=_help_help)
 async def help_(ctx: Ctx) -> None:
     if ctx.args:
-        ctx.tell(*help_topic(ctx.app, ctx.argv[0], ctx.app.is_operator(ctx.session), _at(ctx)))
+        ctx.tell(*help_topic(ctx.app, ctx.argv[0], ctx.app.is_operator(ctx.session), _at(ctx),
+                             ctx.app.seat_of(ctx.session.key)))
         return
     registry = ctx.app.registry
     operator = ctx.app.is_operator(ctx.session)
@@ -452,10 +453,12 @@ def _at(ctx: Ctx) -> GameEntry | None:
     return table.entry if table is not None else None
 
 
-def help_topic(app: GeneralApp, word: str, operator: bool, at: GameEntry | None = None) -> list[str]:
+def help_topic(app: GeneralApp, word: str, operator: bool, at: GameEntry | None = None,
+               seat: Table | None = None) -> list[str]:
     """`help <word>`: a game (its words and bets; a word two games share is
     the one at the player's table, `at`), a command (every game's meaning of
-    a table word), a bet kind, or a suggestion."""
+    a table word), a bet kind (with the figures of the table the player sits
+    at, `seat`), or a suggestion."""
     from server.commands.tables import game_help, topic_help
     lines = game_help(app, word, at)
     if lines:
@@ -467,7 +470,7 @@ def help_topic(app: GeneralApp, word: str, operator: bool, at: GameEntry | None 
         lines += cmd.text.strip().splitlines()
         if cmd.aliases:
             lines.append("Also: " + ", ".join(cmd.aliases))
-    bets = topic_help(word)
+    bets = topic_help(word, seat)
     if bets:
         lines += (["As a bet:"] if lines else []) + bets
     if lines:

@@ -278,10 +278,16 @@ def game_words_lines() -> list[str]:
             for entry in GAMES]
 
 
-def topic_help(word: str) -> list[str]:
+def topic_help(word: str, seat: Table | None = None) -> list[str]:
     """What each game says about `word` beyond its commands (`help pass`,
-    `help field`: the bet kinds), labelled with the game."""
+    `help field`: the bet kinds), labelled with the game. A player seated at
+    a table whose game has the topic reads that table's line alone, with its
+    own figures ("12 pays 3:1 here"); anyone else the general lines."""
     word = word.lower()
+    if seat is not None and seat.entry.table_topics is not None:
+        here = seat.entry.table_topics(seat.config)
+        if word in here:
+            return [f"{seat.entry.title}, at your table: {here[word]}"]
     return said_once([(entry, entry.topics[word]) for entry in GAMES if word in entry.topics])
 
 

@@ -117,6 +117,12 @@ class Dealer(Generic[S_co]):
         """Up from the table: `how` is "leave", "sitout" or "gone"."""
         return []
 
+    def turns_changed(self) -> list[Event]:
+        """A seat's leave or sit-out began to wait on its live bets, or was
+        called off (the player stays): whose turn it is may have changed
+        (craps passes over a shooter on the way out), so say it now."""
+        return []
+
     # --- play -------------------------------------------------------------------
     def act(self: D, player: str, words: list[str], wallet: int) -> list[Event]:
         """A game word typed by a seated `player` (the table checks the seat,
@@ -297,6 +303,9 @@ class GameEntry:
     odds: Callable[[TableConfig[GameOptions]], OddsSheet] | None = None   # `casino odds`; None: no house edge
     draws: DrawKind = DICE                    # what the table draws: `fair`, verify, art, GMCP
     topics: Mapping[str, str] = field(default_factory=dict)   # help <topic> beyond the words: bet kinds
+    # help <topic> for a player seated at one of its tables: the topics with that table's own
+    # figures ("12 pays 3:1 here"); None: the general topics serve everyone
+    table_topics: Callable[[TableConfig[GameOptions]], Mapping[str, str]] | None = None
 
     @property
     def words(self) -> dict[str, str]:

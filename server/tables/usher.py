@@ -39,7 +39,7 @@ class Usher:
                         *self.dealer.seated(player, True)]
             if seat.leaving:
                 seat.leaving = None
-                return [Note(me, "You stay at the table.")]
+                return [Note(me, "You stay at the table."), *self.dealer.turns_changed()]
             return [Note(me, "You are already at this table.")]
         most = self.dealer.config.max_players
         if len(self.seating) >= most:
@@ -65,7 +65,8 @@ class Usher:
         if self.dealer.has_live_bets(player):
             seat.leaving = how
             return [Note(me, f"You will {'leave' if how == 'leave' else 'sit out'} once your live bets "
-                             f"are decided; no new bets meanwhile ('play {self.word}' to stay).")]
+                             f"are decided; no new bets meanwhile ('play {self.word}' to stay)."),
+                    *self.dealer.turns_changed()]
         return self._depart(player, how)
 
     def _depart(self, player: str, how: str) -> list[Event]:

@@ -128,20 +128,3 @@ async def test_the_shooter_reads_the_dealers_roll_as_for_you(casino_factory):
     mine = plain(await ann.expect("The dealer rolls"))
     assert "The dealer rolls for you." in mine and "for ann" not in mine
     assert "The dealer rolls for ann." in plain(await bob.expect("The dealer rolls"))
-
-
-async def test_a_roll_typed_in_the_window_says_it_was_not_kept(casino_factory):
-    """Issue 38 item 6: a `roll` in the betting window says plainly that it
-    was not kept; once the window closes the shooter is told to roll."""
-    app = await casino_factory(seed=SEED)
-    host = app.tables["bank_craps"]
-    ann = await seated(app, "ann", "craps", "north")
-    bob = await seated(app, "bob", "craps", "north")
-    await bob.cmd_expect("bet field 5", "Your bets")
-    out = plain(await ann.cmd_expect("roll", "Bets are open"))
-    assert "roll when they close. This roll is not kept." in out and " = " not in out
-    for seconds in (7, 3):
-        app.manager.tick_elapsed(app.manager.seconds(seconds))
-        await host.idle()
-    assert "You may roll now" in plain(await ann.expect("You may roll now"))
-    assert " = " in plain(await ann.cmd_expect("roll", " = "))

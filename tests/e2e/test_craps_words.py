@@ -102,9 +102,55 @@ async def test_help_gives_each_variant_examples_of_its_own_bets_and_says_a_topic
     assert autoroll.count("roll every few seconds") == 1, autoroll
     roll = said(await c.cmd("help roll"))                   # the diceless table deals: its own line
     assert "Diceless craps: roll - as the shooter, deal the cards" in roll
-    assert roll.count("as the shooter, roll the dice (once") == 1, roll
+    assert roll.count("as the shooter, roll the dice; typed while bets are open") == 1, roll
     # Seated at High Point, a bad `bet` shows this table's example.
     await c.cmd("north")
     await c.cmd("west")
     await c.cmd_expect("play highpoint", "joins the table")
     assert "e.g. bet high 10" in said(await c.cmd("bet"))
+
+
+async def test_a_seated_players_help_gives_their_own_tables_figures(casino_factory):
+    """Issue 38 item 7: `help field` at bank craps (field_12: 3) says "12
+    pays 3:1 here", at crapless craps (field_12: 2) "12 pays 2:1 here", and
+    `help odds` the table's odds multiple; away from a table it stays general."""
+    app = await casino_factory(seed=SEED)
+    assert app.tables["bank_craps"].config.options.field_12 == 3
+    assert app.tables["crapless_craps"].config.options.field_12 == 2
+    walker = await Client.open(app.port, ttype="dumb")
+    await login(walker, "cat")
+    general = " ".join(plain(await walker.cmd("help field")).split())
+    assert "12 pays 2:1 or 3:1 as the table says" in general and " here" not in general
+    ann = await seated(app, "ann")
+    field = " ".join(plain(await ann.cmd("help field")).split())
+    assert field.startswith("Bank craps, at your table: bet field <n> - one roll:"), field
+    assert "2 pays 2:1, 12 pays 3:1 here." in field and "as the table says" not in field
+    assert "Crapless" not in field and field.count("bet field") == 1
+    odds = " ".join(plain(await ann.cmd("help odds")).split())
+    assert "Here: up to 3x on 4 and 10, 4x on 5 and 9, 5x on 6 and 8 taken; 6x the flat bet laid." in odds
+    bob = await seated(app, "bob", "north", "west", word="crapless")
+    field = " ".join(plain(await bob.cmd("help field")).split())
+    assert field.startswith("Crapless craps, at your table:") and "12 pays 2:1 here." in field
+    odds = " ".join(plain(await bob.cmd("help odds")).split())
+    assert "Here: up to 3x on 2, 3, 4, 10, 11 and 12, 4x on 5 and 9, 5x on 6 and 8." in odds
+    await ann.cmd_expect("leave", "You leave the table.")
+    assert "as the table says" in " ".join(plain(await ann.cmd("help field")).split())
+    for c in (ann, bob, walker):
+        await c.cmd("set width 40")
+        assert all(len(line) <= 40 for line in plain(await c.cmd("help field")).splitlines())
+
+
+async def test_a_seated_simplified_players_help_dontpass_gives_the_tables_bar(casino_factory):
+    """simple_craps bars 12 (dont_pass_bar: 12): seated, `help dp` says the
+    12 pushes here; the same word away from a table keeps the general line."""
+    app = await casino_factory(seed=SEED)
+    assert app.tables["simple_craps"].config.options.dont_pass_bar == 12
+    a = await Client.open(app.port, ttype="dumb")
+    await login(a, "dora")
+    assert "unless the table says otherwise" in " ".join(plain(await a.cmd("help dp")).split())
+    await a.cmd("south")
+    await a.cmd("play craps")
+    out = " ".join(plain(await a.cmd("help dp")).split())
+    assert "Simplified craps, at your table: bet dp <n> - don't pass: the reverse of pass; " \
+           "a come-out 12 pushes here (bar 12). Pays 1:1." in out, out
+    assert "unless the table says otherwise" not in out

@@ -130,8 +130,9 @@ async def test_back_from_sitout_rejoins_the_shooter_queue_at_the_tail(casino_fac
 
     Ann shoots first and sits out; Bob gets the dice and, alone active, sets a
     point. Ann's `play craps` brings her back at the tail of the shooter queue:
-    Bob keeps the dice (a made point keeps the shooter) and may roll once the
-    betting window, which now runs again, allows."""
+    Bob keeps the dice (a made point keeps the shooter); his `roll` is kept
+    while the betting window, which now runs again, is open, and thrown when
+    it closes."""
     app = await casino_with(casino_factory, seed=4242)
     ann, out = await seat(app, "Ann")
     assert "You have the dice" in out
@@ -148,9 +149,9 @@ async def test_back_from_sitout_rejoins_the_shooter_queue_at_the_tail(casino_fac
     assert "You have the dice" not in back, back
     assert "Ann has the dice" not in told_bob, told_bob
     assert "Bob is the shooter." in await reply_to(ann, "roll")
-    assert "Bets are open" in await reply_to(bob, "roll")   # two active again: the window runs
-    await tick(app, "bank_craps", WINDOW)
-    assert ROLL_LINE.search(plain(await bob.cmd_expect("roll", " = ")))
+    assert "Your roll is kept" in await reply_to(bob, "roll")   # two active again: the window runs
+    await tick(app, "bank_craps", WINDOW)                      # and the kept roll flies at its close
+    assert ROLL_LINE.search(plain(await bob.expect(" = ")))
 
 
 # --- 2. a deferred leave shows the deciding roll ---------------------------------

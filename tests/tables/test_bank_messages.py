@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from server.config.load import load_config
-from server.games.craps.events import LastCall, WindowClosed
+from server.games.craps.events import LastCall, WindowClosed, WindowOpened
 from server.games.intents import Hold
 from server.games.seam import Note, Viewer
 from server.ledger import InsufficientFunds
@@ -165,6 +165,18 @@ def test_window_closed_never_contradicts_itself_or_autoroll():
     assert other == ["ann may roll now; bets stay open until the dice fly."]
     for line in manual + auto + other:
         assert "closed" not in line
+
+
+def test_the_window_opening_names_the_shooter_and_reads_you_to_the_shooter():
+    """Issue 38 item 6: the table hears the window open; the shooter reads
+    of themselves as "you" and that a `roll` now is kept."""
+    t = table()
+    t.sit("ann", 1000)
+    assert seen(t, [WindowOpened("ann", 10)], "bob") == ["Bets are open: 10 seconds, then ann rolls."]
+    assert seen(t, [WindowOpened("ann", 10)]) == \
+        ["Bets are open: 10 seconds, then you roll. A 'roll' typed now is kept for then."]
+    assert seen(t, [WindowOpened("ann", 10, autoroll=True)]) == ["Bets are open: 10 seconds, then autoroll rolls for you."]
+    assert seen(t, [WindowOpened("ann", 1)], "bob") == ["Bets are open: 1 second, then ann rolls."]
 
 
 def test_last_call_counts_in_the_singular_too():

@@ -10,7 +10,7 @@ from server.games.craps import events as ev
 from server.games.intents import Forfeit, Hold, Refund, Settle
 from server.games.craps.dealer import BankCrapsDealer
 from server.games.craps.events import (LastCall, RollSettlement, ShooterUp,
-                                       WindowClosed)
+                                       WindowClosed, WindowOpened)
 from server.games.seam import Note
 from support.dice import TableDice
 from support.pure_table import PureTable
@@ -52,8 +52,10 @@ def test_multiplayer_window_last_call_shooter_deadline_then_dealer_rolls():
     t = table((2, 2), (5, 6))
     t.sit("ann", 1000)
     t.sit("bob", 1000)
-    t.act("bob", ["bet", "field", "5"], 1000)
-    assert "Bets are open" in notes(t.act("ann", ["roll"], 1000), "ann")
+    # ann never types `roll` here (a `roll` in the window is kept and thrown
+    # when it closes: test_a_roll_typed_in_the_window_is_kept...), so the
+    # shooter's deadline runs out and the dealer rolls.
+    assert kinds(t.act("bob", ["bet", "field", "5"], 1000), WindowOpened) == [WindowOpened("ann", 10)]
     out = t.advance(WINDOW - LAST_CALL - 1)
     assert not kinds(out, LastCall)
     out = t.advance(1)
@@ -307,4 +309,84 @@ def test_the_window_counts_one_second_in_the_singular():
     t.sit("bob", 1000)
     t.act("ann", ["bet", "pass", "10"], 1000)
     t.advance(WINDOW - HZ)                          # one second of the window left
-    assert "Bets are open for 1 more second; roll when they close." in notes(t.act("ann", ["roll"], 1000))
+    assert "Your roll is kept: you roll when bets close, in 1 second." in notes(t.act("ann", ["roll"], 1000))
+
+
+# --- issue 38 item 6: the hand-off, the window's opening, a roll in the window ---
+def test_a_roll_typed_in_the_window_is_kept_and_thrown_when_it_closes():
+    """The shooter types `roll` once: kept, the window runs its full length
+    (bets stay open, a last call sounds), then the dice fly at its close:
+    no "you may roll now", no deadline, no dealer."""
+    t = table((2, 2))
+    t.sit("ann", 1000)
+    t.sit("bob", 1000)
+    t.act("bob", ["bet", "field", "5"], 1000)
+    assert notes(t.act("ann", ["roll"], 1000), "ann") == "Your roll is kept: you roll when bets close, in 10 seconds."
+    out = t.advance(WINDOW - 1)
+    assert rolled(out) == [] and kinds(out, LastCall) == [LastCall(3)]
+    t.act("bob", ["bet", "any7", "5"], 1000)             # bets stay open while the roll waits
+    out = t.advance(1)
+    assert rolled(out) == [(2, 2)] and not kinds(out, WindowClosed)
+    assert [e for e in kinds(out, ev.Throw)] == [ev.Throw("ann", False)]
+    assert len(kinds(out, RollSettlement)) == 1 and not t.state.wagers     # bob's field and any 7 decided
+    assert rolled(t.advance(WINDOW + SHOOTER)) == []      # one roll kept, one thrown
+
+
+def test_a_kept_roll_goes_with_the_dice():
+    """ann keeps a roll, then sits out while her bet rides: bob has the dice,
+    and the window's close asks him to roll; ann's roll is not thrown for him."""
+    t = table((3, 3))
+    t.sit("ann", 1000)
+    t.sit("bob", 1000)
+    t.act("ann", ["bet", "field", "5"], 1000)
+    t.act("ann", ["roll"], 1000)                          # kept
+    t.leave("ann", "sitout")                              # waits on her field bet
+    out = t.advance(WINDOW)
+    assert rolled(out) == [] and kinds(out, WindowClosed) == [WindowClosed("bob", 60)]
+
+
+def test_a_kept_roll_flies_at_once_when_the_table_goes_solo():
+    t = table((3, 3))
+    t.sit("ann", 1000)
+    t.sit("bob", 1000)
+    t.act("ann", ["bet", "pass", "10"], 1000)
+    t.act("ann", ["roll"], 1000)                          # kept
+    t.leave("bob")                                        # no bets: up at once, ann is alone
+    assert rolled(t.advance(1)) == [(3, 3)]               # no window holds the kept roll now
+
+
+def test_the_window_opening_is_said_once_per_window():
+    t = table((3, 3))
+    t.sit("ann", 1000)
+    t.sit("bob", 1000)
+    assert kinds(t.act("ann", ["bet", "pass", "10"], 1000), WindowOpened) == [WindowOpened("ann", 10)]
+    assert not kinds(t.act("bob", ["bet", "field", "5"], 1000), WindowOpened)
+    t.advance(WINDOW)
+    out = t.act("ann", ["roll"], 1000)                    # point 6: pass stays live, a new window opens
+    assert kinds(out, WindowOpened) == [WindowOpened("ann", 10)]
+    assert out.index(kinds(out, WindowOpened)[0]) > out.index(kinds(out, RollSettlement)[0])
+
+
+def test_a_solo_table_and_a_table_with_no_bets_announce_no_window():
+    t = table()
+    t.sit("ann", 1000)
+    assert not kinds(t.act("ann", ["bet", "pass", "10"], 1000), WindowOpened)
+    u = table()
+    u.sit("ann", 1000)
+    assert not kinds(u.sit("bob", 1000), WindowOpened)     # nothing live: the table waits
+
+
+def test_the_next_shooter_is_told_at_once_when_the_shooter_sits_out_with_live_bets():
+    """ann's sit-out waits on her pass bet: bob has the dice now and is told
+    now; ann calling it off ('play craps') takes them back, said at once."""
+    t = table((3, 3))
+    t.sit("ann", 1000)
+    t.sit("bob", 1000)
+    t.act("ann", ["bet", "pass", "10"], 1000)
+    t.advance(WINDOW)
+    t.act("ann", ["roll"], 1000)                          # point 6, ann's pass is live
+    out = t.leave("ann", "sitout")
+    assert "once your live bets are decided" in notes(out, "ann")
+    assert ShooterUp("bob") in out and t.shooter() == "bob"
+    out = t.sit("ann", 1000)                              # she stays after all
+    assert "You stay at the table." in notes(out, "ann") and ShooterUp("ann") in out

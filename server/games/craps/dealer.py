@@ -9,6 +9,11 @@ Policy (docs/play-craps.md "Sitting down", "Rolling"); the table's Seating is th
 - `leave` and `sitout` ask the table to unseat the player; the table waits
   for their last live bet (`has_live_bets`), and until then they stay
   seated (and shoot, if it is their turn) but bet no more;
+- a `roll` the shooter types inside the betting window is kept and thrown
+  the moment the window closes (or at once if the table goes solo), so the
+  shooter types it once; the window's opening is said to the table;
+- the next shooter is told at once when the shooter's leave or sit-out
+  starts waiting on their bets, not after the next roll;
 - `stop` only ends autoroll: with none running it says so and the seat
   stays, for autoroll ends by itself (bets decided) and a `stop` typed a
   moment later means "stop rolling", never "get up";
@@ -26,7 +31,8 @@ from server.config.model import GameOptions, TableConfig
 from server.dice.source import TableDraws
 from server.games.craps import events as ev
 from server.games.craps.bets import Bet, Kind
-from server.games.craps.events import BetsSummary, LastCall, RollSettlement, ShooterUp, Throw, WindowClosed
+from server.games.craps.events import (BetsSummary, LastCall, RollSettlement, ShooterUp, Throw, WindowClosed,
+                                       WindowOpened)
 from server.games.craps.limits import Limits
 from server.games.craps.options import CrapsOptions, variant_of
 from server.games.craps.outcome import rulebook
@@ -65,6 +71,7 @@ class BankCrapsDealer(Dealer[CrapsSnapshot]):
                              t.autoroll * tick_hz)
         self.autoroll: set[str] = set()        # shooters whose autoroll is on
         self._shooter: str | None = None       # as last announced
+        self._kept: str | None = None          # the shooter whose `roll` in the window waits for its close
         self._multi = False                    # as the pacing last knew it
         self.last_dice: tuple[int, ...] | None = None
         self._snap: CrapsSnapshot | None = None  # what the view reads, until the next input
@@ -121,7 +128,28 @@ class BankCrapsDealer(Dealer[CrapsSnapshot]):
         if shooter != self._shooter and shooter is not None:
             events.append(ShooterUp(shooter))
         self._shooter = shooter
-        return events
+        if shooter != self._kept:
+            self._kept = None           # a kept roll is its shooter's, and goes with the dice
+        return events + self._window_news()
+
+    def _window_news(self) -> list[Event]:
+        """The betting window's opening, said once, when it starts to count
+        (bets are down at a table of two or more): else the table's first
+        sign of it would be the last call."""
+        pacing, shooter = self.pacing, self.shooter()
+        if pacing.announced or not pacing.in_window() or shooter is None or not self._multiplayer() \
+                or not self._live():
+            return []
+        pacing.announced = True
+        return [WindowOpened(shooter, pacing.seconds_left(self.tick_hz),
+                             shooter in self.autoroll and self._live(shooter))]
+
+    def turns_changed(self) -> list[Event]:
+        """A leave or sit-out began waiting on its bets, or was called off:
+        the shooter may have changed, and the new one is told now, not after
+        the next roll."""
+        self._touched()
+        return self._changed()
 
     # --- seating (the table seats; we welcome and re-pace) ---------------------
     def seated(self, player: str, back: bool) -> list[Event]:
@@ -159,7 +187,7 @@ class BankCrapsDealer(Dealer[CrapsSnapshot]):
     # --- commands (the words are declared in ACTIONS below) ---------------------
     def perform(self, action: Action[Self], move: Move) -> list[Event]:
         self._touched()
-        return super().perform(action, move)
+        return super().perform(action, move) + self._window_news()     # a first bet opens the window
 
     def _bet(self, move: Move) -> list[Event]:
         player, words = move.player, list(move.args)
@@ -213,15 +241,17 @@ class BankCrapsDealer(Dealer[CrapsSnapshot]):
             return [Note((player,), f"{who} is the shooter." if who else "Nobody can shoot now.")]
         if not self._live():
             return [Note((player,), "Nobody has a bet down: bet first, then roll.")]
-        if self._multiplayer():
-            problem = self.pacing.roll_problem(self.tick_hz)
-            if problem:
-                return [Note((player,), problem)]
+        if self._multiplayer() and self.pacing.in_window():
+            self._kept = player
+            left = self.pacing.seconds_left(self.tick_hz)
+            return [Note((player,), f"Your roll is kept: you {self.variant.roll} when bets close, "
+                                    f"in {_seconds(left)}.")]
         return self._roll(dealer=False)
 
     # --- rolling ------------------------------------------------------------
     def _roll(self, dealer: bool) -> list[Event]:
         shooter = self.shooter()
+        self._kept = None
         draw = self.variant.draw
         # Two dice (or two cards) are one draw of 36; Die Rich's one die a draw of its own.
         dice: tuple[int, ...] = self.dice.roll() if draw.count == 2 else draw.faces(self.dice.draw(draw.outcomes))
@@ -262,11 +292,17 @@ class BankCrapsDealer(Dealer[CrapsSnapshot]):
             if shooter is None:
                 break
             auto = shooter in self.autoroll and self._live(shooter)
+            kept = self._kept == shooter and self._live()
             if not self._multiplayer() and not auto:
+                if kept:                               # gone solo: no window holds the kept roll
+                    events += self._roll(dealer=False)
                 break                                  # solo: nothing is ever forced
             for signal in self.pacing.tick(self._live(), auto):
                 if signal is Signal.LAST_CALL:
                     events.append(LastCall(self.pacing.seconds_left(self.tick_hz)))
+                elif signal is Signal.WINDOW_CLOSED and kept:
+                    events += self._roll(dealer=False)     # the roll typed in the window
+                    break
                 elif signal is Signal.WINDOW_CLOSED:
                     events.append(WindowClosed(shooter, self.options.timing.shooter, auto))
                 elif signal in (Signal.DEALER_ROLL, Signal.AUTOROLL):
@@ -365,7 +401,8 @@ ACTIONS = Actions[BankCrapsDealer]("Bank craps", (
            "(pass, come and bonus bets stay); a bet's name wins over its number in 'bets' "
            "('unbet 12' takes down a bet on 12).", BankCrapsDealer._unbet, needs=True,
            brief="unbet <n|name|all>"),
-    Action("roll", "roll", "as the shooter, roll the dice (once the betting window has closed).",
+    Action("roll", "roll", "as the shooter, roll the dice; typed while bets are open, it is kept "
+           "for the moment they close.",
            BankCrapsDealer._roll_word),
     Action("autoroll", "autoroll", "as the shooter, roll every few seconds while you have live bets; "
            "'stop' ends it.", BankCrapsDealer._autoroll),
@@ -422,3 +459,7 @@ def settlements_of(outcome: list[StateEvent]) -> list[RollSettlement]:
                 pushed[p].append((e.wager.name, e.wager.bet.amount))
     return [RollSettlement(p, tuple(won[p]), tuple(lost[p]), tuple(pushed[p]), commission[p], tuple(down[p]))
             for p in players]
+
+
+def _seconds(n: int) -> str:
+    return f"{n} second" if n == 1 else f"{n} seconds"

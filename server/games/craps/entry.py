@@ -6,7 +6,7 @@ from __future__ import annotations
 from server.config.model import GameOptions, TableConfig
 from server.games.craps.bets import Kind
 from server.games.craps.dealer import actions_for, make
-from server.games.craps.help import payout_lines, topics_for
+from server.games.craps.help import payout_lines, table_topics, topics_for
 from server.games.craps.options import CRAPS_KEYS, CrapsOptions, variant_of
 from server.games.craps.variants import (BANK, CRAPLESS, DICELESS, DIE_RICH, HIGH_POINT, NEW_YORK, Variant)
 from server.games.seam import GameEntry, OddsSheet
@@ -44,6 +44,7 @@ def entry_of(variant: Variant) -> GameEntry:
         odds=odds_sheet,
         draws=variant.draw,
         topics=topics_for(variant),
+        table_topics=table_topics,
     )
 
 

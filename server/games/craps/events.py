@@ -122,6 +122,17 @@ class Throw(GameFact):
 
 
 @dataclass(frozen=True)
+class WindowOpened(GameFact):
+    """A betting window starts counting (bets are down at a table of two or
+    more): said once per window, so the table hears it open, not only its
+    last call; `seconds` of betting, then `shooter` rolls (or their autoroll)."""
+
+    shooter: str
+    seconds: int
+    autoroll: bool = False
+
+
+@dataclass(frozen=True)
 class WindowClosed(GameFact):
     """The betting window is over: the shooter may roll (bets stay open until
     the dice fly); `seconds` until the dealer rolls, or autoroll throws next."""

@@ -9,6 +9,8 @@ from server.games.craps.bets import (ANY7_ODDS, ANYCRAPS_ODDS, ATS_PAYS, CRAPLES
                                      CRAPLESS_TRUE_ODDS, DIE_POINT_PAYS, FACE_ODDS, FIRE_PAYS, HARD_ODDS, HIGH_ODDS,
                                      HOP_EASY_ODDS,
                                      HOP_PAIR_ODDS, LAID_ODDS, PLACE_ODDS, PROP_ODDS, TRUE_ODDS)
+from server.config.model import GameOptions, TableConfig
+from server.games.craps.options import CrapsOptions, variant_of
 from server.games.craps.parse import KIND_WORDS as TYPED
 from server.games.craps.variants import BANK, Variant
 
@@ -20,6 +22,11 @@ def _r(pair: tuple[int, int]) -> str:
 def _by_point(table: dict[int, tuple[int, int]]) -> str:
     return f"{_r(table[4])} on 4/10, {_r(table[5])} on 5/9, {_r(table[6])} on 6/8"
 
+
+# The field's 12 in general; a seated player reads their table's figure (table_topics).
+FIELD_12_ANY = "12 pays 2:1 or 3:1 as the table says ('table rules')."
+# `odds: 0` at bank craps (and New York), in a sentence.
+BANK_ODDS_RULE = "3x on 4 and 10, 4x on 5 and 9, 5x on 6 and 8 taken; 6x the flat bet laid"
 
 # Said of place bets, which a craps player expects to stay up after a win.
 COMES_DOWN = "A win pays and the bet comes down (no automatic renewal): bet it again to keep it up."
@@ -44,7 +51,7 @@ BETS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("hard",), f"bet hard <N> <n> - N the hard way (a pair) before a 7 or the easy way: "
                 f"4/10 pay {_r(HARD_ODDS[4])}, 6/8 pay {_r(HARD_ODDS[6])}."),
     (("field",), "bet field <n> - one roll: 2, 3, 4, 9, 10, 11 or 12 wins; 3 4 9 10 11 pay 1:1, "
-                 "2 pays 2:1, 12 pays 2:1 or 3:1 as the table says ('table rules')."),
+                 f"2 pays 2:1, {FIELD_12_ANY}"),
     (("any7",), f"bet any7 <n> - one roll: any 7 pays {_r(ANY7_ODDS)}."),
     (("anycraps",), f"bet anycraps <n> - one roll: 2, 3 or 12 pays {_r(ANYCRAPS_ODDS)}."),
     (("2", "3", "11", "12"), f"bet 2|3|11|12 <n> - one roll on that total: 2 and 12 pay "
@@ -117,3 +124,24 @@ def topics_for(variant: Variant = BANK) -> dict[str, str]:
 def payout_lines(variant: Variant = BANK) -> tuple[str, ...]:
     return ("Bets and what they pay (amounts <n> in whole chips):",
             *(f"  {text}" for _, text in bets_for(variant)))
+
+
+def table_topics(config: TableConfig[GameOptions]) -> dict[str, str]:
+    """`help <bet>` for a player seated at this table: the variant's topics
+    with the figures this table's config sets said as this table's ("12
+    pays 3:1 here", the odds multiple), where the general text can only say
+    "as the table says" (issue 38 item 7)."""
+    options = config.narrowed(CrapsOptions).options
+    variant = variant_of(options)
+    topics = topics_for(variant)
+    if "field" in topics and "field_12" in variant.table_keys:
+        topics["field"] = topics["field"].replace(FIELD_12_ANY, f"12 pays {options.field_12}:1 here.")
+    if "odds" in topics and "odds" in variant.table_keys:
+        topics["odds"] += " Here: up to " + (odds_here(variant) if options.odds == 0
+                                             else f"{options.odds}x the flat bet") + "."
+    return topics
+
+
+def odds_here(variant: Variant) -> str:
+    """`odds: 0` in a sentence: "3x on 4 and 10, ... taken; 6x the flat bet laid"."""
+    return variant.odds_rule or BANK_ODDS_RULE

@@ -3,7 +3,9 @@
 Pure counters of manager ticks (docs/play-craps.md "Rolling"): a betting window
 before each roll with a last call near its end, then a deadline for the
 shooter after which the dealer rolls, and autoroll's cadence. Nothing counts
-while no bet is live. Solo play has no window and no deadline.
+while no bet is live. Solo play has no window and no deadline. A `roll` the
+shooter types inside the window is kept by the dealer and thrown when the
+window closes (issue 38 item 6), so the window only says whether it is open.
 """
 from __future__ import annotations
 
@@ -33,12 +35,13 @@ class Pacing:
     stage: Stage = Stage.SOLO
     left: int = 0
     called: bool = False
+    announced: bool = False         # this window's opening has been said to the table
     since_roll: int = 0
 
     def restart(self, multiplayer: bool) -> None:
         """A fresh cycle: after a roll, or when the table goes solo or multiplayer."""
         self.since_roll = 0
-        self.called = False
+        self.called = self.announced = False
         if multiplayer:
             self.stage, self.left = Stage.WINDOW, self.window
         else:
@@ -47,14 +50,9 @@ class Pacing:
     def seconds_left(self, tick_hz: int) -> int:
         return -(-self.left // tick_hz)
 
-    def roll_problem(self, tick_hz: int) -> str | None:
-        """Why the shooter may not roll now, or None."""
-        if self.stage is Stage.WINDOW:
-            left = self.seconds_left(tick_hz)
-            # the `roll` is not kept (issue 38 item 6): said, so the shooter types it again
-            return (f"Bets are open for {left} more second{'s' if left != 1 else ''}; roll when they close. "
-                    "This roll is not kept.")
-        return None
+    def in_window(self) -> bool:
+        """Bets are open and the shooter waits: a `roll` now is kept for the window's close."""
+        return self.stage is Stage.WINDOW
 
     def tick(self, live: bool, autoroll: bool) -> list[Signal]:
         """One tick. `live`: any bet on the table; `autoroll`: the shooter's

@@ -113,6 +113,13 @@ def event_lines(snap: CrapsSnapshot, event: Event, viewer: Viewer) -> list[str]:
                     "Pass and don't pass wait for the next come-out; come, don't come, place, "
                     "field and the rest are open. Bet, then 'roll'."]
         return [f"You have the {snap.variant.dice}. Bet, then 'roll' (or 'autoroll')."]
+    if isinstance(event, ev.WindowOpened):
+        roll, opened = snap.variant.roll, f"Bets are open: {_seconds(event.seconds)}, then"
+        if event.shooter != me:
+            return [f"{opened} {event.shooter} {roll}s."]
+        if event.autoroll:
+            return [f"{opened} autoroll {roll}s for you."]
+        return [f"{opened} you {roll}. A 'roll' typed now is kept for then."]
     if isinstance(event, ev.WindowClosed):
         if event.shooter == me:
             if event.autoroll:
