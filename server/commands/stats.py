@@ -7,8 +7,10 @@ disagree with `statement`; time at the tables is kept beside the ledger
 rounds that moved no chips (a game of Pig against the computer is a round).
 
 Anyone's stats may be read, as a leaderboard's would be: they show results,
-never a wallet or a live stake. (A player's choice to keep off the
-leaderboard, `set leaderboard off`, is to hide them here too once it exists.)
+never a wallet or a live stake. A player who chose `set leaderboard off` is
+off every board, so `stats NAME` of them shows nothing more than `top` does:
+one line that they keep their results to themselves, no figure, not even
+whether they have played (issue 42). They still read their own.
 
 The same figures go to GMCP clients as Char.Stats (docs/gmcp.md), after
 `stats` and at login to a client that named the Char module.
@@ -18,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Mapping, Protocol
 
+from server.commands.prefs import LEADERBOARD
 from server.commands.registry import REGISTRY, Context
 from server.config.model import CasinoConfig
 from server.games.catalogue import entry_for
@@ -154,6 +157,9 @@ async def stats(ctx: Context[StatsCommandApp]) -> None:
             ctx.tell(f"There is no player named {ctx.argv[0][:20]}.")
             return
         key, name = account.key, account.name
+        if key != ctx.session.key and account.prefs.get(LEADERBOARD) is False:
+            ctx.tell(f"{name} keeps their results to themselves (off the leaderboards).")
+            return
     lines, total = await gather(ctx.app, key)
     if ctx.session.key == key:
         send_gmcp(ctx.session, ctx.session.name, lines, total)

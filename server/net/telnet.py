@@ -96,6 +96,11 @@ ENVIRON_KEYS = frozenset({"LANG", "TERM", "COLUMNS", "LINES", "CHARSET", "COLORT
                           "TERM_PROGRAM", "USER", "LOGNAME"})
 MAX_ENVIRON_VALUE = 64    # characters kept of one such variable
 MAX_CHARSET_NAME = 40     # characters of a charset name worth looking up
+# A client fact told in a subnegotiation (TTYPE, XDISPLOC, TSPEED) is cut to this
+# when received: a real one is a few words ("MTTS 2825", "xterm-256color"), and
+# telnetlib3 keeps whatever it is sent (a 360,000-byte TTYPE was kept whole, as
+# TTYPE and again as TERM, and travelled in every restart's state).
+MAX_CLIENT_FACT = 64
 _TRIAL_TEXT = "Casino \u00e9 \u2660 \u00bd " * 12 + "\r\n"   # what every write looks like, and long
 
 
@@ -146,6 +151,7 @@ class Complaint(TypedDict, total=False):
     """What a client error's log line says beside its kind (CasinoTelnetServer.complain)."""
 
     charset: str            # a charset the client named that we cannot write (cut short)
+    length: int             # how long a client fact it sent was, before it was cut
 
 
 class _ReaderPause(asyncio.ReadTransport):
@@ -497,6 +503,23 @@ class CasinoTelnetServer(tl.CompressionGuard, telnetlib3.TelnetServer):
             return
         super().on_charset(charset)
         tl.set_extra(self, "agreed_charset", charset)
+
+    def on_ttype(self, ttype: str) -> None:
+        super().on_ttype(self._fact("ttype", ttype))
+
+    def on_xdisploc(self, xdisploc: str) -> None:
+        super().on_xdisploc(self._fact("xdisploc", xdisploc))
+
+    def on_tspeed(self, rx: str, tx: str) -> None:
+        super().on_tspeed(str(rx)[:12], str(tx)[:12])   # digits: a speed, not a megabyte of them
+
+    def _fact(self, kind: str, text: str) -> str:
+        """A client fact as kept: at most MAX_CLIENT_FACT characters (a longer one
+        is logged once, with its length)."""
+        if len(text) <= MAX_CLIENT_FACT:
+            return text
+        self.complain(f"long_{kind}", length=len(text))
+        return text[:MAX_CLIENT_FACT]
 
     def on_environ(self, mapping: dict[str, str]) -> None:
         # Only the variables we read, each cut short: a flood of variables

@@ -67,6 +67,7 @@ from server import logs
 from server.net import lifecycle
 from server.net.edge_app import Clock, EdgeApp
 from server.net.lifecycle import Connection, Edge
+from server.net.lines import valid_text
 from server.net.session import Session
 from server.net.throttle import ByteBudget
 
@@ -148,6 +149,12 @@ class WebWriter:
         self._wake.set()
 
     # --- sending --------------------------------------------------------
+    def _drop(self) -> None:
+        """The pump cannot go on: the connection is hung up (its session ends with
+        it), so a page that hears nothing more is never left open, silent."""
+        if self.transport is not None:
+            self.transport.abort()
+
     def _send(self, frame: dict[str, object]) -> None:
         if self._closing:
             return
@@ -165,15 +172,20 @@ class WebWriter:
                 while self._frames:
                     text = self._frames.popleft()
                     self._queued -= len(text)
-                    await self.ws.send_str(text)
+                    try:
+                        await self.ws.send_str(text)
+                    except UnicodeEncodeError:     # text that is not valid Unicode got this far
+                        await self.ws.send_str(valid_text(text))
                 if self._closing:
                     break
             await asyncio.wait_for(self.ws.close(), lifecycle.CLOSE_GRACE)
         except (ConnectionError, RuntimeError, asyncio.TimeoutError):
-            if self.transport is not None:
-                self.transport.abort()
+            self._drop()
         except asyncio.CancelledError:
             pass                          # aborted
+        except Exception:                 # any other failure drops this page, never the pump alone
+            log.exception("event=web_writer_error")
+            self._drop()
         finally:
             self.done.set()
 

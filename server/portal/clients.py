@@ -80,7 +80,8 @@ class Clients:
 
     # --- client facts ---------------------------------------------------------------
     def facts(self, session: Session) -> protocol.Facts:
-        """What the game process reads of this client (protocol.FACTS, naws, gmcp)."""
+        """What the game process reads of this client (protocol.FACTS, naws, gmcp),
+        each capped (protocol.capped_fact): a hello holds every connection's."""
         out: protocol.Facts = {}
         for key in protocol.FACTS:
             try:
@@ -88,13 +89,13 @@ class Clients:
             except Exception:      # a closing transport may refuse
                 value = None
             if value is not None:
-                out[key] = value if isinstance(value, (str, int, float, bool)) else str(value)
+                out[key] = protocol.capped_fact(value)
         if session.naws_cols:
             out["naws"] = session.naws_cols
         if session.gmcp is not None:
             out["gmcp"] = bool(session.gmcp.enabled)
             if session.gmcp.modules is not None:
-                out["gmcp_modules"] = sorted(session.gmcp.modules)
+                out["gmcp_modules"] = protocol.capped_fact(sorted(session.gmcp.modules))
         return out
 
     def changed_facts(self, cid: int, session: Session) -> protocol.Facts:

@@ -130,8 +130,10 @@ class DialedListener:
             hello = await anext(incoming, None)
             if hello is not None and not self.app.closing:
                 await link.run(incoming, hello)
-        except (ConnectionError, ValueError):
+        except ConnectionError:
             pass
+        except ValueError:                   # a hello no reader takes (protocol.BadLine)
+            log.exception("event=portal_link_error at=hello dialed=True")
         finally:
             receiver = self.links.dialed.pop(link, None)
             if receiver is not None:

@@ -280,8 +280,13 @@ class GameLink:
             await self.handle(first)
             async for message in incoming:
                 await self.handle(message)
-        except (ConnectionError, asyncio.IncompleteReadError, ValueError):
+        except (ConnectionError, asyncio.IncompleteReadError):
             pass
+        except Exception:                # a line that is not a message (protocol.BadLine), or a bug
+            log.exception("event=portal_link_error dialed=%s", self.dialed)
+            if not self.dialed and not self.app.closing:
+                self.replaced()
+                return
         self.closed = True
         if self.dialed:                  # one portal of several went: its players only
             if not self.app.closing:
@@ -289,6 +294,16 @@ class GameLink:
                 self.release()
         elif not self.app.closing:       # the supervisor went: nobody is left to restart us
             logs.event(log, "portal_gone")
+            self.app.request_stop("The casino is closing.")
+
+    def replaced(self) -> None:
+        """The link's reader failed: nothing more the portal says can be read, so this
+        process stops to be replaced, as a restart does (every connection stays open
+        in the portal, what was read and not handled goes back to it), rather than
+        serve on deaf to it. A restart refused (config/ broken) stops the casino."""
+        refused = self.app.request_restart("The casino is restarting.")
+        if refused is not None:
+            logs.event(log, "portal_link_stop", why=refused.splitlines()[0])
             self.app.request_stop("The casino is closing.")
 
     def release(self) -> None:
@@ -340,11 +355,11 @@ class GameLink:
                 app.request_stop("The casino is closing.")
                 return
             self.app.portal_ports(int(m.get("port") or 0), int(m.get("web_port") or 0))
-            for conn in m["conns"]:
-                self._open(conn["id"], conn["ip"], conn["x"], conn.get("s"), m.get("why"),
-                           new=bool(conn.get("new")))
+            self._open_all(m["conns"], m.get("why"))
             if self.dialed:              # this process serves already: said to the one that started it
                 self.send({"t": "ready", "settings": plain_settings(app.config.settings)})
+        elif m["t"] == "conns":
+            self._open_all(m["conns"], m.get("why"))
         elif m["t"] == "stop":
             app.request_stop(str(m.get("why") or "The casino is closing."))
         elif m["t"] == "restart":
@@ -382,6 +397,11 @@ class GameLink:
             session.on_resize(naws)
         else:
             session.prefs_changed()
+
+    def _open_all(self, conns: list[protocol.Conn], why: str | None) -> None:
+        """The connections of a hello (and of the `conns` that follow it)."""
+        for conn in conns:
+            self._open(conn["id"], conn["ip"], conn["x"], conn.get("s"), why, new=bool(conn.get("new")))
 
     def _open(self, cid: int, ip: str, facts: protocol.Facts, state: protocol.State | None,
               why: str | None = None, *, new: bool, via: str | None = None,
@@ -472,8 +492,11 @@ async def serve_game(app: GameApp, link_fd: int, handover_fd: int,
     incoming = protocol.messages(reader)
     try:
         hello = await anext(incoming, None)
-    except (ConnectionError, ValueError):
+    except ConnectionError:
         hello = None
+    except ValueError:                     # a hello no reader takes (protocol.BadLine): a crash
+        log.exception("event=portal_link_error at=hello")
+        return 1
     if hello is None:                      # the portal stopped (or kept the process before)
         return 0
     try:

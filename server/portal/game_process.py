@@ -32,6 +32,7 @@ log = logging.getLogger("casino.portal")
 FIRST_WAIT = 1.0           # seconds before the start after a failed one ...
 LONGEST_WAIT = 30.0        # ... doubling each failure up to this
 FAILED_STARTS = 3          # failures in a row that the log calls an error (`game_keeps_failing`)
+LINK_FAILED_WAIT = 30.0    # seconds a game process whose link failed has to stop before it is killed
 CRASH_SOON = 10.0          # seconds: a game process that dies this soon after ready counts as failed
 
 
@@ -129,8 +130,12 @@ class GameProcess:
                     on_message(message)
         except ConnectionError as e:               # it died mid-message: its exit says the rest
             log.warning("event=game_link_lost error=%r", e)
-        except ValueError:                         # a line past the reader's limit: a bug
+        except Exception:                          # a line no reader takes (protocol.BadLine), or a bug
             log.exception("event=game_link_error")
+            return await self._replace()
+        return await self._ended()
+
+    async def _ended(self) -> int:
         self.outbox.flush()
         self.writer.close()                        # the game process waits for this after its bye
         self.sockets.close()
@@ -138,6 +143,26 @@ class GameProcess:
         if not self.started.done():                # it never served
             self.started.set_result(False)
         return code
+
+    async def _replace(self) -> int:
+        """Its link can no longer be read: it is told to stop to be replaced (a restart:
+        it settles its tables and lets every connection go to the portal, which still
+        holds them) and the link ends; it is killed if it has not exited within
+        LINK_FAILED_WAIT. What it says meanwhile is unread, so it counts as crashed
+        (no bye) and the portal starts the next one."""
+        self.bye = None
+        self.ready = False
+        if not self.ended and not self.writer.is_closing():
+            self.outbox.send({"t": "restart", "why": "The casino is restarting."})
+        self.ended = True
+        self.outbox.flush()
+        self.writer.close()
+        if self.proc is not None:
+            try:
+                await asyncio.wait_for(self.proc.wait(), LINK_FAILED_WAIT)
+            except asyncio.TimeoutError:
+                self.proc.kill()
+        return await self._ended()
 
     @property
     def crashed(self) -> bool:

@@ -71,6 +71,28 @@ def channel() -> tuple[socket.socket, socket.socket]:
     return ours, theirs
 
 
+def _packed(message: Adopt) -> bytes:
+    return protocol.encode(cast(protocol.Message, message))[:-1]      # less the line's end
+
+
+def fitted(message: Adopt) -> bytes:
+    """An adopt message as one packet of at most PACKET bytes (the receiver reads
+    no more; a longer one would arrive cut, unreadable, and the player dropped):
+    lines handed back are left off from the last until it fits (20 lines of a
+    max_line of 512 control characters are 61 KiB in JSON), then, were the kept
+    state itself too big, that too (the next game process negotiates again)."""
+    data = _packed(message)
+    lines = message.get("l")
+    while len(data) > PACKET and lines:
+        lines.pop()
+        data = _packed(message)
+    if len(data) > PACKET:
+        log.warning("event=adopt_too_long id=%s bytes=%d", message["id"], len(data))
+        message["k"] = None
+        data = _packed(message)
+    return data
+
+
 class Sender:
     """The portal's end: adopt messages with their sockets, sent in order;
     what the kernel cannot take now waits for the socket to be writable."""
@@ -84,7 +106,7 @@ class Sender:
     def send(self, message: Adopt, fd: int) -> None:
         if self.closed:
             return
-        self._queue.append((json.dumps(message, ensure_ascii=False).encode("utf-8", "surrogatepass"), fd))
+        self._queue.append((fitted(message), fd))
         self._drain()
 
     def _drain(self) -> None:

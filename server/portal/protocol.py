@@ -21,7 +21,10 @@ Portal to game:
                               game process has greeted it yet; `why` is told to those logged
                               in again; the portal's ports (MSSP tells them). Sent once the
                               game process before has exited: only then is the database
-                              opened (a process started ahead waits for it)
+                              opened (a process started ahead waits for it). A hello holds
+                              as many connections as fit in a line of half LINE_LIMIT; the
+                              rest follow at once in `conns` messages
+  conns    {conns, why}       more connections of the hello, as it gives them (hello_messages)
   open     {id, ip, x}        a new connection
   in       {id, l, x?}        input lines ({"long": n} for a line dropped as too long),
                               with the client facts that changed since last told
@@ -82,12 +85,18 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from typing import AsyncIterator, Literal, NotRequired, TypedDict, TypeGuard, cast
 
-from server.net.lines import TooLong
+from server.net.lines import TooLong, valid_text
+
+log = logging.getLogger("casino.portal")
 
 VERSION = 2
-LINE_LIMIT = 1 << 22       # bytes: the longest message line either side reads
+LINE_LIMIT = 1 << 22       # bytes: the longest message line either side reads (Outbox never sends more)
+BATCH_LIMIT = LINE_LIMIT // 2   # bytes of connections a hello or conns message holds at most
+MAX_FACT = 256             # characters of one client fact a message carries (a TTYPE, a LANG)
+MAX_FACT_ITEMS = 64        # ... and items of a list fact (gmcp_modules)
 CHUNK = 1 << 16            # bytes read at once: every message they hold is handled before the next read
 FACTS = ("ttype1", "ttype2", "ttype3", "ttype4", "TERM", "LANG", "cols", "rows",
          "agreed_charset", "scrolls")
@@ -122,6 +131,12 @@ class Hello(TypedDict):
     why: str | None
     port: int
     web_port: int
+
+
+class MoreConns(TypedDict):
+    t: Literal["conns"]
+    conns: list[Conn]
+    why: str | None
 
 
 class Open(TypedDict):
@@ -289,7 +304,7 @@ class Pong(TypedDict):
     t: Literal["pong"]
 
 
-ToGame = Hello | Open | In | FactsChanged | Gone | Stop | Restart | Reload | Join | Moved | Ping
+ToGame = Hello | MoreConns | Open | In | FactsChanged | Gone | Stop | Restart | Reload | Join | Moved | Ping
 ForConnection = Write | Prompt | Echo | Package | PageData | Close | Abort | SetState   # Clients.deliver
 ToPortal = (Ready | Restarting | ForConnection | Reloaded | Again | Bye | KeptChanged | Gone | Move | Behind
             | Released | Pong)
@@ -300,19 +315,67 @@ _dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 
 def encode(message: Message) -> bytes:
-    """One message as the line sent."""
-    return (_dumps(message) + "\n").encode("utf-8", "surrogatepass")
+    """One message as the line sent: valid UTF-8 always (text that is not valid
+    Unicode, a lone surrogate, is sent with U+FFFD in its place: the other side
+    reads strict UTF-8 and a line it cannot read is a crash, see `messages`)."""
+    text = _dumps(message) + "\n"
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return valid_text(text).encode("utf-8")
+
+
+class BadLine(ValueError):
+    """A line on the link that is not a message: the other side is broken."""
 
 
 def decode(line: bytes) -> Message | None:
-    """One received line as a message; None for a line that is not one (ignored).
+    """One received line as a message; None for a message of a kind not known
+    here (a JSON object whose `t` is a string: ignored, so a newer side may add
+    kinds). A line that is not a JSON object with a kind is BadLine: each side
+    only ever writes what `encode` made, so such a line means the other side (or
+    the link) is broken, and reading on past it would be a silent live process.
     json.loads hands over an untyped value: a JSON object with a kind is taken
-    for the message the other side encoded (a kind neither side knows is ignored)."""
+    for the message the other side encoded."""
     try:
         message = json.loads(line)
-    except (ValueError, UnicodeDecodeError):
-        return None
-    return cast(Message, message) if isinstance(message, dict) and isinstance(message.get("t"), str) else None
+    except (ValueError, UnicodeDecodeError, RecursionError) as e:
+        raise BadLine(f"not a message ({type(e).__name__}): {line[:80]!r}") from None
+    if not isinstance(message, dict) or not isinstance(message.get("t"), str):
+        raise BadLine(f"not a message: {line[:80]!r}")
+    return cast(Message, message)
+
+
+def hello_messages(conns: list[Conn], why: str | None, port: int, web_port: int) -> list[ToGame]:
+    """The hello a new game process is sent, then as many `conns` as the rest of the
+    connections need: each message holds at most BATCH_LIMIT bytes of connections,
+    so none is past LINE_LIMIT however many connections are open (40 thousand
+    browsers would be 8 MB in one hello, which no side reads)."""
+    batches: list[list[Conn]] = [[]]
+    size = 0
+    for conn in conns:
+        n = len(_dumps(conn))
+        if batches[-1] and size + n > BATCH_LIMIT:
+            batches.append([])
+            size = 0
+        batches[-1].append(conn)
+        size += n + 1
+    first, *rest = batches
+    out: list[ToGame] = [{"t": "hello", "v": VERSION, "conns": first, "why": why, "port": port,
+                          "web_port": web_port}]
+    out += [{"t": "conns", "conns": batch, "why": why} for batch in rest]
+    return out
+
+
+def capped_fact(value: object) -> Fact:
+    """A client fact as a message carries it: text at most MAX_FACT characters (and
+    valid Unicode), a list at most MAX_FACT_ITEMS such texts, so a connection's
+    facts are a few KiB at most whatever its client told."""
+    if isinstance(value, bool | int | float):
+        return value
+    if isinstance(value, list | tuple | set | frozenset):
+        return [valid_text(str(v)[:MAX_FACT]) for v in list(value)[:MAX_FACT_ITEMS]]
+    return valid_text(str(value)[:MAX_FACT])
 
 
 def for_connection(message: Message) -> TypeGuard[ForConnection]:
@@ -350,9 +413,22 @@ class Outbox:
         self._parts: list[bytes] = []
 
     def send(self, message: Message) -> None:
+        line = encode(message)
+        if len(line) > LINE_LIMIT:
+            line = self._too_long(message, len(line))
         if not self._parts:
             asyncio.get_running_loop().call_soon(self.flush)
-        self._parts.append(encode(message))
+        self._parts.append(line)
+
+    @staticmethod
+    def _too_long(message: Message, size: int) -> bytes:
+        """A message the other side could not read (a bug: every sender bounds what it
+        sends) is never sent: logged, and the connection it was for is hung up."""
+        log.error("event=link_message_too_long kind=%s bytes=%d", message["t"], size)
+        cid = message.get("id")
+        if isinstance(cid, int):
+            return encode({"t": "abort", "id": cid})
+        return b""
 
     def flush(self) -> None:
         if self._parts:
@@ -364,14 +440,19 @@ class Outbox:
 async def messages(reader: asyncio.StreamReader) -> AsyncIterator[Message]:
     """Every message the other side sends, until it ends its side: read a chunk
     at a time (all the messages of one of its writes at once), each line
-    decoded (a line that is not a message is skipped). A line longer than
-    LINE_LIMIT is a bug of the other side's: ValueError."""
+    decoded (a message of a kind not known here is skipped). A line longer than
+    LINE_LIMIT, or one that is not a message, is a bug of the other side's:
+    ValueError (BadLine), which the reader's process takes for a crash of its
+    link (logged; the portal replaces its game process, a game process stops
+    to be replaced), never read past."""
     rest = b""
     while chunk := await reader.read(CHUNK):
         *lines, rest = (rest + chunk).split(b"\n")
-        if len(rest) > LINE_LIMIT:
-            raise ValueError(f"a message longer than {LINE_LIMIT} bytes")
         for line in lines:
+            if len(line) > LINE_LIMIT:
+                raise BadLine(f"a message longer than {LINE_LIMIT} bytes")
             message = decode(line)
             if message is not None:
                 yield message
+        if len(rest) > LINE_LIMIT:
+            raise BadLine(f"a message longer than {LINE_LIMIT} bytes")

@@ -111,8 +111,8 @@ class ShardGames:
             game = await self._spawn(dirs)
         self.game = game
         conns = clients.handover(self.name)
-        game.send({"t": "hello", "v": protocol.VERSION, "conns": conns, "why": why,
-                   "port": portal.port, "web_port": portal.web_port})
+        for message in protocol.hello_messages(conns, why, portal.port, portal.web_port):
+            game.send(message)
         handed.forget(self.name)
         for cid in handed.on(self.name):
             game.sockets.send(handed.adopt(cid, why), handed.sockets[cid].sock.fileno())

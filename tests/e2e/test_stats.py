@@ -174,14 +174,20 @@ async def test_time_at_the_table_counts_ticks_seated_and_survives_a_restart(casi
     await c.close()
 
 
-async def test_another_players_stats_and_bad_input(casino_factory):
-    app = await casino_factory(seed=4, limits=FAST)
+async def ann_played(app) -> Client:
+    """ann, logged in, after one field bet of 7 at bank craps was rolled."""
     ann = await Client.open(app.port, ttype="dumb")
     await login(ann, "ann")
     await ann.cmd("north")
     await ann.cmd_expect("play craps", "joins the table")
     await ann.cmd_expect("bet field 7", "Your bets")
     await ann.cmd_expect("roll", "Settlement")
+    return ann
+
+
+async def test_another_players_stats_and_bad_input(casino_factory):
+    app = await casino_factory(seed=4, limits=FAST)
+    ann = await ann_played(app)
     bob = await Client.open(app.port, ttype="dumb")
     await login(bob, "bob")
     out = plain(await bob.cmd("stats ANN"))
@@ -191,6 +197,33 @@ async def test_another_players_stats_and_bad_input(casino_factory):
     assert "Give one player's name" in plain(await bob.cmd("stats ann bob"))
     assert "You have not played yet." in plain(await bob.cmd("stats"))
     assert "wagered" in plain(await bob.cmd("help stats"))
+    await ann.close()
+    await bob.close()
+
+
+def replies(text: str) -> list[str]:
+    """The reply's lines, less the prompt."""
+    return [x for x in plain(text).strip().splitlines() if x.strip() not in (">", "")]
+
+
+async def test_stats_of_a_player_off_the_leaderboards_show_no_figure(casino_factory):
+    """Issue 42: `set leaderboard off` hides a player from `stats NAME` as from `top`:
+    one line that names no figure (not even whether they played); they still read
+    their own, and `set leaderboard on` shows them to others again."""
+    app = await casino_factory(seed=4, limits=FAST)
+    ann = await ann_played(app)
+    assert "off the leaderboards" in plain(await ann.cmd_expect("set leaderboard off", "leaderboards"))
+    bob = await Client.open(app.port, ttype="dumb")
+    await login(bob, "bob")
+    for asked in ("stats ann", "stats ANN"):
+        assert replies(await bob.cmd(asked)) == ["ann keeps their results to themselves (off the leaderboards)."]
+    top_out = plain(await bob.cmd_expect("top wagered", "Top "))
+    assert "ann" not in top_out
+    own = plain(await ann.cmd_expect("stats", "Total"))
+    assert own.startswith("Your stats:") and re.search(r"Bank craps\s+1\s+7\s", own), own
+    await ann.cmd_expect("set leaderboard on", "on the leaderboards again")
+    shown = plain(await bob.cmd("stats ann"))
+    assert shown.startswith("Stats for ann:") and re.search(r"Bank craps\s+1\s+7\s", shown), shown
     await ann.close()
     await bob.close()
 
