@@ -150,7 +150,7 @@ async def attack(port: int, kind: str, count: int, addresses: int, seconds: floa
             pass
 
     async def open_one(i: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
-        source = f"127.0.0.{2 + i % addresses}"
+        source = f"127.0.{1 if kind == 'blank' else 2}.{2 + i % addresses}"   # each flood its own addresses
         reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
         if kind == "look":
             c = Conn(reader, writer)
