@@ -6,10 +6,10 @@ shipped limits; only the password hash is made cheap, so that hundreds of
 accounts log in within the bench (the hash is not what is measured here).
 
 1. Baseline: one player (`victim`) types `look` every 50 ms, timed to its prompt.
-2. Blank lines: ANON_SOCKETS sockets that never log in, from ADDRESSES
-   addresses (127.0.0.2 ...: login_connections_per_ip each), send bare CR LF
+2. Blank lines: `--anon` sockets (200) that never log in, from a fifth as many
+   addresses (127.0.1.2 ...: login_connections_per_ip each), send bare CR LF
    as fast as the server takes them, and read what comes back.
-3. Logged-in lines: LOGGED_IN players (connections_per_ip from each address)
+3. Logged-in lines: `--logged-in` players (800) (connections_per_ip from each of 127.0.2.2 ...)
    send `look` as fast as the server takes them, and read what comes back.
 
 The attackers are a second process (niced, as an attacker elsewhere would not

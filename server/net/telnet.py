@@ -219,7 +219,30 @@ class TelnetOut:
         self.raw.close()
 
 
-class CasinoTelnetServer(tl.CompressionGuard, telnetlib3.TelnetServer):
+class CappedFacts(telnetlib3.TelnetServer):
+    """The client facts telnetlib3 keeps (TTYPE, XDISPLOC, TSPEED), cut short as
+    they are received (MAX_CLIENT_FACT); a longer one is logged once, with its length."""
+
+    def complain(self, kind: str, **fields: Unpack[Complaint]) -> None:
+        raise NotImplementedError     # CasinoTelnetServer's
+
+    def on_ttype(self, ttype: str) -> None:
+        super().on_ttype(self._fact("ttype", ttype))
+
+    def on_xdisploc(self, xdisploc: str) -> None:
+        super().on_xdisploc(self._fact("xdisploc", xdisploc))
+
+    def on_tspeed(self, rx: str, tx: str) -> None:
+        super().on_tspeed(str(rx)[:12], str(tx)[:12])   # digits: a speed, not a megabyte of them
+
+    def _fact(self, kind: str, text: str) -> str:
+        if len(text) <= MAX_CLIENT_FACT:
+            return text
+        self.complain(f"long_{kind}", length=len(text))
+        return text[:MAX_CLIENT_FACT]
+
+
+class CasinoTelnetServer(tl.CompressionGuard, CappedFacts):
     """Input budget and negotiation over the shared lifecycle (admission and
     real-close accounting: `conn`); offers EOR and forwards window-size
     changes to the session. `app` and `edge` are bound by start_telnet."""
@@ -503,23 +526,6 @@ class CasinoTelnetServer(tl.CompressionGuard, telnetlib3.TelnetServer):
             return
         super().on_charset(charset)
         tl.set_extra(self, "agreed_charset", charset)
-
-    def on_ttype(self, ttype: str) -> None:
-        super().on_ttype(self._fact("ttype", ttype))
-
-    def on_xdisploc(self, xdisploc: str) -> None:
-        super().on_xdisploc(self._fact("xdisploc", xdisploc))
-
-    def on_tspeed(self, rx: str, tx: str) -> None:
-        super().on_tspeed(str(rx)[:12], str(tx)[:12])   # digits: a speed, not a megabyte of them
-
-    def _fact(self, kind: str, text: str) -> str:
-        """A client fact as kept: at most MAX_CLIENT_FACT characters (a longer one
-        is logged once, with its length)."""
-        if len(text) <= MAX_CLIENT_FACT:
-            return text
-        self.complain(f"long_{kind}", length=len(text))
-        return text[:MAX_CLIENT_FACT]
 
     def on_environ(self, mapping: dict[str, str]) -> None:
         # Only the variables we read, each cut short: a flood of variables

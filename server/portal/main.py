@@ -190,7 +190,16 @@ async def _dial(plan: Plan) -> int:
         loop.add_signal_handler(sig, lambda: None)
     loop.add_signal_handler(signal.SIGTERM, portal.request_stop, "The casino is closing for the night.")
     follow_lifeline(lambda: portal.request_stop("The casino is closing."))
-    if not await portal.start_games():
+    # told to stop while it still dials (a portal started just before the casino
+    # stops): it stops, rather than dial game processes that are going for good
+    starting = asyncio.ensure_future(portal.start_games())
+    stopping = asyncio.ensure_future(portal.stop_requested.wait())
+    await asyncio.wait({starting, stopping}, return_when=asyncio.FIRST_COMPLETED)
+    if not starting.done():
+        starting.cancel()
+        return 0
+    stopping.cancel()
+    if not starting.result():
         return 1
     if not await _listening(portal, plan):
         return 1

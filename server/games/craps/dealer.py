@@ -130,24 +130,10 @@ class BankCrapsDealer(Dealer[CrapsSnapshot]):
         self._shooter = shooter
         if shooter != self._kept:
             self._kept = None           # a kept roll is its shooter's, and goes with the dice
-        return events + self._window_news()
-
-    def _window_news(self) -> list[Event]:
-        """The betting window's opening, said once, when it starts to count
-        (bets are down at a table of two or more): else the table's first
-        sign of it would be the last call."""
-        pacing, shooter = self.pacing, self.shooter()
-        if pacing.announced or not pacing.in_window() or shooter is None or not self._multiplayer() \
-                or not self._live():
-            return []
-        pacing.announced = True
-        return [WindowOpened(shooter, pacing.seconds_left(self.tick_hz),
-                             shooter in self.autoroll and self._live(shooter))]
+        return events + _window_news(self)
 
     def turns_changed(self) -> list[Event]:
-        """A leave or sit-out began waiting on its bets, or was called off:
-        the shooter may have changed, and the new one is told now, not after
-        the next roll."""
+        """A leave or sit-out began waiting on its bets (or was called off): a new shooter is told now."""
         self._touched()
         return self._changed()
 
@@ -187,7 +173,7 @@ class BankCrapsDealer(Dealer[CrapsSnapshot]):
     # --- commands (the words are declared in ACTIONS below) ---------------------
     def perform(self, action: Action[Self], move: Move) -> list[Event]:
         self._touched()
-        return super().perform(action, move) + self._window_news()     # a first bet opens the window
+        return super().perform(action, move) + _window_news(self)     # a first bet opens the window
 
     def _bet(self, move: Move) -> list[Event]:
         player, words = move.player, list(move.args)
@@ -459,6 +445,19 @@ def settlements_of(outcome: list[StateEvent]) -> list[RollSettlement]:
                 pushed[p].append((e.wager.name, e.wager.bet.amount))
     return [RollSettlement(p, tuple(won[p]), tuple(lost[p]), tuple(pushed[p]), commission[p], tuple(down[p]))
             for p in players]
+
+
+def _window_news(dealer: BankCrapsDealer) -> list[Event]:
+    """The betting window's opening, said once, when it starts to count (bets are
+    down at a table of two or more): else the table's first sign of it would be
+    the last call."""
+    pacing, shooter = dealer.pacing, dealer.shooter()
+    if pacing.announced or not pacing.in_window() or shooter is None or not dealer._multiplayer() \
+            or not dealer._live():
+        return []
+    pacing.announced = True
+    return [WindowOpened(shooter, pacing.seconds_left(dealer.tick_hz),
+                         shooter in dealer.autoroll and dealer._live(shooter))]
 
 
 def _seconds(n: int) -> str:
