@@ -296,6 +296,7 @@ async def _connect(app: LoginApp, session: Session, name: str, password: str, no
     await enter(app, session, account)
 
 
+SCREEN_READER_SAID = "Screen reader mode is on; 'set screenreader off' for the drawn tables."
 TO_CHIPS = "@chips"   # a login's `via` when it is sent to the shard where its chips are in play
 TO_ROOM = "@room"     # ... to the shard of the room its account's earlier connection was in
 SENT = {TO_CHIPS: "Your chips are still in play at a table here, so you log in here.",
@@ -466,6 +467,8 @@ async def enter(app: LoginApp, session: Session, account: Account, *,
             session.tell(f"Notice: {notice}")
         bal = await app.ledger.balance(account.key)
         session.tell(f"You have {bal.wallet} chips. Type 'help' for commands.", "")
+        if session.prefs.screenreader:
+            session.tell(SCREEN_READER_SAID)
     mud.send(session, "Char.Status", await app.status(session))
     await stats.login_gmcp(app, session)
     session.tell(*describe_room(app, session))

@@ -88,17 +88,20 @@ async def top(ctx: Ctx) -> None:
     if not found.rows:
         ctx.tell("  Nobody here yet." if page == 1 else f"  Nobody this far down: try top {board}.")
     for rank, player, figure in found.rows:
-        ctx.tell(_top_line(rank, player, figure, player == me))
+        ctx.tell(_top_line(rank, player, figure, player == me, ctx.session.prefs.screenreader))
     if found.mine is not None and all(player != me for _, player, _ in found.rows):
         rank, figure = found.mine
-        ctx.tell(_top_line(rank, me, figure, True))
+        ctx.tell(_top_line(rank, me, figure, True, ctx.session.prefs.screenreader))
     elif found.listed and found.mine is None:
         ctx.tell(f"  You: beyond rank {MAX_RANK}.")
 
 
-def _top_line(rank: int, player: str, figure: int, mine: bool) -> str:
+def _top_line(rank: int, player: str, figure: int, mine: bool, spoken: bool = False) -> str:
     """Rank, name, figure in 39 columns (names are at most 20 characters); yours marked
-    with a star (not '>', which a player reads as the prompt)."""
+    with a star (not '>', which a player reads as the prompt); for a screen reader
+    "3. bob (you): 983." with no padding to listen through."""
+    if spoken:
+        return f"{rank}. {player}{' (you)' if mine else ''}: {figure}."
     return f"{'*' if mine else ' '}{rank:>4}. {player:<20} {figure:>11}"
 
 

@@ -26,17 +26,19 @@ _SETTINGS: dict[str, tuple[str, Callable[[str], object]]] = {
     "color": ("on|off", lambda v: _SWITCH.get(v)),
     "unicode": ("on|off", lambda v: _SWITCH.get(v)),
     "dice": ("dark|light", lambda v: v if v in ("dark", "light") else None),
+    "screenreader": ("on|off", lambda v: _SWITCH.get(v)),
     "width": (f"{MIN_WIDTH}-{MAX_WIDTH}", lambda v: int(v) if v.isascii() and v.isdigit() and MIN_WIDTH <= int(v) <= MAX_WIDTH else None),
 }
-_ALIASES = {"colour": "color", "utf8": "unicode", "cols": "width", "board": "leaderboard", "top": "leaderboard"}
+_ALIASES = {"colour": "color", "utf8": "unicode", "cols": "width", "board": "leaderboard", "top": "leaderboard",
+            "screen": "screenreader", "reader": "screenreader", "sr": "screenreader", "screen-reader": "screenreader"}
 LEADERBOARD = "leaderboard"     # not a display setting: whether `top` lists you
 
 
-USAGE = ("set color on|off, set unicode on|off, set dice dark|light, set width N (or any of them auto),"
-         " set leaderboard on|off")
+USAGE = ("set color on|off, set unicode on|off, set dice dark|light, set screenreader on|off,"
+         " set width N (or any of them auto), set leaderboard on|off")
 
 
-@REGISTRY.command("set", help=f"""set [color on|off | unicode on|off | dice dark|light | width N] - show or change your display.
+@REGISTRY.command("set", help=f"""set [color on|off | unicode on|off | dice dark|light | screenreader on|off | width N] - show or change your display.
 Without arguments, shows your settings; values not set by you are guessed from your client.
 Your choices are kept with your account. Width is {MIN_WIDTH} to {MAX_WIDTH} columns.
 'set width auto' (or color, unicode, dice auto) forgets your choice: your client's is used again.
@@ -49,9 +51,10 @@ async def set_(ctx: Ctx) -> None:
             value = getattr(prefs, key)
             shown = ("on" if value else "off") if isinstance(value, bool) else str(value)
             how = "set by you" if key in chosen else "guessed"
-            ctx.tell(f"  {key:<8} {shown:<6} {how}")
+            ctx.tell(f"{key}: {shown}, {how}." if prefs.screenreader else f"  {key:<12} {shown:<6} {how}")
         listed = chosen.get(LEADERBOARD, True)
-        ctx.tell(f"  {'board':<8} {'on' if listed else 'off':<6} {'set by you' if LEADERBOARD in chosen else 'default'}")
+        board, how = ("on" if listed else "off"), ("set by you" if LEADERBOARD in chosen else "default")
+        ctx.tell(f"board: {board}, {how}." if prefs.screenreader else f"  {'board':<12} {board:<6} {how}")
         ctx.tell("Guessed values come from your client until you set them.")
         # short enough to stay one line at 72 columns, so the table above stays a table
         ctx.tell("Change: set <name> <value>, e.g. set width 60; set width auto undoes it.")
@@ -63,7 +66,13 @@ async def set_(ctx: Ctx) -> None:
     if key not in _SETTINGS or len(ctx.argv) != 2:
         ctx.tell(f"Usage: {USAGE}")
         return
-    if ctx.argv[1].lower() in ("auto", "default", "reset"):
+    await _change(ctx, key, ctx.argv[1])
+
+
+async def _change(ctx: Ctx, key: str, raw: str) -> None:
+    """One display setting set to `raw` (or `auto`: the client's guess again), kept with the account."""
+    session = ctx.session
+    if raw.lower() in ("auto", "default", "reset"):
         session.account.prefs.pop(key, None)      # back to what the client says (NAWS for width)
         session.prefs_changed()
         await ctx.app.accounts.save_prefs(session.account.name, session.account.prefs)
@@ -72,15 +81,32 @@ async def set_(ctx: Ctx) -> None:
         ctx.tell(f"{key} is now {shown}, from your client.")
         return
     allowed, parse = _SETTINGS[key]
-    value = parse(ctx.argv[1].lower())
+    value = parse(raw.lower())
     if value is None:
-        ctx.tell(f"'{ctx.argv[1][:20]}' is not a value for {key}: use {allowed}, or auto.")
+        ctx.tell(f"'{raw[:20]}' is not a value for {key}: use {allowed}, or auto.")
         return
     session.account.prefs[key] = value
     session.prefs_changed()
     await ctx.app.accounts.save_prefs(session.account.name, session.account.prefs)
     shown = ("on" if value else "off") if isinstance(value, bool) else str(value)
-    ctx.tell(f"{key} is now {shown}.")
+    ctx.tell(SCREEN_READER_ON if key == "screenreader" and value else f"{key} is now {shown}.")
+
+
+SCREEN_READER_ON = ("Screen reader mode is on: tables, dice and lists are said in words. "
+                    "'set screenreader off' for the drawn tables.")
+
+
+@REGISTRY.command("screenreader", help="""screenreader [on|off] - words instead of drawings, for a screen reader.
+On, a table is said as "label: value" lines, dice as "four and three, seven", cards and pockets by name, lists one item a line, and each roll or spin ends with what it did to you.
+It comes on by itself when your client says it has a screen reader (TinTin++ '#config {screen reader} on', Mudlet's accessibility setting).
+Same as 'set screenreader on|off', and kept with your account; 'set screenreader auto' goes back to what your client says.""")
+async def screenreader(ctx: Ctx) -> None:
+    if not ctx.argv:
+        on = ctx.session.prefs.screenreader
+        ctx.tell(f"Screen reader mode is {'on' if on else 'off'}. "
+                 f"Type 'screenreader {'off' if on else 'on'}' to turn it {'off' if on else 'on'}.")
+        return
+    await _change(ctx, "screenreader", ctx.argv[0])
 
 
 async def _set_leaderboard(ctx: Ctx) -> None:

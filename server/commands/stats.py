@@ -123,8 +123,23 @@ def _cells(line: Line) -> list[str]:
             str(r.biggest_win), str(r.longest_streak), duration(line.millis)]
 
 
-def render(lines: list[Line], total: Line, width: int) -> list[str]:
-    """A table of one row per game where it fits the width, else a short block per game."""
+def spoken_duration(millis: int) -> str:
+    """Time as a screen reader should say it: "4 minutes 10 seconds"."""
+    s = millis // 1000
+    parts = [(s // 3600, "hour"), (s % 3600 // 60, "minute"), (s % 60, "second")]
+    said = [f"{n} {unit}{'' if n == 1 else 's'}" for n, unit in parts if n]
+    return " ".join(said[:2]) or "0 seconds"
+
+
+def render(lines: list[Line], total: Line, width: int, spoken: bool = False) -> list[str]:
+    """A table of one row per game where it fits the width, else a short block per game;
+    for a screen reader one sentence per game, every figure named."""
+    if spoken:
+        return [f"{x.title}: {x.results.rounds} round{'' if x.results.rounds == 1 else 's'}, "
+                f"wagered {x.results.wagered}, won {x.results.won}, lost {x.results.lost}, "
+                f"net {x.results.net:+d}, biggest win {x.results.biggest_win}, longest streak "
+                f"{x.results.longest_streak}, {spoken_duration(x.millis)} at the tables."
+                for x in (*lines, total)]
     rows = [list(COLUMNS), *(_cells(x) for x in (*lines, total))]
     widths = [max(display_width(row[i]) for row in rows) for i in range(len(COLUMNS))]
     if sum(widths) + len(widths) - 1 <= width:
@@ -167,7 +182,7 @@ async def stats(ctx: Context[StatsCommandApp]) -> None:
         ctx.tell(f"{name} has not played yet." if name else "You have not played yet.")
         return
     ctx.tell(f"Stats for {name}:" if name else "Your stats:")
-    ctx.tell(*render(lines, total, ctx.session.prefs.width))
+    ctx.tell(*render(lines, total, ctx.session.prefs.width, ctx.session.prefs.screenreader))
 
 
 def stats_data(name: str, lines: list[Line], total: Line) -> dict[str, object]:

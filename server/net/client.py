@@ -13,6 +13,7 @@ from server.render.prefs import Prefs
 # MTTS bits (https://tintin.mudhalla.net/protocols/mtts/)
 _MTTS_ANSI = 1
 _MTTS_UTF8 = 4
+_MTTS_SCREEN_READER = 64     # TinTin++ `#config {screen reader} on`, Mudlet's accessibility setting
 _COLOUR_TERMS = ("xterm", "ansi", "vt100", "vt220", "linux", "screen", "tmux", "rxvt",
                  "color", "mudlet", "tintin", "cmud", "zmud", "mushclient", "putty", "konsole")
 _UNICODE_TERMS = ("xterm", "rxvt-unicode", "mudlet", "tintin", "screen", "tmux", "konsole", "alacritty", "kitty")
@@ -46,4 +47,4 @@ def guess_prefs(extra: Mapping[str, object]) -> Prefs:
         width = clamp_width(int(cols)) if isinstance(cols, (int, float, str)) else 80
     except ValueError:
         width = 80
-    return Prefs(color=color, unicode=unicode, width=width)
+    return Prefs(color=color, unicode=unicode, width=width, screenreader=bool(mtts & _MTTS_SCREEN_READER))

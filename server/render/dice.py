@@ -6,6 +6,7 @@ and `set color` choices hold at every table.
 from __future__ import annotations
 
 from server.render.prefs import Prefs
+from server.render.spoken import NUMBER_WORDS, dice_words
 from server.render.text import paint
 
 # Which of the 3x3 pip positions are set for each face, row by row.
@@ -38,13 +39,18 @@ def _face(n: int, prefs: Prefs) -> list[str]:
 
 
 def dice_art(dice: tuple[int, ...], prefs: Prefs) -> list[str]:
-    """Dice side by side (one, two, any number), five lines."""
+    """Dice side by side (one, two, any number), five lines; for a screen
+    reader one line of words ("Four and three, seven.")."""
+    if prefs.screenreader:
+        return [dice_words(dice)]
     faces = [_face(d, prefs) for d in dice]
     return ["".join(f"  {face[row]}" for face in faces) for row in range(5)]
 
 
 def dice_inline(dice: tuple[int, ...], prefs: Prefs) -> str:
-    """Dice in one short word: Unicode die faces or [3][4]."""
+    """Dice in one short word: Unicode die faces or [3][4] (words for a screen reader)."""
+    if prefs.screenreader:
+        return " and ".join(NUMBER_WORDS[d] for d in dice)
     if prefs.unicode:
         return " ".join(chr(0x2680 + d - 1) for d in dice)
     return "".join(f"[{d}]" for d in dice)

@@ -15,6 +15,7 @@ class Prefs:
     unicode: bool = False
     dice: str = "dark"       # "dark" or "light" pips
     width: int = 80
+    screenreader: bool = False   # words instead of drawings (render.spoken; docs/running.md)
 
     def with_overrides(self, overrides: Mapping[str, object]) -> "Prefs":
         known = {k: v for k, v in overrides.items() if k in self.__dataclass_fields__}

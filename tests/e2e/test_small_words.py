@@ -33,7 +33,8 @@ async def test_set_shows_its_syntax_and_width_auto_undoes_a_set_width(casino_fac
     await login(c, "wes")
     out = flat(await c.cmd("set"))
     assert "Change: set <name> <value>, e.g. set width 60; set width auto undoes it." in out
-    assert ("Usage: set color on|off, set unicode on|off, set dice dark|light, set width N "
+    assert ("Usage: set color on|off, set unicode on|off, set dice dark|light, set screenreader on|off, "
+            "set width N "
             "(or any of them auto)") in flat(await c.cmd("set colour"))
     assert "width is now 45." in flat(await c.cmd("set width 45"))
     assert app.online["wes"].width == 45

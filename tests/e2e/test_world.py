@@ -65,7 +65,7 @@ async def test_set_preferences_are_remembered(casino, connect):
     b = await connect(ttype="dumb")
     await login(b, "walt", create=False)
     out = await b.cmd("set")
-    assert "color    on" in plain(out) and "width    60" in plain(out)
+    assert "color        on" in plain(out) and "width        60" in plain(out)
 
 async def test_statement_shows_the_starting_mint(casino, connect):
     a = await connect()
@@ -79,8 +79,8 @@ async def test_width_and_colour_are_guessed_from_the_client(casino, connect):
     a = await connect(ttype="xterm-256color", cols=72)
     await login(a, "yoko")
     out = plain(await a.cmd("set"))
-    assert "width    72     guessed" in out
-    assert "color    on     guessed" in out
+    assert "width        72     guessed" in out
+    assert "color        on     guessed" in out
     assert "Guessed values come from your client" in out
     # the third column starts in the same place on every row
     rows = [line for line in out.splitlines() if line.startswith("  ")]
@@ -89,6 +89,6 @@ async def test_width_and_colour_are_guessed_from_the_client(casino, connect):
     b = await connect(ttype="dumb", cols=132)
     await login(b, "zoe")
     out = plain(await b.cmd("set"))
-    assert "width    132" in out and "color    off" in out and "unicode  off" in out
+    assert "width        132" in out and "color        off" in out and "unicode      off" in out
     out = plain(await b.cmd("set dice light") + await b.cmd("set"))
-    assert "dice     light  set by you" in out and "color    off    guessed" in out
+    assert "dice         light  set by you" in out and "color        off    guessed" in out

@@ -22,6 +22,7 @@ from server.games.alley.state import Phase
 from server.games.alley.text import table_rules
 from server.dice.kinds import DICE
 from server.render.dice import dice_inline
+from server.render.spoken import dice_words
 from server.render.text import paint
 from server.render.width import fit, fit_all, glue
 from server.games.seam import Event, Viewer, Views
@@ -154,6 +155,9 @@ def _rolled(c: _Ctx, e: ev.Rolled) -> list[str]:
         call = f"the point is {e.total}."
     elif e.decision is Decision.NO_DECISION:
         call = f"no decision; the point is still {e.point}."
+    if c.viewer.prefs.screenreader:     # "You roll: four and three, seven; the point is 7."
+        said = dice_words(e.dice).rstrip(".")
+        return [f"{who}: {said[0].lower()}{said[1:]}" + (f"; {c.paint(call, 'bold')}" if call else ".")]
     head = f"{who}: {dice_inline(e.dice, c.viewer.prefs)} {d1} + {d2} = {e.total}: "
     return [*DICE.art(e.dice, c.viewer.prefs), head + c.paint(call or "", "bold")]
 
@@ -327,7 +331,9 @@ def table_view(table: AlleySnapshot, viewer: Viewer) -> list[str]:
         left = -(-v.ticks_left // table.tick_hz)
         what = _WAITING[v.phase].format(shooter=v.shooter, who=v.waiting_for)
         lines.append(f"Waiting for {what} ({glue(str(left), 's', 'left')}).")
-    lines.append(f"  {'Player':<16}{'Bankroll':>9}")
+    spoken = viewer.prefs.screenreader          # a bankroll a line, no column heads or padding
+    if not spoken:
+        lines.append(f"  {'Player':<16}{'Bankroll':>9}")
     playing = set(table.playing)
     for player, bankroll in v.bankrolls:
         marks = []
@@ -339,11 +345,15 @@ def table_view(table: AlleySnapshot, viewer: Viewer) -> list[str]:
             marks.append("left: paid when this pass ends")
         elif bankroll == 0:
             marks.append("cleaned out")
+        if spoken:
+            lines.append(f"{player}: bankroll {bankroll}" + "".join(f", {m}" for m in marks) + ".")
+            continue
         lines.append(f"  {player:<16}{bankroll:>9}  {', '.join(marks)}".rstrip())
     if table.waiting:
         lines += fit("Waiting for the next game: " + ", ".join(table.waiting) + ".", width)
     if table.last_dice:
-        lines.append(f"Last roll: {dice_inline(table.last_dice, viewer.prefs)} = {sum(table.last_dice)}")
+        lines.append(f"Last roll: {dice_inline(table.last_dice, viewer.prefs)}, {sum(table.last_dice)}."
+                     if spoken else f"Last roll: {dice_inline(table.last_dice, viewer.prefs)} = {sum(table.last_dice)}")
     return fit_all(lines + fit(table.commands, width), width)
 
 

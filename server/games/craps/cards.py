@@ -10,10 +10,13 @@ from __future__ import annotations
 from server.dice.derive import DICE_OUTCOMES, split_dice
 from server.dice.kinds import DrawKind, Faces
 from server.render.prefs import Prefs
+from server.render.spoken import NUMBER_WORDS
 from server.render.text import paint
 
 RANKS = {1: "A", 2: "2", 3: "3", 4: "4", 5: "5", 6: "6"}
 PACKS = (("h", "♥", "red"), ("s", "♠", "blue"))      # the red pack, then the blue
+PACK_NAMES = ("hearts", "spades")
+SPOKEN_RANKS = {1: "ace", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 
 
 def card_name(rank: int, pack: int) -> str:
@@ -26,7 +29,11 @@ def say_cards(faces: Faces) -> str:
 
 
 def card_art(faces: Faces, prefs: Prefs) -> list[str]:
-    """The two cards side by side, five lines, 17 columns wide ("A-h" in ASCII)."""
+    """The two cards side by side, five lines, 17 columns wide ("A-h" in ASCII);
+    for a screen reader, their names: "Ace of hearts and five of spades, six."."""
+    if prefs.screenreader:
+        said = " and ".join(f"{SPOKEN_RANKS[rank]} of {PACK_NAMES[pack]}" for pack, rank in enumerate(faces[:2]))
+        return [f"{said[0].upper()}{said[1:]}, {NUMBER_WORDS[sum(faces[:2])]}."]
     u = prefs.unicode
     tl, tr, bl, br, h, v = ("┌", "┐", "└", "┘", "─", "│") if u else ("+", "+", "+", "+", "-", "|")
     rows: list[list[str]] = [[], [], [], [], []]

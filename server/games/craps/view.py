@@ -61,6 +61,10 @@ def event_lines(snap: CrapsSnapshot, event: Event, viewer: Viewer) -> list[str]:
             return [f"The dealer {roll}s for {whom}." if whom else f"The dealer {roll}s."]
         return [f"{f'You {roll}' if event.shooter == me else f'{event.shooter} {roll}s'}:"]
     if isinstance(event, ev.Rolled):
+        if viewer.prefs.screenreader:       # "Four and one, five." then the call, without its sum again
+            said = call(event, snap.variant.draw, snap.variant).split(" (")[0]
+            drawn = snap.variant.draw.art(event.dice, viewer.prefs)
+            return drawn if said.rstrip("!") == str(event.total) else [*drawn, said]
         return [*snap.variant.draw.art(event.dice, viewer.prefs),
                 paint(call(event, snap.variant.draw, snap.variant), "bold", "bright_white", color=c)]
     if isinstance(event, ev.PointSet):
@@ -280,6 +284,8 @@ def table_view(snap: CrapsSnapshot, viewer: Viewer) -> list[str]:
     Every line fits `viewer.prefs.width`."""
     width = viewer.prefs.width
     mine = _Mine(snap.bets_of(viewer.key))
+    if viewer.prefs.screenreader:
+        return spoken_table(snap, viewer, mine)
     art = None
     if width >= FULL_WIDTH and snap.variant.points == NUMBERS:
         art = _full_layout(snap, viewer, mine)
@@ -297,6 +303,34 @@ def table_view(snap: CrapsSnapshot, viewer: Viewer) -> list[str]:
     lines += fit(bets_line(mine.wagers), width)
     lines += fit(snap.commands, width)
     return lines
+
+
+def spoken_table(snap: CrapsSnapshot, viewer: Viewer, mine: _Mine) -> list[str]:
+    """The table for a screen reader: one "label: value" line each, most
+    important first, and only what is so (no empty boxes to listen through)."""
+    variant = snap.variant
+    width = viewer.prefs.width
+    seats = ", ".join(s.player + (" (sitting out)" if s.sitting_out else "") for s in snap.seats) or "nobody"
+    lines = [f"Table: {snap.table_id}, {variant.phrase}, bets {snap.min_bet} to {snap.max_bet}.",
+             f"Point: {snap.point or 'off'}." if variant.offers(Kind.PASS) or snap.point else "",
+             f"Shooter: {snap.shooter or 'none'}. Seated: {seats}."]
+    if variant.scheme is Scheme.DIE and snap.point:
+        lines.append(f"Next: the hand's {ORDINALS[snap.hand.step + 2]} roll of up to 4.")
+    if snap.stage == "window" and snap.seconds_left is not None:
+        lines.append(f"Bets open: {_seconds(snap.seconds_left)} left.")
+    lines.append(bets_line(mine.wagers).replace(NBSP, " ").replace("  ", ", "))
+    fire, hits = snap.hand.fire, snap.hand.hits
+    if mine.stake((Kind.FIRE,)):
+        made = [str(n) for n in NUMBERS if fire >> n & 1]
+        lines.append(f"Fire bet points made: {', '.join(made) or 'none yet'}.")
+    if mine.stake((Kind.SMALL, Kind.TALL, Kind.ALL)):
+        small = [str(n) for n in (2, 3, 4, 5, 6) if hits >> n & 1]
+        tall = [str(n) for n in (8, 9, 10, 11, 12) if hits >> n & 1]
+        lines.append(f"Small rolled: {', '.join(small) or 'none'}. Tall rolled: {', '.join(tall) or 'none'}.")
+    if snap.last_dice:
+        lines.append(f"Last {variant.roll}: {variant.draw.art(snap.last_dice, viewer.prefs)[0]}")
+    lines.append(snap.commands)
+    return [part for line in lines if line for part in fit(line, width)]
 
 
 def _full_layout(snap: CrapsSnapshot, viewer: Viewer, mine: _Mine) -> list[str]:

@@ -20,6 +20,7 @@ from server.dice.kinds import DICE
 from server.render.text import paint
 from server.render.width import fit_all
 from server.games.seam import Event, Viewer, Views
+from server.render.spoken import dice_words
 
 
 
@@ -80,7 +81,11 @@ def roll_lines(event: ev.Rolled, viewer: Viewer) -> list[str]:
     mine = event.player == viewer.key
     # whose roll it is, as the other tables say it ("You roll:", "computer rolls:")
     roller = "You roll:" if mine else f"{event.player} rolls:"
-    lines = [roller, *DICE.art(event.dice, viewer.prefs), f"{d1}, {d2} Current Round Score: {event.round_score}"]
+    if viewer.prefs.screenreader:          # "You roll: four and three, seven. Round score 12."
+        said = dice_words(event.dice)
+        lines = [f"{roller} {said[0].lower()}{said[1:]} Round score: {event.round_score}."]
+    else:
+        lines = [roller, *DICE.art(event.dice, viewer.prefs), f"{d1}, {d2} Current Round Score: {event.round_score}"]
     who = "you lose" if mine else f"{event.player} loses"
     if event.outcome is RollOutcome.ONE:
         lines.append(paint(f"A one: {who} the round score.", "bright_red", color=c))
@@ -135,6 +140,10 @@ def table_view(table: PigSnapshot, viewer: Viewer) -> list[str]:
     width = max(len(p) for p in game.players)
     scores = dict(game.scores)
     for p in game.players:
+        if viewer.prefs.screenreader:       # a score a line, with no marks or padding to hear
+            turn = f", on turn, round score {game.round_score}" if p == current else ""
+            lines.append(f"{p}: {scores[p]}{turn}.")
+            continue
         mark = ">" if p == current else " "
         turn = f"  on turn, round score {game.round_score}" if p == current else ""
         lines.append(f"  {mark} {p:<{width}}  {scores[p]:>3}{turn}")

@@ -182,7 +182,26 @@ def stakes_of(wagers: Sequence[Wager]) -> tuple[board.Stakes, list[Wager]]:
     return s, apart
 
 
+def spoken_table(snap: TableSnapshot, viewer: Viewer) -> list[str]:
+    """The wheel for a screen reader: "label: value" lines, most important
+    first; the layout is said as the bets the player has, each pocket with its colour."""
+    mine = snap.bets_of(viewer.key)
+    partage = ", la partage" if snap.options.la_partage else ""
+    spins = [f"{n} {colour(n).value}" for n in snap.history[:5]]
+    riding = sum(1 for w in snap.wagers if w.player in snap.away)
+    lines = [f"Table: {snap.table_id}, single-zero roulette{partage}, bets {snap.min_bet} to {snap.max_bet} a wager.",
+             status(snap, alone=len(snap.seated) <= 1),
+             f"Your bets: {', '.join(f'{w.name} {w.bet.amount}' for w in mine)}." if mine else bets_line(mine),
+             f"Last spins, newest first: {', '.join(spins)}." if spins else "Last spins: none yet.",
+             f"Seated: {', '.join(snap.seated) or 'nobody'}."
+             + (f" Riding for players who left: {riding} bets." if riding else ""),
+             snap.commands]
+    return [part for line in lines for part in fit(line, viewer.prefs.width)]
+
+
 def table_view(snap: TableSnapshot, viewer: Viewer) -> list[str]:
+    if viewer.prefs.screenreader:
+        return spoken_table(snap, viewer)
     prefs, me = viewer.prefs, viewer.key
     width = min(prefs.width, 80)
     c = prefs.color

@@ -107,8 +107,8 @@ def event_lines(event: Event, seat: Seat, viewer: Viewer) -> list[str]:
         verb = "let it ride:" if event.ride else "bet"
         lines = [f"{who} {verb} {event.amount} on the {SIDE[event.side]}. Type 'roll'."]
         return ([sentence(event.note)] if event.note and you else []) + lines
-    if isinstance(event, ev.Rolled):
-        return [*DICE.art(event.dice, viewer.prefs),
+    if isinstance(event, ev.Rolled):        # a screen reader hears the words, not the pips
+        return [*([] if viewer.prefs.screenreader else DICE.art(event.dice, viewer.prefs)),
                 f"{who} rolled {event.dice[0]} and {event.dice[1]}: {paint(str(event.total), 'bold', color=c)}."]
     if isinstance(event, ev.PointSet):
         offer = " You may 'press' (double your bet) or take 'odds <amount>'." if event.can_press and you else ""
