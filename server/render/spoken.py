@@ -46,7 +46,7 @@ def spoken(line: str) -> str:
     """One line with its drawing taken out and its padding closed up ('' if
     nothing but drawing was in it). Colour codes are kept: they are the
     client's to drop, and nothing here is said by colour alone."""
-    line = _OR.sub(lambda m: " or " if m.group() == "|" else ", or ", _OPTIONAL.sub(r"\1", _PLACEHOLDER.sub(r"\1", line)))
+    line = _OR.sub(lambda m: " or " if m.group() == "|" else ", ", _OPTIONAL.sub(r"\1", _PLACEHOLDER.sub(r"\1", line)))
     line = _DIE_FACE.sub(lambda m: NUMBER_WORDS[ord(m.group()) - 0x2680 + 1], line)
     line = _DRAWING.sub(" ", line)
     line = _RUNS.sub(lambda m: "..." if m.group(1) == "." and len(m.group()) == 3 else " ", line)

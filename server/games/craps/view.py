@@ -329,7 +329,6 @@ def spoken_table(snap: CrapsSnapshot, viewer: Viewer, mine: _Mine) -> list[str]:
         lines.append(f"Small rolled: {', '.join(small) or 'none'}. Tall rolled: {', '.join(tall) or 'none'}.")
     if snap.last_dice:
         lines.append(f"Last {variant.roll}: {variant.draw.art(snap.last_dice, viewer.prefs)[0]}")
-    lines.append(snap.commands)
     return [part for line in lines if line for part in fit(line, width)]
 
 

@@ -67,7 +67,8 @@ def event_lines(snap: TableSnapshot, event: object, viewer: Viewer) -> list[str]
         return [paint("No more bets!", "bold", color=c) + " The ball is spinning." + then]
     if isinstance(event, BallDropped):
         number, rest = str(event.pocket), event.call[len(str(event.pocket)):]
-        said = f"{pocket(event.pocket, c)}{paint(rest, 'bold', color=c)}" if c else number + rest
+        painted = c and not viewer.prefs.screenreader      # the colour is said in words anyway
+        said = f"{pocket(event.pocket, c)}{paint(rest, 'bold', color=c)}" if painted else number + rest
         return [f"Spin {event.spin}: {said}."]
     if isinstance(event, Settlement):
         return [settlement_line(event, c)] if event.player == me else []      # one line, as at craps
@@ -194,8 +195,7 @@ def spoken_table(snap: TableSnapshot, viewer: Viewer) -> list[str]:
              f"Your bets: {', '.join(f'{w.name} {w.bet.amount}' for w in mine)}." if mine else bets_line(mine),
              f"Last spins, newest first: {', '.join(spins)}." if spins else "Last spins: none yet.",
              f"Seated: {', '.join(snap.seated) or 'nobody'}."
-             + (f" Riding for players who left: {riding} bets." if riding else ""),
-             snap.commands]
+             + (f" Riding for players who left: {riding} bets." if riding else "")]
     return [part for line in lines for part in fit(line, viewer.prefs.width)]
 
 
