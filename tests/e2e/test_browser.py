@@ -497,3 +497,29 @@ async def test_the_newest_line_stays_in_view_as_the_stats_view_opens_and_closes(
     await page.run(WebDriverWait(driver, GUARD).until,
                    lambda d: d.execute_script("return document.getElementById('stats').hidden"))
     assert await page.run(driver.execute_script, BOTTOM) < 2
+
+
+async def test_the_screen_reader_switch_turns_the_mode_on_and_the_pane_is_a_live_region(casino_factory, browser_on):
+    """Issue 39: the page's switch matches `set screenreader`: turned before the
+    login it waits for it, then the table is said in words; the output pane is
+    a live region a screen reader announces (role log, aria-live polite)."""
+    app = await casino_factory(seed=SEED, web=True)
+    page = await browser_on(app)
+    driver = page.driver
+    await page.wait_for("create <name> <password>")
+    pane = await page.run(driver.find_element, By.ID, "pane")
+    assert await page.run(pane.get_attribute, "aria-live") == "polite"
+    assert await page.run(pane.get_attribute, "role") == "log"
+    switch = await page.run(driver.find_element, By.ID, "reader")
+    assert not await page.run(switch.is_selected)
+    await page.run(switch.click)                        # before the login: kept for it
+    await page.type("create Iris secret123", "Screen reader mode is on: tables")
+    assert app.online["iris"].prefs.screenreader
+    await page.type("north", "Exits:")
+    await page.type("play craps", "joins the table")
+    said = await page.type("table", "Point: off.")
+    assert not re.search("[\u2500-\u25ff]", said), said
+    await page.run(switch.click)
+    await page.type("north", "You can't go north")     # the switch's line went first
+    assert not app.online["iris"].prefs.screenreader
+    assert re.search("[\u2500-\u25ff]", await page.type("table", "PASS LINE"))

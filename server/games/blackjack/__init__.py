@@ -1,1 +1,1 @@
-"""Blackjack (RULES.md, "Blackjack"): American rules, a shoe of up to eight decks, up to seven seats."""
+"""Blackjack (the pinned rules of blackjack): American rules, a shoe of up to eight decks, up to seven seats."""

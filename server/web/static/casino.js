@@ -204,13 +204,21 @@
     ws.onmessage = (event) => {
       let frame;
       try { frame = JSON.parse(event.data); } catch (e) { return; }
-      if (frame.t === "text" && typeof frame.d === "string") show(frame.d);
-      else if (frame.t === "prompt") pane.dataset.prompts = String(Number(pane.dataset.prompts) + 1);
+      if (frame.t === "text" && typeof frame.d === "string") {
+        show(frame.d);
+        tail = (tail + frame.d).slice(-8);
+      }
+      else if (frame.t === "prompt") {
+        pane.dataset.prompts = String(Number(pane.dataset.prompts) + 1);
+        loggedIn = tail.endsWith("> ");         // the casino's prompt once logged in
+        applyReader();
+      }
       else if (frame.t === "echo") setMasked(!frame.on);
       else if (frame.t === "data" && frame.p === "Char.Stats") showStats(frame.d);
     };
     ws.onclose = () => {
       pane.dataset.connected = "0";
+      loggedIn = false;
       const wait = Math.min(10, 2 ** retries);
       retries += 1;
       status.textContent = "Reconnecting…";
@@ -218,6 +226,26 @@
       note("Disconnected. Reconnecting in " + wait + " s.");
       setTimeout(connect, wait * 1000);
     };
+  }
+
+  // --- the screen-reader switch: the account's `screenreader` setting -------
+  // Turned, it types `screenreader on|off` once the player is logged in (the
+  // casino keeps the choice with the account); it shows the last choice made here.
+  const reader = document.getElementById("reader");
+  let loggedIn = false, pendingReader = null, tail = "";
+  reader.checked = localStorage.getItem("casino.reader") === "1";
+  reader.addEventListener("change", () => {
+    localStorage.setItem("casino.reader", reader.checked ? "1" : "0");
+    pendingReader = reader.checked;
+    applyReader();
+    input.focus();
+  });
+  function applyReader() {
+    if (pendingReader === null || !loggedIn || !ws || ws.readyState !== WebSocket.OPEN) return;
+    const line = "screenreader " + (pendingReader ? "on" : "off");
+    pendingReader = null;
+    ws.send(JSON.stringify({ t: "line", d: line }));
+    show(line + "\n");
   }
 
   // --- the stats view: Char.Stats after `stats`, as a small table -----------
