@@ -1,6 +1,8 @@
 """Looking around and talking: look, say, who, help, quit."""
 from __future__ import annotations
 
+import re
+
 from functools import lru_cache
 from typing import TYPE_CHECKING, Mapping, Protocol
 
@@ -256,7 +258,8 @@ async def who(ctx: Ctx) -> None:
     app = ctx.app
     places = places_at_tables(app)
     if app.crossing is not None:
-        ctx.tell(*await who_everywhere(app, app.crossing, prefix, number, places))
+        lines = await who_everywhere(app, app.crossing, prefix, number, places)
+        ctx.tell(*(spoken_who(lines) if ctx.session.prefs.screenreader else lines))
         return
     state = (app.online.version, app.world.version, places)
     page = app.who_pages.get(state, (prefix, number))
@@ -264,7 +267,13 @@ async def who(ctx: Ctx) -> None:
         rows, total = who_rows(app, prefix, number, WHO_PAGE, places)
         page = who_page(rows, total, prefix, number)
         app.who_pages.keep(state, (prefix, number), page)
-    ctx.tell(*page)
+    ctx.tell(*(spoken_who(page) if ctx.session.prefs.screenreader else page))
+
+
+def spoken_who(page: tuple[str, ...]) -> tuple[str, ...]:
+    """`who` for a screen reader: "ann: The Lobby." a line, not a padded column."""
+    head, *rows = page
+    return (head, *(re.sub(r"^ {2}(\S+) +(.*)$", r"\1: \2.", row) for row in rows))
 
 
 WhoRow = tuple[str, str]        # a name, and where that player is (room, and table if any)

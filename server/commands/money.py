@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from datetime import datetime, timezone
 from typing import Protocol
 
 from server.commands.registry import REGISTRY, Context
@@ -49,7 +50,7 @@ async def statement(ctx: Ctx) -> None:
     count = f"{len(rows)} chip movement" + ("s" if len(rows) != 1 else "")
     ctx.tell(f"Your last {count}, newest first:")
     for row in reversed(rows):
-        ctx.tell(statement_line(row))
+        ctx.tell(spoken_statement_line(row) if ctx.session.prefs.screenreader else statement_line(row))
 
 
 TOP_PAGES = MAX_RANK // PAGE
@@ -112,6 +113,15 @@ def statement_line(row: Movement) -> str:
     where = f"{row.table}:" if row.table else ""
     memo = _NUMBER_AFTER_WORD.sub(NBSP, row.memo)     # "paid back 10" never breaks before the 10
     return f"  {when}  {row.amount:>+7}  " + " ".join(x for x in (where, memo) if x)
+
+
+def spoken_statement_line(row: Movement) -> str:
+    """One movement for a screen reader: the amount first, then what, then when
+    (the date only when it is not today): "+10, bank_craps: won: staked 5, paid back 10; 20:43."."""
+    where = f"{row.table}: " if row.table else ""
+    now = datetime.now(row.time.tzinfo or timezone.utc)
+    day = "" if row.time.date() == now.date() else f" on {row.time:%Y-%m-%d}"
+    return f"{row.amount:+d}, {where}{row.memo}; {row.time:%H:%M}{day}."
 
 
 _NUMBER_AFTER_WORD = re.compile(r"(?<=[a-z]) (?=[+-]?\d)")

@@ -93,6 +93,10 @@ async def test_every_game_and_command_is_said_in_words(casino_factory, cols, tmp
                  "Round score:", "Alley craps at", "Bank craps:", "(you):"):
         assert said in " ".join(text.split()), said
     assert re.search(r"(One|Two|Three|Four|Five|Six) and (one|two|three|four|five|six), \w+\.", text)
+    assert "vera: The Lobby." in text                                  # who, one name a line
+    assert re.search(r"^[+-]\d+, \w+: .+; \d\d:\d\d\.$", text.replace("\r\n", "\n"), re.M)   # statement: amount first
+    # a roll ends with what it did to the player: no bets summary after the settlement
+    assert not re.search(r"^Settlement: .*\n(Your bets|You have no bets)", text.replace("\r\n", "\n"), re.M)
 
 
 async def test_the_drawn_mode_is_what_the_reader_mode_replaces(casino_factory):

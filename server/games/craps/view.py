@@ -101,6 +101,8 @@ def event_lines(snap: CrapsSnapshot, event: Event, viewer: Viewer) -> list[str]:
     if isinstance(event, ev.BetsSummary):
         if event.player != me or (event.after and event.after not in snap.handles):
             return []                      # not mine, or the bet it follows was refused
+        if event.after is None and viewer.prefs.screenreader:
+            return []                      # a reader's roll ends with what it did to them ('bets' lists)
         return [bets_line(snap.bets_of(me))]
     if isinstance(event, ev.ShooterUp):
         point = snap.point
