@@ -39,7 +39,7 @@ from typing import TYPE_CHECKING, Awaitable, Callable, Protocol, TypeGuard
 
 from server import logs
 from server.net.client import clamp_width, guess_prefs
-from server.render.spoken import spoken
+from server.render.spoken import spoken_lines
 from server.net.mud import Channel
 from server.net.throttle import TokenBucket
 from server.net.lines import TooLong
@@ -377,10 +377,8 @@ class Session:
                 send()
 
     def _render(self, lines: list[str]) -> str:
-        width = self.width
-        if self.prefs.screenreader:       # the last pass for the ear: no drawing, no padding
-            lines = [said for line in lines for said in map(spoken, line.split("\n")) if said]
-        return "".join([_fitted(line, width) for line in lines])
+        width = self.width       # a screen reader's lines get the last pass for the ear first
+        return "".join([_fitted(line, width) for line in (spoken_lines(lines) if self.prefs.screenreader else lines)])
 
     def _write(self, text: str, prompt: bool = False) -> None:
         if self.unsent() + len(text) > self.max_output:

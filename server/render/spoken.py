@@ -53,3 +53,8 @@ def spoken(line: str) -> str:
     line = _EDGES.sub(" ", line)
     line = _SPACES.sub(" ", line).strip()
     return "" if not _ESCAPE.sub("", line).strip() else line
+
+
+def spoken_lines(lines: list[str]) -> list[str]:
+    """Every line of a block through `spoken`, the ones left empty dropped."""
+    return [said for line in lines for said in map(spoken, line.split("\n")) if said]
