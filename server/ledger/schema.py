@@ -25,7 +25,8 @@ from server.db.url import POSTGRES, SQLITE
 # `top`'s boards, each one indexed query (server/ledger/boards.py). A player's totals are
 # those of their settled bets (settle and forfeit; a refund is a bet never played),
 # kept by the writer in the transaction of the settlements that change them:
-# wagered = stakes closed; net = paid - staked; a settlement paying a player more than
+# wagered = stakes closed (since 6: not charges, and a settlement's own `risked` where it
+# names one: ops.wagers); net = paid - staked; a settlement paying a player more than
 # they staked in it is one of their `wins`, and `won` adds what it paid beyond the stake.
 # `hidden` is `set leaderboard off`. Each board's index holds only listed players, so a
 # page is a walk down one index that skips nobody hidden. Wealth is the wallet balance,

@@ -215,3 +215,10 @@ async def test_totals_before_version_6_lose_their_charges_on_open(database):
     led = await Ledger.open(database)
     await led.close()
     assert totals(database) == {"nyla": (40, 40, 38, 1)} and check(database).ok
+
+
+def test_the_migration_names_the_charge_suffix_the_ledger_uses():
+    """schema.py imports nothing of ops: its SQL spells the suffix and its length."""
+    from server.ledger.ops import CHARGE_SUFFIX
+    from server.ledger.schema import UNCHARGE_TOTALS
+    assert f"length(h.handle) - {len(CHARGE_SUFFIX) - 1}) = '{CHARGE_SUFFIX}'" in UNCHARGE_TOTALS
