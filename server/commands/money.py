@@ -68,7 +68,8 @@ TOP_USAGE = f"Use: top [wealth|wins|wagered|net] [page 1-{TOP_PAGES}]"
 @REGISTRY.command("top", aliases=("leaderboard",), help=f"""top [wealth|wins|wagered|net] [page] - the casino's leaderboards, {PAGE} players a page.
 wealth: chips in the wallet (chips on a table right now are not counted).
 wins: settlements you won (paid more than you staked), counted once each.
-wagered: chips staked on settled bets (a refunded bet does not count).
+wagered: chips staked on settled bets (a refunded bet and a charge do not count; alley craps
+counts each pass's fade or covered action, not the bankroll held).
 net: chips won minus chips lost, over all your settled bets.
 Without a board word: wealth. Boards list the first {MAX_RANK} players ({TOP_PAGES} pages); your own
 rank is shown below the page when you are not on it. Operators and the house are never

@@ -32,11 +32,20 @@ class Settle:
     a player's pays add up, and a pay of 0 names a player who gets nothing
     back (the ledger moves nothing for it; the table tells them if the
     settlement is pending recovery).
+
+    `risked` (player -> chips) is what each player had at risk in what this
+    settlement decides, when that is not what its stakes held: alley craps'
+    escrow holds a whole table bankroll and settles it after every pass, though
+    only the pass's fade was at risk (a player it does not name risked nothing:
+    their bankroll came back untouched). None: the stakes are the wagers (every
+    other game). The ledger counts `risked` as the wagers of the settlement in
+    `stats`, `statement` and `top`.
     """
 
     key: str
     stakes: tuple[str, ...]
     pays: tuple[tuple[str, int], ...]
+    risked: tuple[tuple[str, int], ...] | None = None
 
 
 @dataclass(frozen=True)

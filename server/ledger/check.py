@@ -16,7 +16,8 @@ from pathlib import Path
 
 from server.db.connection import Conn, Dialect, connect, dialect_of
 from server.db.url import Database
-from server.ledger.schema import SCHEMA_VERSION, version
+from server.ledger.ops import wagers
+from server.ledger.schema import SCHEMA_VERSION, WAGERS_SINCE, version
 
 
 @dataclass(frozen=True)
@@ -135,14 +136,19 @@ def _check(c: Conn, version: int) -> CheckReport:
                                               " WHERE kind IN ('settle', 'refund', 'forfeit')"):
         a = json.loads(args)
         staked: Counter[str] = Counter()             # player -> chips staked
+        closing: list[tuple[str, str, int]] = []
         for handle in a.get("stakes") or [a.get("stake")]:
             claims[(table, handle)] += 1
             claimed_by[(table, handle)] = op_id
             if (table, handle) in holds:
                 hid, _, amount = holds[(table, handle)]
                 staked[players[hid]] += amount
+                closing.append((handle, players[hid], amount))
         if kind != "refund":
-            _count(expected, staked, dict(a.get("pays", ())))
+            risked = a.get("risked")
+            _count(expected, staked, dict(a.get("pays", ())),
+                   wagers(closing, None if risked is None else [(p, n) for p, n in risked],
+                          charges=version < WAGERS_SINCE))
     for stake, n in claims.items():
         if n > 1:
             fail("hold_closed_once", f"stake {stake[1]} at {stake[0]} closed {n} times")
@@ -184,13 +190,15 @@ def _check(c: Conn, version: int) -> CheckReport:
                        pending_outcomes=n_pending, invariants=INVARIANTS)
 
 
-def _count(totals: dict[str, list[int]], staked: Mapping[str, int], paid: Mapping[str, int]) -> None:
+def _count(totals: dict[str, list[int]], staked: Mapping[str, int], paid: Mapping[str, int],
+           wagered: Mapping[str, int]) -> None:
     """One settlement's part in each player's [wagered, won, net, wins] (the rule of
-    schema.TOTALS_TABLE, written again here so the writer's version is checked)."""
+    schema.TOTALS_TABLE, written again here so the writer's version is checked);
+    `wagered`: ops.wagers of the settlement (what was at risk, charges left out)."""
     for player in staked.keys() | paid.keys():
         t = totals.setdefault(player, [0, 0, 0, 0])
         gain = paid.get(player, 0) - staked.get(player, 0)
-        t[0] += staked.get(player, 0)
+        t[0] += wagered.get(player, 0)
         t[2] += gain
         if gain > 0:
             t[1] += gain

@@ -30,7 +30,7 @@ from server.db.connection import Conn, Dialect, connect, dialect_of
 from server.db.url import POSTGRES, SQLITE, Database
 from server.ledger.check import CheckReport, check_connection
 from server.ledger.errors import LedgerError
-from server.ledger.schema import POSTGRES_LOCK, SCHEMA_VERSION, SEED_BLOCKS, migrate, version
+from server.ledger.schema import POSTGRES_LOCK, SCHEMA_VERSION, SEED_BLOCKS, WAGERS_SINCE, migrate, version
 
 OWNERS_SINCE = 5     # the schema version whose accounts have shard and epoch (OWNER_COLUMNS)
 PAGE = 5000          # rows read and written per statement: memory stays flat however big the casino
@@ -111,7 +111,9 @@ def _judge_source(source: Database, src: Conn, dialect: Dialect) -> tuple[list[T
     if not before.ok:
         raise CopyRefused(f"the source's ledger is broken ({before.broken[0]}):"
                           f" see `casino ledger check --database {source.shown}`")
-    if not _has_table(src, dialect, "player_totals") or found < OWNERS_SINCE:
+    # before WAGERS_SINCE the totals counted charges as wagers: copied as they are, the
+    # target (made at this version) would not check; a start migrates them
+    if not _has_table(src, dialect, "player_totals") or found < max(OWNERS_SINCE, WAGERS_SINCE):
         raise CopyRefused(f"the ledger at {source.shown} predates this version (schema {found}):"
                           " start the casino on it once (casino serve), stop it, then copy")
     tables = list(LEDGER_TABLES)

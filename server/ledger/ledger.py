@@ -84,10 +84,11 @@ class Ledger:
         await self._submit(Op.hold(key, player, table, amount))
 
     async def settle(self, key: str, table: str, stakes: Sequence[str],
-                     pays: Mapping[str, int]) -> None:
+                     pays: Mapping[str, int], risked: Mapping[str, int] | None = None) -> None:
         """Close `stakes`, pay `pays` to wallets; the rest of the stakes goes to the house
-        (when pays exceed the stakes, the house pays the difference)."""
-        await self._submit(Op.settle(key, table, stakes, pays))
+        (when pays exceed the stakes, the house pays the difference). `risked`: what each
+        player had at risk, when that is not what the stakes held (Op.settle)."""
+        await self._submit(Op.settle(key, table, stakes, pays, risked))
 
     async def refund(self, key: str, table: str, stake: str) -> None:
         await self._submit(Op.refund(key, table, stake))

@@ -40,7 +40,7 @@ from server.ledger.errors import (
     UnknownPlayer,
     UnknownStake,
 )
-from server.ledger.ops import CLOSING, Balance, Kind, Op
+from server.ledger.ops import CLOSING, Balance, Kind, Op, wagers
 from server.ledger.schema import ID_BLOCK, ID_BLOCKS
 
 NO_END = 1 << 62                       # the end of an SQLite writer's ids: it is the only writer
@@ -321,7 +321,7 @@ class Batch:
             total += amount
             staked[player] = staked.get(player, 0) + amount
         if op.kind is not _REFUND:            # a refunded bet was never played: no totals
-            self._count(staked, op.pays)
+            self._count(staked, op.pays, wagers(closed, op.risked))
         if op.kind is _SETTLE:
             for wallet, pay in payees:
                 from_stakes = min(total, pay)
@@ -340,9 +340,11 @@ class Batch:
 
     # -- effects (only after an operation is judged) --------------------------------------
 
-    def _count(self, staked: dict[str, int], pays: tuple[tuple[str, int], ...]) -> None:
+    def _count(self, staked: dict[str, int], pays: tuple[tuple[str, int], ...],
+               wagered: dict[str, int]) -> None:
         """One settlement's part in each player's totals: what they staked in it and what
-        it paid them (a forfeit pays nothing)."""
+        it paid them (a forfeit pays nothing); `wagered` is what counts as their wager
+        (ops.wagers: not a charge; an escrow's settlement says what was at risk)."""
         totals = self.totals
         paid = dict(pays)
         for player in (staked.keys() | paid.keys()) if paid else staked:
@@ -350,7 +352,7 @@ class Batch:
             t = totals.get(player)
             if t is None:
                 t = totals[player] = [0, 0, 0, 0]
-            t[0] += staked.get(player, 0)
+            t[0] += wagered.get(player, 0)
             t[2] += gain
             if gain > 0:
                 t[1] += gain

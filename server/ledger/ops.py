@@ -30,6 +30,21 @@ RECOVERY_SCOPE = "recovery"
 CHARGE_SUFFIX = ":charge"
 
 
+def wagers(closed: Iterable[tuple[str, str, int]], risked: Iterable[tuple[str, int]] | None,
+           charges: bool = False) -> dict[str, int]:
+    """Each player's wager in a closing operation, as `stats`, `statement` and `top` count it:
+    `closed` are the stakes it closed, (handle, player, chips); `risked` the settlement's own
+    figure (Op.risked) when it has one. Without, the stakes closed, leaving out charges
+    (which are chips lost, not wagers) unless `charges` (the rule before schema 6)."""
+    if risked is not None:
+        return {p: a for p, a in risked if a}
+    out: dict[str, int] = {}
+    for handle, player, amount in closed:
+        if charges or not handle.endswith(CHARGE_SUFFIX):
+            out[player] = out.get(player, 0) + amount
+    return out
+
+
 class Kind(str, Enum):
     MINT = "mint"
     HOLD = "hold"
@@ -74,6 +89,9 @@ class Op:
     reason: str = ""
     stakes: tuple[str, ...] = ()
     pays: tuple[tuple[str, int], ...] = ()
+    # A settlement's wagers when they are not its stakes (alley craps' escrow: intents.Settle);
+    # None: the stakes closed are the wagers, and the stored arguments have no "risked".
+    risked: tuple[tuple[str, int], ...] | None = None
 
     @classmethod
     def mint(cls, key: str, player: str, amount: int, reason: str) -> Op:
@@ -88,7 +106,8 @@ class Op:
 
     @classmethod
     def settle(cls, key: str, table: str, stakes: Sequence[str],
-               pays: Mapping[str, int] | Iterable[tuple[str, int]]) -> Op:
+               pays: Mapping[str, int] | Iterable[tuple[str, int]],
+               risked: Mapping[str, int] | None = None) -> Op:
         # Every settlement is built on the event loop, so this is written for speed:
         # list comprehensions, no generators, the plain-dict case first.
         table = _name("table", table)
@@ -109,8 +128,10 @@ class Op:
         paid = [pa for pa in total.items() if pa[1]]
         if len(paid) > 1:
             paid.sort()
+        at_risk = None if risked is None else tuple(sorted(
+            (_name("risker", p), a) for p, a in risked.items() if _chips("risked", a, allow_zero=True)))
         return cls(_SETTLE, table_scope(table), _name("key", key), table=table, stakes=tuple(handles),
-                   pays=tuple(paid))
+                   pays=tuple(paid), risked=at_risk)
 
     @classmethod
     def refund(cls, key: str, table: str, stake: str, *, scope: str | None = None) -> Op:
@@ -131,6 +152,9 @@ class Op:
         if self.kind is Kind.HOLD:
             return {"player": self.player, "amount": self.amount}
         if self.kind is Kind.SETTLE:
+            if self.risked is not None:
+                return {"stakes": list(self.stakes), "pays": [list(p) for p in self.pays],
+                        "risked": [list(r) for r in self.risked]}
             return {"stakes": list(self.stakes), "pays": [list(p) for p in self.pays]}
         return {"stake": self.stakes[0]}
 
@@ -146,7 +170,11 @@ class Op:
         kind, q = self.kind, _quote
         if kind is _SETTLE:
             pays = ",".join([f"[{q(p)},{_int(a)}]" for p, a in self.pays])
-            return f'{{"pays":[{pays}],"stakes":[{",".join([q(h) for h in self.stakes])}]}}'
+            stakes = ",".join([q(h) for h in self.stakes])
+            if self.risked is not None:
+                risked = ",".join([f"[{q(p)},{_int(a)}]" for p, a in self.risked])
+                return f'{{"pays":[{pays}],"risked":[{risked}],"stakes":[{stakes}]}}'
+            return f'{{"pays":[{pays}],"stakes":[{stakes}]}}'
         if kind is _HOLD or kind is _MINT:
             player = self.player
             assert player is not None, "Op.mint and Op.hold always name the player"
@@ -165,8 +193,10 @@ class Op:
         if k is Kind.HOLD:
             return cls(k, scope, key, table=table, player=a["player"], amount=a["amount"])
         if k is Kind.SETTLE:
+            risked = a.get("risked")
             return cls(k, scope, key, table=table, stakes=tuple(a["stakes"]),
-                       pays=tuple((p, n) for p, n in a["pays"]))
+                       pays=tuple((p, n) for p, n in a["pays"]),
+                       risked=None if risked is None else tuple((p, n) for p, n in risked))
         return cls(k, scope, key, table=table, stakes=(a["stake"],))
 
 

@@ -12,6 +12,7 @@ from server.db.connection import Conn, Dialect
 from server.ledger.ops import CHARGE_SUFFIX, MINT_SCOPE, RECOVERY_SCOPE, Balance, Movement
 
 MAX_STATEMENT = 1000     # movements in one statement (and SQL parameters in one query)
+RISKED = '"risked":'      # in the arguments of a settlement that names its wagers (Op.args_json)
 
 
 def _is_charge_settle(kind: str, closed: list[tuple[str, int]]) -> bool:
@@ -49,8 +50,30 @@ def balances(conn: Conn, dialect: Dialect, players: list[str]) -> dict[str, Bala
     return {p: Balance(wallet=wallets.get(p, 0), held=held[p]) for p in players}
 
 
+def _risked(args: str, player: str) -> int | None:
+    """What `player` had at risk in a settlement that names its wagers (alley craps'
+    escrow, intents.Settle), or None: its stakes were the wagers."""
+    if RISKED not in args:
+        return None
+    named = json.loads(args).get("risked")
+    return None if named is None else dict(named).get(player, 0)
+
+
+def _escrow_memo(prefix: str, risked: int, staked: int, delta: int) -> str:
+    """A settlement of table bankrolls (alley craps): what the pass staked and paid
+    back, then the bankroll that came back to the wallet (the amount shown)."""
+    bankroll = f"table bankroll {delta} to your wallet"
+    net = delta - staked
+    if not risked and not net:
+        return f"{prefix}{bankroll}"                 # no pass of theirs: a bankroll paid out
+    back = risked + net
+    result = "won" if net > 0 else "push" if net == 0 else "lost"
+    said = f"{prefix}{result}: staked {risked}, paid back {back}"
+    return said if delta == back else f"{said}; {bankroll}"
+
+
 def _memo(kind: str, scope: str, key: str, args: str, delta: int,
-          closed: list[tuple[str, int]], charged_on: dict[str, int]) -> str:
+          closed: list[tuple[str, int]], charged_on: dict[str, int], player: str) -> str:
     """What a movement was, in a player's words: no stake handles or keys.
     `charged_on`: a charge's hold key -> the stake of the bet it was charged on."""
     staked = sum(a for _, a in closed)
@@ -67,6 +90,8 @@ def _memo(kind: str, scope: str, key: str, args: str, delta: int,
         return f"{prefix}{bets} of {staked} refunded"
     if kind == "forfeit":
         return f"{prefix}{bets} of {staked} forfeited"
+    if kind == "settle" and (risked := _risked(args, player)) is not None:
+        return _escrow_memo(prefix, risked, staked, delta)
     if not closed:
         return f"paid {delta} from other players' stakes"
     result = "won" if delta > staked else "push" if delta == staked else "lost"
@@ -113,7 +138,7 @@ def statement(conn: Conn, dialect: Dialect, player: str, n: int) -> list[Movemen
             if _is_charge_settle(kind, closed):
                 continue
             out.append(Movement(time=datetime.fromtimestamp(when, UTC), amount=delta, kind=kind, table=table,
-                                memo=_memo(kind, scope, key, args, delta, closed, charged_on)))
+                                memo=_memo(kind, scope, key, args, delta, closed, charged_on, player)))
         return out
     finally:
         conn.execute("COMMIT")

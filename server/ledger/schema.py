@@ -14,7 +14,8 @@ complete them; `notices` wait for a player's next login.
 Versions 2 and 3 re-key the index of open holds, by table then by hold id
 (see their comments). Version 4 adds what the `top` boards read (see TOTALS).
 Version 5 adds each wallet's shard and epoch, and PostgreSQL's id blocks (see
-OWNER_COLUMNS).
+OWNER_COLUMNS). Version 6 takes charges out of the totals' `wagered` (see
+UNCHARGE_TOTALS).
 """
 from __future__ import annotations
 
@@ -24,7 +25,8 @@ from server.db.url import POSTGRES, SQLITE
 # `top`'s boards, each one indexed query (server/ledger/boards.py). A player's totals are
 # those of their settled bets (settle and forfeit; a refund is a bet never played),
 # kept by the writer in the transaction of the settlements that change them:
-# wagered = stakes closed; net = paid - staked; a settlement paying a player more than
+# wagered = stakes closed (since 6: not charges, and a settlement's own `risked` where it
+# names one: ops.wagers); net = paid - staked; a settlement paying a player more than
 # they staked in it is one of their `wins`, and `won` adds what it paid beyond the stake.
 # `hidden` is `set leaderboard off`. Each board's index holds only listed players, so a
 # page is a walk down one index that skips nobody hidden. Wealth is the wallet balance,
@@ -60,6 +62,18 @@ SQLITE_BACKFILL = _BACKFILL.format(pays="json_each(o.args, '$.pays') AS p",
                                    payee="p.value ->> 0", pay="p.value ->> 1")
 POSTGRES_BACKFILL = _BACKFILL.format(pays="jsonb_array_elements(o.args::jsonb -> 'pays') AS p",
                                      payee="p ->> 0", pay="(p ->> 1)::bigint")
+
+# Version 6: a charge (a stake whose handle ends in ops.CHARGE_SUFFIX, New York's 5%) is
+# chips lost, not a wager: `top`'s wagered board leaves it out, as `stats` always has (its
+# chips still count in `net`). The totals kept so far counted it: take it out of them.
+# Settlements that carry their own wagers (`risked` in their arguments: alley craps) are
+# new with this version, so none is among the rows changed here.
+WAGERS_SINCE = 6
+UNCHARGE_TOTALS = (
+    "UPDATE player_totals SET wagered = wagered - (SELECT COALESCE(SUM(h.amount), 0) FROM holds h"
+    " JOIN operations o ON o.id = h.closed_by WHERE h.player = player_totals.player"
+    " AND o.kind IN ('settle', 'forfeit') AND substr(h.handle, length(h.handle) - 6) = ':charge')")
+# (substr, not LIKE: no `%` in SQL run without parameters, see connection.pg_sql; 7 = len(':charge'))
 
 OWNER_COLUMNS = {"shard": "ALTER TABLE accounts ADD COLUMN shard TEXT",
                  "epoch": "ALTER TABLE accounts ADD COLUMN epoch BIGINT NOT NULL DEFAULT 0"}
@@ -161,6 +175,9 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
         # that names no shards (SQLite is always that).
         *OWNER_COLUMNS.values(),
     ),
+    (
+        UNCHARGE_TOTALS,
+    ),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -237,6 +254,7 @@ POSTGRES_FIRST = 3          # the version the first PostgreSQL databases were ma
 POSTGRES_MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (TOTALS_TABLE.format(big="BIGINT"), *TOTALS_INDEXES, POSTGRES_BACKFILL),    # 3 -> 4
     (*OWNER_COLUMNS.values(), f"CREATE SEQUENCE {ID_BLOCKS}", SEED_BLOCKS),      # 4 -> 5
+    (UNCHARGE_TOTALS,),                                                          # 5 -> 6
 )
 assert POSTGRES_FIRST + len(POSTGRES_MIGRATIONS) == SCHEMA_VERSION
 

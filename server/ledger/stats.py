@@ -16,6 +16,15 @@ can never disagree with `statement`. What counts:
   (a forfeit's is minus its stakes). *Won* sums the nets of rounds that gained,
   *lost* the losses of rounds that lost, so `net = won - lost`; a push adds
   to neither.
+- a settlement that carries its own wagers (`risked` in its arguments: alley
+  craps' escrow closes a whole table bankroll after every pass, though only
+  the pass's fade was at risk; intents.Settle) counts those instead: a round
+  of a player it names, *wagered* what it names; a player it does not name
+  risked nothing in it (their bankroll went back to the wallet untouched), so
+  it is no round of theirs. The net is still what came back minus the stakes
+  closed, the pass's gain or loss. Settlements recorded before schema 6 have
+  no `risked` and read as recorded: an alley craps pass then counts the whole
+  bankroll as wagered.
 - a *charge* (a stake whose handle ends in `ops.CHARGE_SUFFIX`: New York's 5%,
   taken to the house as the bet is made) is chips lost but not a round: it adds
   to *lost* (so `net` is still the wallet's change) and to neither *rounds* nor
@@ -29,11 +38,14 @@ Grouped by table id, or by the group the asker gives each table id (the
 """
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from server.db.connection import Conn, Dialect
 from server.ledger.ops import CHARGE_SUFFIX
+
+RISKED_LIKE = '%"risked":%'      # arguments that may name a settlement's wagers (Op.args_json)
 
 
 @dataclass
@@ -111,12 +123,18 @@ def player_stats(conn: Conn, dialect: Dialect, player: str,
             " WHERE e.account = ? AND o.kind = 'settle' GROUP BY e.op_id", (wallet,))}
         ids = sorted(staked.keys() | paid.keys())
         kinds: dict[int, tuple[str, str]] = {}
+        risked: dict[int, int] = {}         # settlements that name their wagers -> the player's
         for i in range(0, len(ids), 500):
             chunk = ids[i:i + 500]
             marks = ",".join("?" * len(chunk))
-            for op_id, kind, table in conn.execute(
-                    f"SELECT id, kind, table_id FROM operations WHERE id IN ({marks})", chunk):
+            # the arguments only of settlements that may carry `risked` (a bank craps roll's are long)
+            for op_id, kind, table, args in conn.execute(
+                    "SELECT id, kind, table_id, CASE WHEN args LIKE ? THEN args ELSE '' END"
+                    f" FROM operations WHERE id IN ({marks})", (RISKED_LIKE, *chunk)):
                 kinds[int(op_id)] = (kind, table or "")
+                named = json.loads(args).get("risked") if args else None
+                if named is not None:
+                    risked[int(op_id)] = dict(named).get(player, 0)
     finally:
         conn.execute("COMMIT")
     for op_id in ids:
@@ -124,6 +142,12 @@ def player_stats(conn: Conn, dialect: Dialect, player: str,
         if kind not in ("settle", "forfeit"):
             continue                      # refunds: nothing was decided
         group = out.by_group.setdefault(groups.get(table, table), Results())
+        if op_id in risked:               # the settlement says what was at risk
+            wager, net = risked[op_id], paid.get(op_id, 0) - staked.get(op_id, 0)
+            if wager or net:
+                out.total.add(wager, net)
+                group.add(wager, net)
+            continue
         charge = charged.get(op_id, 0)
         if charge:                        # the charge is its own settlement (craps' state.place)
             out.total.charge(charge)

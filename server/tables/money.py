@@ -32,7 +32,8 @@ class TableLedger(Protocol):
     """What a table writes to the ledger (server.ledger.Ledger)."""
 
     async def hold(self, key: str, player: str, table: str, amount: int) -> object: ...
-    async def settle(self, key: str, table: str, stakes: list[str], pays: dict[str, int]) -> object: ...
+    async def settle(self, key: str, table: str, stakes: list[str], pays: dict[str, int],
+                     risked: dict[str, int] | None = None) -> object: ...
     async def refund(self, key: str, table: str, stake: str) -> object: ...
     async def forfeit(self, key: str, table: str, stake: str) -> object: ...
 
@@ -74,8 +75,12 @@ class Cashier:
         if isinstance(intent, Hold):
             await self.ledger.hold(k(intent.key), name_key(intent.player), self.table, intent.amount)
         elif isinstance(intent, Settle):
-            await self.ledger.settle(k(intent.key), self.table, [k(s) for s in intent.stakes],
-                                     _sum_pays(intent.pays))
+            stakes = [k(s) for s in intent.stakes]
+            if intent.risked is None:
+                await self.ledger.settle(k(intent.key), self.table, stakes, _sum_pays(intent.pays))
+            else:
+                await self.ledger.settle(k(intent.key), self.table, stakes, _sum_pays(intent.pays),
+                                         risked=_sum_pays(intent.risked))
         elif isinstance(intent, Refund):
             await self.ledger.refund(k(intent.key), self.table, k(intent.stake))
         else:

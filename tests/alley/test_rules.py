@@ -60,11 +60,18 @@ def test_escrow_pays_out_what_it_holds_and_reholds():
     e = Escrow("g")
     holds = [e.hold("a", 100), e.hold("b", 100), e.hold("c", 100)]
     assert holds[0] == Hold("g:stake:1:a", "a", 100) and e.total == 300
+    e.at_risk("a", 50)                   # a pass: a won 50 of b's and c's, who faded 25 each
+    e.at_risk("b", 25)
+    e.at_risk("c", 25)
+    e.at_risk("c", 0)                    # nothing at risk names nobody
     out = e.pay_out({"a": 150}, {"b": 150, "c": 0})
     assert out[0] == Settle("g:settle:1", ("g:stake:1:a", "g:stake:2:b", "g:stake:3:c"),
-                            (("a", 150), ("b", 150)))
+                            (("a", 150), ("b", 150)), (("a", 50), ("b", 25), ("c", 25)))
     assert out[1:] == [Hold("g:stake:4:b", "b", 150)] and e.total == 150
     with pytest.raises(AssertionError):
         e.pay_out({"b": 100}, {})
-    assert e.drop("g:stake:4:b") == ("b", 150) and e.total == 0
+    # the next pay-out decides no pass: it names no wagers (not None: the stakes are not wagers)
+    assert e.pay_out({"b": 150}, {})[0].risked == ()
+    e.hold("b", 150)
+    assert e.drop("g:stake:5:b") == ("b", 150) and e.total == 0
     assert e.pay_out({}, {}) == []

@@ -25,7 +25,7 @@ def test_bill_and_tony_natural_wins_the_200_pot():
     assert of(out, ev.CleanedOut) == [ev.CleanedOut("Tony")]
     assert of(out, ev.GameOver) == [ev.GameOver("Bill", 200, 100, ev.GameEnd.CLEANED_HOUSE)]
     assert of(out, Settle) == [Settle("a1:g1:settle:1", ("a1:g1:stake:1:Bill", "a1:g1:stake:2:Tony"),
-                                      (("Bill", 200),))]
+                                      (("Bill", 200),), (("Bill", 100), ("Tony", 100)))]
     assert t.game.phase is Phase.OVER
     assert t.ledger.wallets == {"Bill": 1100, "Tony": 900} and t.ledger.held == 0
 

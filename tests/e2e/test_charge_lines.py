@@ -1,6 +1,7 @@
-"""New York's 5% charge in `statement` and `stats` (issue 38 item 5): a charge is
-its own kind of line, "charge 2 on a bet of 40", never "wager placed -2" and
-"lost: staked 2"; `stats` counts its chips as lost but not as a round or a wager."""
+"""New York's 5% charge in `statement`, `stats` and `top` (issue 38 item 5): a charge
+is its own kind of line, "charge 2 on a bet of 40", never "wager placed -2" and
+"lost: staked 2"; `stats` counts its chips as lost but not as a round or a wager,
+and `top wagered` leaves it out too (`top net` counts it: chips lost)."""
 from __future__ import annotations
 
 import re
@@ -8,7 +9,9 @@ import re
 import pytest
 from support.telnet import Client, login, plain
 
+from server.ledger import check
 from tests.e2e.test_stats import stats_rows
+from tests.e2e.test_top import board, top
 
 pytestmark = pytest.mark.both_stores      # the same play, on SQLite and on PostgreSQL
 
@@ -30,4 +33,7 @@ async def test_a_charge_is_its_own_line_and_not_a_round(casino_factory):
     assert "staked 2" not in out and "lost" not in out
     line = stats_rows(await c.cmd_expect("stats", "Total"))["New York craps"]
     assert (line["rounds"], line["wagered"], line["lost"], line["net"]) == ("0", "0", "2", "-2"), line
+    assert [r[2:] for r in board(await top(c, "top wagered"))] == [("nyla", 0)]
+    assert [r[2:] for r in board(await top(c, "top net"))] == [("nyla", -2)]
     await c.close()
+    assert check(app.database).ok

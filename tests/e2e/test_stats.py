@@ -27,7 +27,9 @@ TITLES = {"bank_craps": "Bank craps", "roulette": "Single-zero roulette", "simpl
 
 def expected_from_statement(text: str) -> dict[str, dict[str, int]]:
     """Each table's figures, and the total, worked out from `statement`'s lines alone."""
-    rows = [MEMO.match(line) for line in plain(text).replace("\r", "").split("\n")]
+    # a movement wrapped at 80 columns continues under a hanging indent: one line again
+    text = re.sub(r"\n {4,}", " ", plain(text).replace("\r", "").replace("\xa0", " "))
+    rows = [MEMO.match(line) for line in text.split("\n")]
     rounds = []                                   # (table, staked, net), oldest first
     charges: list[tuple[str, int]] = []           # (table, charge): chips lost, not a round
     for m in reversed([r for r in rows if r]):
@@ -44,6 +46,8 @@ def expected_from_statement(text: str) -> dict[str, dict[str, int]]:
             rounds.append((table, int(forfeited[1]), -int(forfeited[1])))
         elif pot:                                 # a pot won with no stake of one's own in it
             rounds.append((table, 0, int(pot[1])))
+        elif memo.startswith("table bankroll "):  # alley craps: a bankroll paid out, no pass decided
+            pass
         else:
             assert memo == "wager placed" or "refunded" in memo, memo
     out: dict[str, dict[str, int]] = {}

@@ -125,7 +125,8 @@ chips = st.integers(min_value=1, max_value=10**12)
 def test_canonical_arguments_are_exactly_what_existing_files_store(key, table, player, amount, reason,
                                                                    stakes, pays):
     for op in (Op.mint(key, player, amount, reason), Op.hold(key, player, table, amount),
-               Op.settle(key, table, stakes, pays), Op.refund(key, table, stakes[0]),
+               Op.settle(key, table, stakes, pays), Op.settle(key, table, stakes, pays, pays),
+               Op.refund(key, table, stakes[0]),
                Op.forfeit(key, table, stakes[0])):
         assert op.args_json() == _CANONICAL.encode(op.args())
         again = Op.from_record(op.kind.value, op.scope, op.key, op.table, op.args_json())
@@ -185,7 +186,7 @@ async def test_an_earlier_version_file_is_checked_then_migrated_on_open(db_path,
             "SELECT player, wagered, won, net, wins, hidden FROM player_totals")}
         columns = {r[1] for r in conn.execute("PRAGMA table_info(accounts)")}
         conn.close()
-        assert migrated == SCHEMA_VERSION == 5
+        assert migrated == SCHEMA_VERSION == 6
         assert {"shard", "epoch"} <= columns
         assert "holds_open_by_id" in indexes and not {"holds_open", "holds_open_by_table"} & indexes
         assert {"totals_by_wins", "totals_by_net", "totals_by_wagered", "wallets_by_balance"} <= indexes

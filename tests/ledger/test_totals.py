@@ -46,7 +46,7 @@ async def test_random_play_keeps_totals_equal_to_the_settlements(database):
                 continue
             if what < 0.3 and len(stakes) == 1:
                 await led.forfeit(f"f{n}", "t", next(iter(stakes)))
-                _count(expected, staked, {})
+                _count(expected, staked, {}, staked)
                 continue
             pays = {p: rng.choice([0, a, 2 * a, a // 2]) for p, a in staked.items()}
             extra = rng.choice(players)                  # maybe one who staked nothing here
@@ -54,7 +54,7 @@ async def test_random_play_keeps_totals_equal_to_the_settlements(database):
             pays = {p: a for p, a in pays.items() if a}
             # several settlements in one batch: the writer sums a player's part per batch
             await led.settle(f"s{n}", "t", list(stakes), pays)
-            _count(expected, staked, pays)  
+            _count(expected, staked, pays, staked)
     finally:
         await led.close()
     assert totals(database) == {p: tuple(t) for p, t in expected.items()}
@@ -159,3 +159,66 @@ async def test_a_database_before_totals_is_back_filled_on_open(database):
             assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         else:
             assert conn.execute("SELECT version FROM casino_schema").fetchone()[0] == SCHEMA_VERSION
+
+
+async def test_a_settlement_that_names_its_wagers_counts_those(database):
+    """Alley craps' escrow settles whole bankrolls after a pass: `risked` says what was at
+    risk, and `top`'s wagered counts that (a player it does not name wagered nothing),
+    while net and wins are still the bankroll's change; check recounts it so."""
+    led = await Ledger.open(database)
+    try:
+        for p in ("ann", "bob", "cid"):
+            await led.mint(f"m-{p}", p, 1000, "start")
+            await led.hold(f"b-{p}", p, "alley", 100)
+        # a pass: ann shot 20, bob faded it and lost; cid sat it out
+        await led.settle("pass1", "alley", ["b-ann", "b-bob", "b-cid"],
+                         {"ann": 120, "bob": 80, "cid": 100}, risked={"ann": 20, "bob": 20})
+        for p, a in (("ann", 120), ("bob", 80), ("cid", 100)):
+            await led.hold(f"c-{p}", p, "alley", a)
+        # nobody's pass: the bankrolls paid out as they are
+        await led.settle("out", "alley", ["c-ann", "c-bob", "c-cid"],
+                         {"ann": 120, "bob": 80, "cid": 100}, risked={})
+    finally:
+        await led.close()
+    assert totals(database) == {"ann": (20, 20, 20, 1), "bob": (20, 0, -20, 0), "cid": (0, 0, 0, 0)}
+    assert check(database).ok
+
+
+async def test_a_charge_is_no_wager_on_the_board(database):
+    """New York's charge (a stake whose handle ends ':charge', settled to the house) is
+    chips lost: in net, never in wagered."""
+    led = await Ledger.open(database)
+    try:
+        await led.mint("m", "nyla", 1000, "start")
+        await led.hold("run:g:7:charge", "nyla", "ny", 2)
+        await led.settle("run:c7", "ny", ["run:g:7:charge"], {"nyla": 0})
+        await led.hold("run:g:7", "nyla", "ny", 40)
+        await led.settle("run:s8", "ny", ["run:g:7"], {"nyla": 80})
+    finally:
+        await led.close()
+    assert totals(database) == {"nyla": (40, 40, 38, 1)}
+    assert check(database).ok
+
+
+async def test_totals_before_version_6_lose_their_charges_on_open(database):
+    """A version-5 ledger counted a charge as wagered (and `ledger check` of it still
+    does); opening it migrates the totals to leave charges out."""
+    await test_a_charge_is_no_wager_on_the_board(database)
+    with raw(database) as conn:
+        conn.execute("UPDATE player_totals SET wagered = wagered + 2 WHERE player = 'nyla'")
+        if dialect(database).name == "sqlite":
+            conn.execute("PRAGMA user_version = 5")
+        else:
+            conn.execute("UPDATE casino_schema SET version = 5")
+    assert check(database).ok                     # version 5's rule: the charge was wagered
+    assert totals(database) == {"nyla": (42, 40, 38, 1)}
+    led = await Ledger.open(database)
+    await led.close()
+    assert totals(database) == {"nyla": (40, 40, 38, 1)} and check(database).ok
+
+
+def test_the_migration_names_the_charge_suffix_the_ledger_uses():
+    """schema.py imports nothing of ops: its SQL spells the suffix and its length."""
+    from server.ledger.ops import CHARGE_SUFFIX
+    from server.ledger.schema import UNCHARGE_TOTALS
+    assert f"length(h.handle) - {len(CHARGE_SUFFIX) - 1}) = '{CHARGE_SUFFIX}'" in UNCHARGE_TOTALS

@@ -23,6 +23,14 @@ move chips between stakes pass by pass. Instead:
   table) simply means that player has left with their bankroll already in their
   wallet.
 
+What was at risk: a Settle here closes whole bankrolls, though a pass put only
+the shooter's covered action and each fade at risk. So each Settle names, in
+its `risked`, the chips each player had at risk in the passes it settles
+(`at_risk`, recorded as a pass is decided; usually one pass): the ledger counts
+those, not the bankrolls, as the player's wagers (`stats`, `statement`, `top`).
+A Settle that decides no pass (a leaver paid between passes, a game cancelled,
+a table closed) names nobody: nothing was wagered in it.
+
 Keys: `<game_id>:stake:<n>:<player>` for Holds, `<game_id>:settle:<n>` for
 Settles; n counts up, so a retried intent is recognised by the ledger.
 """
@@ -41,6 +49,7 @@ class Escrow:
         self._open: dict[str, tuple[str, int]] = {}   # key -> (player, amount)
         self._holds = 0
         self._settles = 0
+        self._risked: dict[str, int] = {}             # player -> chips at risk since the last Settle
 
     @property
     def total(self) -> int:
@@ -61,6 +70,11 @@ class Escrow:
             held[player] = held.get(player, 0) + amount
         return held == {p: a for p, a in banks.items() if a > 0}
 
+    def at_risk(self, player: str, amount: int) -> None:
+        """A decided pass had `amount` of `player`'s chips at risk (named by the next Settle)."""
+        if amount > 0:
+            self._risked[player] = self._risked.get(player, 0) + amount
+
     def drop(self, key: str) -> tuple[str, int] | None:
         """The ledger refused this Hold: the stake never existed."""
         return self._open.pop(key, None)
@@ -78,6 +92,7 @@ class Escrow:
         self._settles += 1
         paid = {**pays, **rehold}
         settle = Settle(f"{self._id}:settle:{self._settles}", tuple(self._open),
-                        tuple((p, a) for p, a in paid.items() if a > 0))
+                        tuple((p, a) for p, a in paid.items() if a > 0), tuple(self._risked.items()))
         self._open.clear()
+        self._risked.clear()
         return [settle, *(self.hold(p, a) for p, a in rehold.items() if a > 0)]

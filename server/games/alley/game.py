@@ -282,6 +282,7 @@ class AlleyGame:
         results = [(p.shooter, sign * p.covered)] + [(q, -sign * a) for q, a in p.fades.items()]
         for player, delta in results:
             self._seats.bank[player] += delta
+            self._escrow.at_risk(player, abs(delta))
         self._pass, self._decided = None, self._decided + 1
         events: list[Event] = [ev.PassResolved(p.shooter, won, decision, p.covered, tuple(results)),
                                ev.Balances(self._seats.balances())]
