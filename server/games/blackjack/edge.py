@@ -1,0 +1,74 @@
+"""The house edge of basic strategy at a table: exact for an infinite shoe.
+
+Method: every first deal (the player's two cards, the dealer's up card) is
+weighed by its chance in an infinite shoe (1/13 a rank, 4/13 a ten-value
+card; two ten-value cards are a splittable pair only when of one rank, 1/4 of
+the time). The dealer peeks under an ace or a ten: a dealer blackjack takes
+the original bet (a player blackjack pushes); otherwise the player's
+blackjack is paid `pays` and any other hand is worth the best of its allowed
+plays (strategy.ranked: hit, stand, double, split to max_hands with resplits
+and double after split as the table allows, late surrender), every
+expectation taken on the dealer's final totals given no blackjack. The
+result is a Fraction: no simulation, no rounding.
+
+What "exact for an infinite shoe" leaves out: the removal of the cards
+already seen (which favours the player at few decks: a six-deck game is about
+0.05% better than this figure, one deck about 0.5%), and nothing else. The
+standard approximations that a finite-shoe calculator has to make for splits
+(each split hand played as if alone, its expectation from the pair's rank
+only) are exact here, since an infinite shoe makes the split hands
+independent. Insurance is never taken (basic strategy declines it: it pays
+2:1 on a 4/13 chance, -1/13 a unit). The edge is the expected loss per unit
+of the original bet (doubles and splits raise what is wagered, not the
+divisor), as the published figures are.
+
+The estimate for the configured shoe (decks, penetration) is simulated by
+server.games.blackjack.simulate; `odds_lines` gives both to `casino odds`.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import lru_cache
+
+from .options import BlackjackOptions
+from .strategy import CARDS, P, SAME_RANK, Rules, dealer_blackjack, ranked
+
+
+def _two_cards() -> list[tuple[int, int, int, Fraction]]:
+    """Each first two cards as (first, second, pair rank or 0, chance), unordered:
+    ten-value cards of one rank (a pair) and of two ranks (hard 20) apart."""
+    out = []
+    for a in CARDS:
+        for b in CARDS:
+            if b < a:
+                continue
+            chance = P[a] * P[b] * (1 if a == b else 2)
+            if a == b == 10:
+                out += [(10, 10, 10, 4 * SAME_RANK ** 2), (10, 10, 0, chance - 4 * SAME_RANK ** 2)]
+            else:
+                out.append((a, b, a if a == b else 0, chance))
+    return out
+
+
+TWO_CARDS = _two_cards()
+
+
+@lru_cache(maxsize=None)
+def player_ev(rules: Rules) -> Fraction:
+    """The basic-strategy player's expected result per unit bet, a whole round, exactly."""
+    ev = Fraction(0)
+    for up in CARDS:
+        peek = dealer_blackjack(up)
+        for a, b, pair, chance in TWO_CARDS:
+            if {a, b} == {1, 10}:
+                hand = (1 - peek) * rules.pays           # a dealer blackjack pushes it
+            else:
+                best = ranked(rules, a + b, a == 1 or b == 1, True, pair, up, True, True, True)[0][1]
+                hand = -peek + (1 - peek) * best
+            ev += P[up] * chance * hand
+    return ev
+
+
+def infinite_shoe_edge(options: BlackjackOptions) -> Fraction:
+    """The house edge of basic strategy, exact for an infinite shoe (a fraction of the bet)."""
+    return -player_ev(Rules.of(options))
