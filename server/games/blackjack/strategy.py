@@ -299,3 +299,13 @@ def why(hard: int, ace: bool, pair: int, up: int, values: tuple[tuple[Decision, 
     total = f"{'soft' if is_soft(hard, ace) else 'hard'} {best_total(hard, ace)}"
     words = reason.format(total=total, one=card_name(pair or 1), other=GERUND[other])
     return f"{head} - {words} ({float(value):+.1%} of the bet, {GERUND[other]} {float(second):+.1%})"
+
+
+def hint_text(options: BlackjackOptions, hand_cards: tuple[int, ...], dealer_up: int, can_double: bool = True,
+              can_split: bool = True, can_surrender: bool = True, hands: int = 1) -> str:
+    """`hint`: one line, what basic strategy does with this hand here and why, e.g.
+    'Basic strategy: hard 16 against a 10: surrender - surrender saves more than hitting
+    loses (-50.0% of the bet, hitting -54.0%)'. The `can_*` and `hands` are as for `advise`:
+    what this hand may do now, so the hint never names a play the table would refuse."""
+    return "Basic strategy: " + advise(options, hand_cards, dealer_up, can_double, can_split,
+                                       can_surrender, hands).why
