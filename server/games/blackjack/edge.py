@@ -102,14 +102,19 @@ def rules_words(options: BlackjackOptions) -> str:
 
 
 @lru_cache(maxsize=None)
-def shoe_estimate(options: BlackjackOptions, rounds: int = ODDS_ROUNDS, seed: int = ODDS_SEED) -> Estimate:
-    """The simulated edge of this table's own shoe (simulate.simulate), once a process
-    for each table's options (`casino odds` may ask for a sheet more than once)."""
+def _estimate(options: BlackjackOptions, rounds: int, seed: int) -> Estimate:
     return simulate(options, rounds, seed)
 
 
-def odds_rows(options: BlackjackOptions, rounds: int = ODDS_ROUNDS,
-              seed: int = ODDS_SEED) -> tuple[tuple[str, Fraction], ...]:
+def shoe_estimate(options: BlackjackOptions, rounds: int | None = None, seed: int | None = None) -> Estimate:
+    """The simulated edge of this table's own shoe (simulate.simulate), ODDS_ROUNDS rounds
+    from ODDS_SEED unless told; once a process for each table's options (`casino odds`
+    may ask for a sheet more than once)."""
+    return _estimate(options, ODDS_ROUNDS if rounds is None else rounds, ODDS_SEED if seed is None else seed)
+
+
+def odds_rows(options: BlackjackOptions, rounds: int | None = None,
+              seed: int | None = None) -> tuple[tuple[str, Fraction], ...]:
     """The sheet's rows: the exact infinite-shoe edge, then the shoe's estimate and its interval."""
     shoe = shoe_estimate(options, rounds, seed)
     name = f"{options.decks}-deck shoe"
@@ -118,7 +123,7 @@ def odds_rows(options: BlackjackOptions, rounds: int = ODDS_ROUNDS,
             (f"{name} high", Fraction(shoe.high)))
 
 
-def odds_lines(options: BlackjackOptions, rounds: int = ODDS_ROUNDS, seed: int = ODDS_SEED) -> list[str]:
+def odds_lines(options: BlackjackOptions, rounds: int | None = None, seed: int | None = None) -> list[str]:
     """The house edge of basic strategy at these rules, in words, with how each was found."""
     exact = infinite_shoe_edge(options)
     shoe = shoe_estimate(options, rounds, seed)
@@ -127,7 +132,7 @@ def odds_lines(options: BlackjackOptions, rounds: int = ODDS_ROUNDS, seed: int =
         f"House edge of basic strategy, infinite shoe: {float(exact):.3%} (exact: every deal weighed "
         f"by its chance, the dealer's totals given no blackjack).",
         f"House edge of basic strategy, this shoe: {shoe.edge:.2%}, 95% interval {shoe.low:.2%} to "
-        f"{shoe.high:.2%} ({shoe.rounds:,} rounds simulated, seed {seed}).",
+        f"{shoe.high:.2%} ({shoe.rounds:,} rounds simulated, seed {ODDS_SEED if seed is None else seed}).",
     ]
 
 
