@@ -125,7 +125,7 @@ def test_every_composition_of_a_hard_total_plays_alike():
     o = rules(surrender="late")
     for up in UPS:
         assert decide(o, (10, 6), up) == decide(o, (9, 7), up)
-        assert decide(o, (4, 5, 7), up) == decide(o, (4, 5, 7), up, can_surrender=False)
+        assert decide(o, (4, 5, 7), up) == decide(o, (10, 6), up, can_surrender=False)  # 3 cards: no R
 
 
 def test_double_if_allowed_else_hit_or_stand():

@@ -12,8 +12,10 @@ expectation taken on the dealer's final totals given no blackjack. The
 result is a Fraction: no simulation, no rounding.
 
 What "exact for an infinite shoe" leaves out: the removal of the cards
-already seen (which favours the player at few decks: a six-deck game is about
-0.05% better than this figure, one deck about 0.5%), and nothing else. The
+already seen, which favours the player the fewer the decks (by Wong's deck
+effects, roughly 0.6% / decks: a six-deck shoe about 0.1% better than this
+figure, one deck about 0.6%), and the cut card, which favours the dealer a
+little; simulate.py measures both for the table's own shoe. The
 standard approximations that a finite-shoe calculator has to make for splits
 (each split hand played as if alone, its expectation from the pair's rank
 only) are exact here, since an infinite shoe makes the split hands

@@ -7,8 +7,8 @@ INFINITE shoe (each card an ace, 2..9 with probability 1/13, a ten-value card
 4/13), which makes the strategy total-dependent, as published charts are: the
 cards of a hand matter only through its total, whether it is soft, and whether
 it is a pair. The dealer peeks under an ace or a ten, so every expectation of
-a decision is conditioned on the dealer not having blackjack (late surrender,
-RULES.md "Blackjack").
+a decision is conditioned on the dealer not having blackjack (the game's rules:
+American peek, late surrender only).
 
 A card is its rank value 1..10 (1 an ace, 10 any ten-value card), so this
 module needs nothing of the game but BlackjackOptions. Everything is exact
@@ -269,7 +269,8 @@ WHY: dict[tuple[Decision, Decision | None], str] = {
     (Decision.HIT, Decision.DOUBLE): "a card helps, but not enough to double the bet on one card",
     (Decision.HIT, Decision.SURRENDER): "hitting loses less than the half bet surrender gives up",
     (Decision.HIT, Decision.SPLIT): "{total} as one hand is worth more than two hands from {one}",
-    (Decision.DOUBLE, None): "one more card is likely to help, so twice the bet rides on it",
+    (Decision.DOUBLE, Decision.STAND): "the dealer busts often enough to put twice the bet on one more card",
+    (Decision.DOUBLE, None): "one more card is likely to make a strong hand, so twice the bet rides on it",
     (Decision.SPLIT, None): "two hands from {one} are worth more than one hand of {total}",
     (Decision.SURRENDER, None): "surrender saves more than {other} loses",
 }
