@@ -1,4 +1,4 @@
-"""Blackjack's rules one by one (RULES.md "Blackjack"), on stacked shoes.
+"""Blackjack's rules one by one (docs/play-blackjack.md), on stacked shoes.
 
 A stacked shoe deals its ranks in order: with one player the deal is
 player, dealer up, player, dealer hole; then hits, then the dealer's draws.

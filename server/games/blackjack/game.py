@@ -27,13 +27,23 @@ from .cards import Card
 from .events import (BetCancelled, BetPlaced, BetRefused, BetReturned, BetsOpen, Dealt, DealerPlayed,
                      Did, Event, HandView, InsuranceOffered, Insured, LastCall, Peeked, Played, Shuffled,
                      ShoeRetired, TableClosed, Turn)
-from .hands import Hand, total
+from .hands import Hand, split, total
 from .moves import Move, legal, refusal
 from .options import BlackjackOptions
 from .round import Pending, Round
 from .rounds import Countdown, Phase
-from .settlement import settle_round
+from .settlement import dealer_draws, settle_round
 from .shoe import Shoe, shuffled
+
+
+def amount_problem(amount: int, o: BlackjackOptions) -> str | None:
+    """Why a bet of `amount` is not one this table takes, or None."""
+    if amount < o.min_bet or amount > o.max_bet:
+        return f"bets here are {o.min_bet} to {o.max_bet} chips"
+    if amount % o.bet_unit:
+        return (f"{amount} is not a multiple of {o.bet_unit}: bets here are in {o.bet_unit}s, so every "
+                f"payout ({o.blackjack_pays} on a blackjack) is whole chips")
+    return None
 
 
 class BlackjackGame:
@@ -51,6 +61,7 @@ class BlackjackGame:
         self.clock = Countdown(tick_hz)
         self.phase = Phase.IDLE
         self.round = Round()
+        self.last: Round | None = None           # the round settled last, for `table`
         self.rounds = 0                          # rounds dealt
         self.shoe: Shoe | None = None
         self.shoes = 0
@@ -59,18 +70,14 @@ class BlackjackGame:
     # --- commands ----------------------------------------------------------------
     def bet(self, player: str, amount: int, note: str | None = None) -> list[Event]:
         o, r = self.options, self.round
-        problem = None
+        problem: str | None = None
         if self.phase is Phase.CLOSED:
             problem = "the table is closed"
         elif self.phase not in (Phase.IDLE, Phase.BETTING):
             problem = "the cards are out: bets for the next round open once this one is settled"
         elif player in r.bets:
             problem = f"you have bet {r.bets[player][1]} on this round already"
-        elif amount < o.min_bet or amount > o.max_bet:
-            problem = f"bets here are {o.min_bet} to {o.max_bet} chips"
-        elif amount % o.bet_unit:
-            problem = (f"{amount} is not a multiple of {o.bet_unit}: bets here are in {o.bet_unit}s, so every "
-                       f"payout ({o.blackjack_pays} on a blackjack) is whole chips")
+        problem = problem or amount_problem(amount, o)
         if problem:
             return [BetRefused(player, problem)]
         handle = self._key()
@@ -134,21 +141,15 @@ class BlackjackGame:
     def hold_refused(self, key: str, reason: str) -> list[Event]:
         """The ledger would not hold the stake with `key`: it never was (no money moved)."""
         r = self.round
-        for player, (handle, _, _) in list(r.bets.items()):
-            if handle == key:
-                del r.bets[player]
-                if not r.bets and self.phase is Phase.BETTING:
-                    self.phase = Phase.IDLE
-                    self.clock.stop()
-                return [BetCancelled(player, key, "bet", reason)]
-        for player, (handle, _) in list(r.insurance.items()):
-            if handle == key:
-                del r.insurance[player]
-                return [BetCancelled(player, key, "insurance", reason)]
-        if r.pending is not None and r.pending.key == key:
-            p, r.pending = r.pending, None
-            return [BetCancelled(p.player, key, str(p.move), reason), *self._turn(again=True)]
-        return []
+        pending = r.pending
+        cancelled = r.cancel(key)
+        if cancelled is None:
+            return []
+        if not r.bets and self.phase is Phase.BETTING:
+            self.phase = Phase.IDLE
+            self.clock.stop()
+        again = self._turn(again=True) if pending is not None and pending.key == key else []
+        return [BetCancelled(cancelled[0], key, cancelled[1], reason), *again]
 
     def leave(self, player: str) -> list[Event]:
         """Up from the table (left, sat out or dropped): a bet not yet dealt is
@@ -188,9 +189,7 @@ class BlackjackGame:
             return []
         held = self.round.held()
         events: list[Event] = [Refund(self._key(), handle) for _, handle, _ in held]
-        totals: dict[str, int] = {}
-        for player, _, chips in held:
-            totals[player] = totals.get(player, 0) + chips
+        totals = {player: sum(c for p, _, c in held if p == player) for player, _, _ in held}
         self.phase, self.round = Phase.CLOSED, Round()
         self.clock.stop()
         return events + [TableClosed(why, tuple(totals.items()))]
@@ -218,12 +217,12 @@ class BlackjackGame:
                 if ended:
                     events += self._deal()
         elif self.phase is Phase.INSURANCE:
-            ended = self._tick_decision(timed, ticks)
+            ended = self.clock.tick(timed, ticks, self.options.decision_seconds)
             if ended or set(self.round.hands) <= self.round.answered:
                 events += [Insured(p, 0, False) for p in self.round.hands if p not in self.round.answered]
                 events += self._peek()
         elif self.phase is Phase.PLAYING and self.round.pending is None:
-            if self._tick_decision(timed, ticks) and self.round.turn is not None:
+            if self.clock.tick(timed, ticks, self.options.decision_seconds) and self.round.turn is not None:
                 player, i = self.round.turn
                 hand = self.round.hands[player][i]
                 hand.done = True
@@ -233,16 +232,6 @@ class BlackjackGame:
         return self._told(events)
 
     # --- inside ----------------------------------------------------------------------
-    def _tick_decision(self, timed: bool, ticks: int) -> bool:
-        """Run the decision clock where the table is timed: whether it ran out."""
-        if not timed:
-            self.clock.stop()
-            return False
-        if not self.clock.running:
-            self.clock.start(self.options.decision_seconds)
-            return False
-        return self.clock.run(ticks)[1]
-
     def _card(self) -> Card:
         """The next card out of the shoe. A shoe that runs out mid-round (one
         deck cut deep, many splits) is followed by a fresh one shuffled from the
@@ -338,31 +327,18 @@ class BlackjackGame:
             hand.cards.append(self._card())
             hand.done = True
             return [Played(p.player, p.hand + 1, Did.DOUBLE, HandView.of(hand)), *self._turn()]
-        aces = hand.cards[0].ace
-        other = Hand([hand.cards.pop()], hand.bet, [hand.stakes.pop()], split=True, split_aces=aces)
-        hand.split, hand.split_aces = True, aces
-        hands.insert(p.hand + 1, other)
-        for h in (hand, other):
-            h.cards.append(self._card())
-            more = h.pair and self.options.resplit_aces and len(hands) < self.options.max_hands
-            h.done = h.total >= 21 or (aces and not more)
+        other = split(hands, p.hand, self._card, self.options)
         events: list[Event] = [Played(p.player, p.hand + 1, Did.SPLIT, HandView.of(hand), HandView.of(other))]
         return events + self._turn(again=not hand.done)
 
     def _dealer_plays(self) -> list[Event]:
         r, o = self.round, self.options
-        live = r.live()
-        if live and len(r.dealer) == 2 and total(r.dealer)[0] == 21:
-            live = False                                   # a dealer blackjack: nothing to draw
-        while live:
-            n, soft = total(r.dealer)
-            if n > 17 or (n == 17 and not (soft and o.hits_soft_17)):
-                break
-            r.dealer.append(self._card())
+        live = r.live() and total(r.dealer)[0] != 21         # a dealer blackjack draws nothing
+        dealer_draws(r.dealer, live, o.hits_soft_17, self._card)
         events: list[Event] = [DealerPlayed(tuple(r.dealer), live)]
         stakes = [*r.stakes, *(handle for handle, _ in r.insurance.values())]
         events += settle_round(r.number, r.hands, r.insurance, stakes, r.dealer, o.pays, self._key, r.away)
-        self.round, self.phase = Round(), Phase.IDLE
+        self.last, self.round, self.phase = r, Round(), Phase.IDLE
         self.clock.stop()
         if self.shoe is not None and self.shoe.cut_out:
             events.append(ShoeRetired(self.shoe.number, self.shoe.dealt))

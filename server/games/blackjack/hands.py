@@ -2,14 +2,15 @@
 
 An ace counts 11 where that does not bust the hand, else 1; a hand with an
 ace counted 11 is "soft" ("soft 17"). A blackjack is an ace and a ten-value
-card as a hand's first two cards, never after a split (RULES.md).
+card as a hand's first two cards, never after a split (docs/play-blackjack.md).
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from .cards import Card
+from .options import BlackjackOptions
 
 
 def total(cards: Sequence[Card]) -> tuple[int, bool]:
@@ -71,9 +72,25 @@ class Hand:
 
     @property
     def live(self) -> bool:
-        """Still against the dealer's hand (RULES.md: the dealer draws only for such hands)."""
+        """Still against the dealer's hand (the dealer draws only for such hands)."""
         return not (self.bust or self.surrendered or self.blackjack)
 
     @property
     def said(self) -> str:
         return said(self.cards, self.split)
+
+
+def split(hands: list[Hand], i: int, card: Callable[[], Card], options: BlackjackOptions) -> Hand:
+    """Split hands[i] in two (its last stake is the new hand's), a card to each:
+    the new hand follows it. Split aces are done with one card each, unless
+    they pair again where the table resplits aces and has room for a hand more."""
+    hand = hands[i]
+    aces = hand.cards[0].ace
+    other = Hand([hand.cards.pop()], hand.bet, [hand.stakes.pop()], split=True, split_aces=aces)
+    hand.split, hand.split_aces = True, aces
+    hands.insert(i + 1, other)
+    for h in (hand, other):
+        h.cards.append(card())
+        more = h.pair and options.resplit_aces and len(hands) < options.max_hands
+        h.done = h.total >= 21 or (aces and not more)
+    return other

@@ -1,7 +1,7 @@
 """A blackjack table's options, and the config keys that build them.
 
-`BlackjackOptions` is the rules of one table as plain data (RULES.md,
-"Blackjack"): the dealer, the table view, `casino odds` and `hint` all read
+`BlackjackOptions` is the rules of one table as plain data (its play page
+says them to players): the dealer, the table view, `casino odds` and `hint` all read
 this one value, so a rule is named once. `BLACKJACK_KEYS` declares what a
 `game: blackjack` entry of casino_tables may say; `read` checks every key
 with file:line errors, and `problems()` is the same check for options built
@@ -50,7 +50,7 @@ def as_word(choices: tuple[str, ...]) -> Callable[[object, str | None], str]:
 
 @dataclass(frozen=True)
 class BlackjackOptions:
-    """Defaults are RULES.md's: six decks cut at 75%, 3:2, the dealer stands on
+    """Defaults are the casino's: six decks cut at 75%, 3:2, the dealer stands on
     soft 17, up to 4 hands, double after split, no resplit of aces, no surrender;
     a 10 s betting window with last call at 3 s left, 30 s a decision."""
     variant: ClassVar[None] = None      # one game, no variants (config.model.GameOptions)

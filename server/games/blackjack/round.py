@@ -72,3 +72,18 @@ class Round:
         if pending is not None:
             out.append((pending.player, pending.key, self.hands[pending.player][pending.hand].bet))
         return out
+
+    def cancel(self, key: str) -> tuple[str, str] | None:
+        """Forget the stake with `key` (its hold was refused): (player, what it was), or None."""
+        for player, (handle, _, _) in list(self.bets.items()):
+            if handle == key:
+                del self.bets[player]
+                return player, "bet"
+        for player, (handle, _) in list(self.insurance.items()):
+            if handle == key:
+                del self.insurance[player]
+                return player, "insurance"
+        if self.pending is not None and self.pending.key == key:
+            p, self.pending = self.pending, None
+            return p.player, str(p.move)
+        return None

@@ -1,6 +1,6 @@
 """The round's phases and its one clock, counted in ticks.
 
-Time exists only as ticks handed in (RULES.md "Table timing"): the betting
+Time exists only as ticks handed in (docs/architecture.md "Time is ticks"): the betting
 window with its last call, and each decision's `decision_seconds`, are
 counts of ticks here, set from seconds once. Nothing keeps a timer.
 """
@@ -55,3 +55,14 @@ class Countdown:
         call = bool(self.call_at) and not self.called and self.left <= self.call_at
         self.called = self.called or call
         return call, self.left == 0
+
+    def tick(self, timed: bool, ticks: int, seconds: float) -> bool:
+        """A decision's clock: started where the table is timed (stopped where it
+        is not: a player alone is never hurried); whether it ran out."""
+        if not timed:
+            self.stop()
+            return False
+        if not self.running:
+            self.start(seconds)
+            return False
+        return self.run(ticks)[1]

@@ -5,7 +5,7 @@ Settle whose pays are summed per player, so the ledger writes one durable
 transaction and `stats` counts one round per player however many hands a
 split made. Each player then gets one Settlement with a line per hand.
 
-What a hand returns (RULES.md): a surrender half its bet; a bust nothing,
+What a hand returns (docs/play-blackjack.md): a surrender half its bet; a bust nothing,
 whatever the dealer does; a blackjack its bet plus `pays` times it, or its
 bet back against a dealer blackjack; against a dealer blackjack any other
 hand loses; otherwise twice its stake on a win, its stake on a push.
@@ -43,6 +43,16 @@ def hand_line(hand: Hand, dealer: Sequence[Card], pays: Fraction) -> HandLine:
     if dealer_total > 21 or hand.total > dealer_total:
         return HandLine(view, Outcome.WON, hand.staked * 2)
     return HandLine(view, Outcome.PUSH, hand.staked)
+
+
+def dealer_draws(cards: list[Card], live: bool, hits_soft_17: bool, card: Callable[[], Card]) -> None:
+    """The dealer's hand drawn to 17 (hitting a soft 17 where the table says so),
+    only if some player hand is live; else the dealer keeps two cards."""
+    while live:
+        n, soft = total(cards)
+        if n > 17 or (n == 17 and not (soft and hits_soft_17)):
+            return
+        cards.append(card())
 
 
 def settle_round(round_no: int, hands: Mapping[str, Sequence[Hand]], insurance: Mapping[str, tuple[str, int]],

@@ -1,6 +1,6 @@
 """The shoe: `decks` decks shuffled by a provably fair Fisher-Yates, and its cut card.
 
-RULES.md "Blackjack": swap i (from the last card down to the second) is a
+docs/play-blackjack.md "The shoe": swap i (from the last card down to the second) is a
 fair draw in [0, i + 1) from the table's commit/reveal source, so the whole
 shoe follows from the server seed committed before it was shuffled and the
 client seed: `casino verify --draw shoe` rebuilds it card for card
