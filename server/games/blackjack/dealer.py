@@ -28,7 +28,7 @@ from server.games.seam import AnyDealer, Dealer, Event, HandResult, Note, Notice
 from server.games.seating import Seating
 
 from . import view
-from .events import BetRefused, DealerPlayed, HandView, Settlement, ShoeRetired, TableClosed
+from .events import BetRefused, BetReturned, DealerPlayed, HandView, Settlement, ShoeRetired, TableClosed
 from .game import BlackjackGame
 from .moves import Move as Decision
 from .moves import legal
@@ -83,7 +83,9 @@ class BlackjackDealer(Dealer[TableSnapshot]):
         return self._after(events)
 
     def unseated(self, player: str, how: str) -> list[Event]:
-        events: list[Event] = [*self.game.leave(player)]
+        # The player is up already, so they read their refund as a Note, not as a fact of the table.
+        events: list[Event] = [Note((e.player,), f"Your bet of {e.amount} is back in your wallet: {e.why}.")
+                               if isinstance(e, BetReturned) else e for e in self.game.leave(player)]
         if how != "gone" and player in self.game.round.hands:
             events.append(Note((player,), "Your hands stand; what they win goes to your wallet."))
         return self._after(events)

@@ -105,7 +105,7 @@ def event_lines(snap: TableSnapshot, event: object, viewer: Viewer) -> list[str]
                 "('fair'), and a fresh shoe comes with the next round."]
     if isinstance(event, TableClosed):
         mine = sum(chips for p, chips in event.refunded if p == me)
-        return [f"The table closes ({event.reason}): {mine} chips back to your wallet."] if mine else []
+        return [f"Refunded to your wallet: {mine} chips, the stakes of a round not settled."] if mine else []
     return []
 
 
