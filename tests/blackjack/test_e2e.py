@@ -7,10 +7,13 @@ shoe's, so each turn is played from what the table shows: the test reads
 whose turn it is and which moves are open from the table, and types them."""
 from __future__ import annotations
 
+import asyncio
 import re
 
 import pytest
+import telnetlib3
 
+from support.gmcp import ScriptingClient, command, packages, until
 from support.telnet import Client, login, plain
 
 from server.games.blackjack.moves import legal
@@ -93,6 +96,9 @@ async def test_one_player_goes_up_sits_bets_and_plays_a_round_alone(casino_facto
         await ann.cmd_expect("play blackjack", "Welcome"))
     rules = plain(await ann.cmd("table rules"))
     assert "A blackjack pays 3:2" in rules and "stands on soft 17" in rules and "No surrender." in rules
+    seated_help = " ".join(plain(await ann.cmd("help blackjack")).split())
+    assert "The rules at your table, blackjack:" in seated_help and "No surrender." in seated_help
+    assert "--draw shoe --decks 6" in seated_help
     assert "is not a multiple of 2" in plain(await ann.cmd("bet 7"))
     assert "bets here are 2 to 1000 chips" in plain(await ann.cmd("bet 1002"))
     said = {"ann": plain(await ann.cmd("bet 10.50"))}
@@ -204,3 +210,28 @@ async def test_shutdown_mid_round_refunds_every_bet(casino_factory):
     text = plain(await ann.read_until_closed())
     if not settled:
         assert "Refunded to your wallet: 100 chips, the stakes of a round not settled." in " ".join(text.split())
+
+
+async def test_a_gmcp_client_gets_the_hands_and_totals_as_data(casino_factory):
+    app = await casino_factory(seed=45, limits=FAST)
+    reader, writer = await telnetlib3.open_connection(
+        "127.0.0.1", app.port, client_factory=ScriptingClient, connect_minwait=0.05,
+        connect_maxwait=1.0, encoding="utf8")
+    client = writer.protocol
+    try:
+        await until(reader, "Name:")
+        await command(reader, writer, "create gmcpbj secret123", "Exits:")
+        await command(reader, writer, "up", "Exits:")
+        await command(reader, writer, "play blackjack")
+        await command(reader, writer, "bet 10")
+        await tick(app, 0.1)
+        await until(reader, "Round 1: the dealer shows")
+        await asyncio.sleep(0)          # let the data that follows the text be read
+        table = packages(client, "Casino.Table")[-1]
+        assert table["table"] == "blackjack" and table["game"] == "blackjack"
+        (hand,) = table["hands"]["gmcpbj"]
+        assert len(hand["cards"]) >= 2 and hand["total"] and hand["bet"] in (10, 20)
+        if game(app).phase is not Phase.IDLE:
+            assert table["dealer"]["cards"][1] is None and table["dealer"]["total"] is None
+    finally:
+        writer.close()

@@ -3,7 +3,7 @@ shoe's seed, and what each viewer reads, by ticks (no server, no sleeps)."""
 from __future__ import annotations
 
 import pytest
-from table_helpers import HZ, config, notices, of, seat, table, text
+from bj_table import HZ, config, notices, of, seat, table, text
 
 from server.dice.fair import FairDice
 from server.dice.view import fair_lines

@@ -25,7 +25,7 @@ BLACKJACK = GameEntry(
     make=make,
     aliases=("21", "twenty-one"),
     help_lines=(
-        "Bet, then play each hand against the dealer's: closer to 21 than the dealer without going over "
+        "Bets and what they pay: bet, then play each hand against the dealer's: closer to 21 than the dealer without going over "
         "wins 1:1; a blackjack (an ace and a ten-value card as your first two) pays 3:2 or 6:5, as the "
         "table says. Cards count as marked, J Q K 10, an ace 1 or 11 ('soft 17' counts an ace as 11).",
         "With others at the table the first bet opens a betting window with a last call, then the deal; "
@@ -34,4 +34,5 @@ BLACKJACK = GameEntry(
         "'table rules' says every rule of the table you sit at; 'fair' shows the shoe's commitment.",
     ),
     draws=SHOE,
+    help_has_table_rules=True,
 )
