@@ -133,6 +133,7 @@ async def test_three_players_and_a_watcher_play_rounds_with_the_clock(casino_fac
     said = {n: "" for n in names}
     watched = ""
     nets = {n: 0 for n in names}
+    wins = {n: 0 for n in names}                                 # rounds won: `top wins` counts them
     splits = 0
     for rnd in range(1, 9):
         said["ann"] += await clients["ann"].cmd("bet 10")
@@ -153,6 +154,7 @@ async def test_three_players_and_a_watcher_play_rounds_with_the_clock(casino_fac
             found = [int(net) for r, net in NET.findall(plain(said[n])) if int(r) == rnd]
             assert len(found) == 1, (n, rnd)                     # one settlement a player a round
             nets[n] += found[0]
+            wins[n] += found[0] > 0
         if splits and rnd >= 3:
             break
     played = rnd
@@ -163,6 +165,10 @@ async def test_three_players_and_a_watcher_play_rounds_with_the_clock(casino_fac
         stats = plain(await clients[n].cmd("stats"))
         line = next(ln for ln in stats.splitlines() if "Blackjack" in ln)
         assert re.search(rf"\b{played}\b", line), line           # a round is a round, splits or not
+    board = plain(await clients["ann"].cmd("top wins"))
+    for n in names:
+        if wins[n]:
+            assert re.search(rf"\. {n} +{wins[n]}\b", board), (n, wins[n], board)
     assert "Seated: ann, bob, cat." in plain(await clients["ann"].cmd("table"))
     for c in (*clients.values(), zed):
         await c.close()
