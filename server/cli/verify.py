@@ -18,7 +18,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="recompute provably fair dice (or wheel pockets) from a revealed server seed",
         description="Print the dice of roll NONCE (and the next COUNT-1) for a "
         "server seed and client seed, and the server seed's SHA-256 commitment. "
-        "With --draw N print draws in [0, N) instead (--draw 37: wheel pockets).",
+        "With --draw N print draws in [0, N) instead (--draw 37: wheel pockets); "
+        "with --draw shoe and --decks D the whole blackjack shoe shuffled from NONCE on.",
     )
     p.add_argument("--server-seed", required=True, help="the revealed server seed (hex text)")
     p.add_argument("--client-seed", required=True, help="the client seed used for the roll")
@@ -26,7 +27,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--count", type=int, default=1, help="how many rolls from NONCE on (default 1)")
     p.add_argument("--draw", default="36", metavar="N|NAME",
                    help="the draw size, 2 to 2**32 (default 36: two dice; 37: a wheel's pocket), "
-                        "or a kind of draw by name (dice, wheel, die, ...)")
+                        "or a kind of draw by name (dice, wheel, die, shoe ...)")
+    p.add_argument("--decks", type=int, default=6,
+                   help="with --draw shoe: the decks of the shoe (1-8, default 6); --nonce 0 for a "
+                        "seed's first shoe")
     p.set_defaults(func=run)
 
 
@@ -48,6 +52,13 @@ def run(args: argparse.Namespace) -> int:
         print(f"casino verify: --draw must be {MIN_DRAW} to {MAX_DRAW} or one of {', '.join(named)}")
         return 2
     print(f"commitment (SHA-256 of the server seed): {commitment(args.server_seed)}")
+    if kind.rebuild is not None:
+        if not 1 <= args.decks <= 8:
+            print("casino verify: --decks must be 1 to 8")
+            return 2
+        for line in kind.rebuild(args.server_seed, args.client_seed, args.nonce, args.decks):
+            print(line)
+        return 0
     values = derive_draws(args.server_seed, args.client_seed, args.nonce, args.count, kind.outcomes)
     for nonce, value in enumerate(values, start=args.nonce):
         print(kind.line(nonce, value))

@@ -470,6 +470,9 @@ def help_topic(app: GeneralApp, word: str, operator: bool, at: GameEntry | None 
     at, `seat`), or a suggestion."""
     from server.commands.tables import game_help, topic_help
     lines = game_help(app, word, at)
+    if (lines and seat is not None and seat.entry is at and at.help_has_table_rules
+            and word.lower() in (at.key, at.word, *at.aliases)):
+        return lines + [f"The rules at your table, {seat.id}:", *seat.rules()]
     if lines:
         return lines
     registry = app.registry

@@ -31,6 +31,10 @@ class DrawKind:
     count: int = 1                              # values per draw
     low: int = 0                                # the smallest value
     high: int = 0                               # the largest value
+    # A kind whose draws are whole shuffles (a blackjack shoe: draws of every size
+    # from 2 up): how `casino verify --draw <name>` rebuilds one, as lines, from
+    # (server seed, client seed, first nonce, decks); None for one value a draw.
+    rebuild: Callable[[str, str, int, int], list[str]] | None = None
 
     def line(self, nonce: int, value: int) -> str:
         """One draw as `fair` and `casino verify` print it."""

@@ -55,6 +55,9 @@ def _segments(r: Revealed) -> str:
 
 def _served(r: Revealed, kinds: tuple[DrawKind, ...]) -> str:
     """What a retired seed served: rolls as before, other draws with their --draw."""
+    shuffle = next((k for k in kinds if k.rebuild is not None), None)
+    if shuffle is not None and len(r.sizes) > 2:
+        return f"{r.rolls} draws, {shuffle.name} shuffles (--draw {shuffle.name}): {_segments(r)}"
     if r.sizes in ((), (DICE_OUTCOMES,)):
         return f"{r.rolls} roll(s): {_segments(r)}"
     noun = kind_of(r.sizes[0], kinds).one if len(r.sizes) == 1 else "draw"
@@ -99,6 +102,9 @@ def fair_lines(dice: FairDice, kind: DrawKind = DICE, show_revealed: int = SHOW_
             lines.append(f"  {r.server_seed}")
             lines.append(f"    commitment {r.commitment}")
             lines.append(f"    {_served(r, kinds)}")
+    if kind.rebuild is not None:          # a whole shuffle: rebuilt at once, not draw by draw
+        lines.append(f"Check a {kind.name}: {_VERIFY} --draw {kind.name} --decks D")
+        return lines
     # Before any draw, how the table's own kind is checked.
     sizes = {r.n for r in dice.rolls}.union(*(r.sizes for r in revealed)) or {kind.outcomes}
     lines.extend(_check_lines(sizes, kinds))

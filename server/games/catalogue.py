@@ -14,6 +14,7 @@ from typing import Iterator
 from server.config.model import GameOptions, TableConfig
 from server.dice.kinds import SHARED, DrawKind
 from server.games.alley.entry import ALLEY
+from server.games.blackjack.entry import BLACKJACK
 from server.games.craps.entry import (BANK_CRAPS, CRAPLESS_CRAPS, DICELESS_CRAPS, DIE_RICH_CRAPS,
                                       HIGH_POINT_CRAPS, NEW_YORK_CRAPS)
 from server.games.pig.entry import PIG
@@ -56,7 +57,8 @@ GAMES = Catalogue((BANK_CRAPS, SIMPLIFIED, ALLEY, PIG, ROULETTE,
                    NEW_YORK_CRAPS,
                    DICELESS_CRAPS,
                    HIGH_POINT_CRAPS,
-                   DIE_RICH_CRAPS))
+                   DIE_RICH_CRAPS,
+                   BLACKJACK))
 
 
 def register(entry: GameEntry) -> None:

@@ -306,6 +306,10 @@ class GameEntry:
     # help <topic> for a player seated at one of its tables: the topics with that table's own
     # figures ("12 pays 3:1 here"); None: the general topics serve everyone
     table_topics: Callable[[TableConfig[GameOptions]], Mapping[str, str]] | None = None
+    # `help <word>` from a player at one of its tables goes on with that table's own
+    # rules (`table rules`): where the rules are the table's options (blackjack's decks,
+    # payout, soft 17, surrender), the game's page alone cannot say them
+    help_has_table_rules: bool = False
 
     @property
     def words(self) -> dict[str, str]:

@@ -1,3 +1,5 @@
+"""Puts this folder on sys.path so the tests can import roulette_helpers
+(pytest runs with --import-mode=importlib)."""
 import sys
 from pathlib import Path
 

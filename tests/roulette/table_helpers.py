@@ -7,9 +7,11 @@ from pathlib import Path
 
 from server.config.load import load_config
 from server.dice.source import FixedDraws
-from server.games.seam import Note, Notice, Viewer
-from server.render.prefs import Prefs
 from support.pure_table import PureTable
+from support.table_facts import notes as notes
+from support.table_facts import notices as notices
+from support.table_facts import of as of
+from support.table_facts import text as text
 
 ROOT = Path(__file__).resolve().parents[2]
 HZ = 10
@@ -47,19 +49,3 @@ def seat(t: PureTable, *players: str, wallet: int = 1000) -> PureTable:
 def bet(t: PureTable, player: str, words: str, wallet: int = 1000) -> list:
     return t.act(player, ["bet", *words.split()], wallet)
 
-
-def of(events, cls) -> list:
-    return [e for e in events if isinstance(e, cls)]
-
-
-def notes(events, player: str | None = None) -> str:
-    return " | ".join(e.text for e in of(events, Note) if player is None or e.to is None or player in e.to)
-
-
-def notices(events) -> dict[str, str]:
-    return {e.player: e.text for e in of(events, Notice)}
-
-
-def text(t: PureTable, events, who: str = "ann", prefs: Prefs | None = None) -> str:
-    viewer = Viewer(who, prefs or Prefs(), seated=who in t.seated())
-    return "\n".join(line for e in events for line in t.render(e, viewer))

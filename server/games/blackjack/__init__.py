@@ -1,1 +1,1 @@
-"""Blackjack (the pinned rules of blackjack): American rules, a shoe of up to eight decks, up to seven seats."""
+"""Blackjack (docs/play-blackjack.md): American rules, a shoe of up to eight decks, up to seven seats."""
