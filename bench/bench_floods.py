@@ -156,10 +156,16 @@ async def attack(port: int, kind: str, count: int, addresses: int, seconds: floa
             c = Conn(reader, writer)
             await c.until_prompt()
             await c.cmd(f"f{i:04d}")
-            await c.cmd(PASSWORD)
+            while b"busy checking passwords" in (said := await said_to(c, PASSWORD)):
+                await asyncio.sleep(0.2)          # "try again in a moment" (real time: a bench)
+                await c.cmd(f"f{i:04d}")
+            assert b"chips" in said, said          # logged in: no longer counted as logging in
         return reader, writer
 
-    gate = asyncio.Semaphore(addresses * 2)       # logins at once: below hashes_per_ip a source
+    # logins at once: below hashes_per_ip a source (i % addresses spreads them) and below
+    # hash_queue in all (past it a login is told the casino is busy, and stays at the prompt,
+    # counted among its address's login_connections_per_ip)
+    gate = asyncio.Semaphore(min(addresses * 2, 24))
 
     async def opened(i: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
         async with gate:
@@ -184,6 +190,18 @@ async def attack(port: int, kind: str, count: int, addresses: int, seconds: floa
         writer.close()
     await asyncio.gather(*(flood(r, w) for r, w in conns))
     return sent
+
+
+async def said_to(c: Conn, line: str) -> bytes:
+    """What the server answers `line` with, up to its prompt (IAC GA)."""
+    c.w.write(line.encode() + b"\r\n")
+    buf = b""
+    while (at := buf.find(bytes([255, 249]))) < 0:
+        chunk = await c.r.read(65536)
+        if not chunk:
+            raise ConnectionError("closed")
+        buf += chunk
+    return buf[:at]
 
 
 def attacker_main(argv: list[str]) -> None:

@@ -134,10 +134,21 @@ class Clients:
         return [(cid, s) for cid, s in self.sessions.items()
                 if cid not in self.known and self.shard.get(cid) == shard and cid not in self.moving]
 
-    def wait(self, cid: int, lines: list[str | TooLong]) -> None:
-        """Typed while no game process listens: kept for the next one (a few lines each)."""
+    def wait(self, cid: int, lines: list[str | TooLong]) -> int:
+        """Typed while no game process listens, or while it does not read what it was
+        sent (server/portal/backlog.py): kept for it, a few lines each; how many of
+        `lines` found no room (the caller tells the player)."""
         kept = self.waiting.setdefault(cid, [])
-        kept.extend(lines[:max(0, BUFFERED_LINES - len(kept))])
+        room = max(0, BUFFERED_LINES - len(kept))
+        kept.extend(lines[:room])
+        return max(0, len(lines) - room)
+
+    def lines_in(self, cid: int, session: Session, lines: list[str | TooLong]) -> protocol.In:
+        """The `in` message of `lines`, with the client facts that changed since last told."""
+        message: protocol.In = {"t": "in", "id": cid, "l": protocol.pack_lines(lines)}
+        if changed := self.changed_facts(cid, session):
+            message["x"] = changed
+        return message
 
     def handed_back(self, returned: dict[int, list[str | TooLong]]) -> None:
         """Lines a stopping game process did not handle (`again`): typed before what

@@ -100,6 +100,11 @@ class GameProcess:
         if not self.ended and not self.writer.is_closing():
             self.outbox.send(message)
 
+    def full(self) -> bool:
+        """Whether it has left so much of what it was sent unread (paused, stuck) that no
+        more input should go to it for now (protocol.Outbox.full)."""
+        return self.outbox.full()
+
     def end(self) -> None:
         """Send nothing more: the game process reads to the end of what it was sent, then exits."""
         self.ended = True

@@ -47,6 +47,7 @@ from server.net.lines import TooLong
 from server.net.session import Session
 from server.net.throttle import ConnectionCounter
 from server.portal import accept, protocol
+from server.portal.backlog import Backlog
 from server.portal.clients import Clients
 from server.portal.dialing import DialedShard
 from server.portal.handover import Handed
@@ -98,6 +99,8 @@ class Portal:
         self.silence = Silence(self.shards.values, self.manager.seconds(1),
                                self.manager.seconds(config.settings.limits.game_silence))
         self.manager.subscribe(self.silence)
+        self.backlog = Backlog(self.clients, lambda: self.shards)   # input held while a game process does not read
+        self.manager.subscribe(self.backlog)
 
     # --- what the edges use (server.net.edge_app.EdgeApp, telnet's Listed) ------------------
     @property
@@ -150,7 +153,10 @@ class Portal:
         session.resized = lambda: self._facts_changed(session)
         logs.event(log, "connect", ip=session.ip, id=cid)
         if (game := self.shards[self.door].serving()) is not None:
-            game.send(self.clients.opened(cid, session))
+            if game.full():                # opened once it reads again (server/portal/backlog.py)
+                self.backlog.opening(self.door)
+            else:
+                game.send(self.clients.opened(cid, session))
         else:                              # opened once the next game process is ready
             session.relay(self.shards[self.door].notice() + "\r\n", prompt=True)
 
@@ -158,14 +164,12 @@ class Portal:
         cid = self.clients.ids.get(session)
         if cid is None or not lines:
             return
-        game = self.shards[self.clients.shard[cid]].serving()
-        if game is None or cid in self.clients.moving:
-            self.clients.wait(cid, lines)
+        shard = self.clients.shard[cid]
+        game = self.shards[shard].serving()
+        if game is None or cid in self.clients.moving or self.backlog.holds(cid, game):
+            self.backlog.park(cid, session, lines, shard if game is not None else None)
             return
-        message: protocol.In = {"t": "in", "id": cid, "l": protocol.pack_lines(lines)}
-        if changed := self.clients.changed_facts(cid, session):
-            message["x"] = changed
-        game.send(message)
+        game.send(self.clients.lines_in(cid, session, lines))
 
     async def on_disconnect(self, session: Session) -> None:
         cid = self.clients.ids.get(session)
@@ -179,8 +183,8 @@ class Portal:
         cid = self.clients.ids.get(session)
         if cid is None or cid in self.clients.moving:
             return
-        if (game := self.shards[self.clients.shard[cid]].serving()) is None:
-            return
+        if (game := self.shards[self.clients.shard[cid]].serving()) is None or self.backlog.holds(cid, game):
+            return                         # told with its next line
         if changed := self.clients.changed_facts(cid, session):
             game.send({"t": "x", "id": cid, "x": changed})
 

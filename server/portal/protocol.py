@@ -86,6 +86,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections import deque
 from typing import AsyncIterator, Literal, NotRequired, TypedDict, TypeGuard, cast
 
 from server.net.lines import TooLong, valid_text
@@ -97,6 +98,8 @@ LINE_LIMIT = 1 << 22       # bytes: the longest message line either side reads (
 BATCH_LIMIT = LINE_LIMIT // 2   # bytes of connections a hello or conns message holds at most
 MAX_FACT = 256             # characters of one client fact a message carries (a TTYPE, a LANG)
 MAX_FACT_ITEMS = 64        # ... and items of a list fact (gmcp_modules)
+HOLD_BYTES = 1 << 20       # bytes the portal holds for a game process that does not read (Outbox.full) ...
+HOLD_MESSAGES = 10_000     # ... and messages: past either, its input waits a few lines a connection
 CHUNK = 1 << 16            # bytes read at once: every message they hold is handled before the next read
 FACTS = ("ttype1", "ttype2", "ttype3", "ttype4", "TERM", "LANG", "cols", "rows",
          "agreed_charset", "scrolls")
@@ -406,11 +409,22 @@ class Outbox:
     A crowd's commands and their replies are many small messages a turn: one
     write (one system call, one wake-up of the other side) for all of them
     costs a fraction of one each. The write happens at the end of the turn
-    (call_soon); `flush` writes now, before a drain, an end or a close."""
+    (call_soon); `flush` writes now, before a drain, an end or a close.
+
+    It also says what this process holds for the other side (`held`): the
+    messages not yet written, and those written that the kernel has not yet
+    taken (the transport's buffer, which grows without bound when the other
+    side stops reading: a paused game process). Past HOLD_BYTES or
+    HOLD_MESSAGES the link is `full`, and the portal sends no more input on it
+    until it drains (server/portal/backlog.py)."""
 
     def __init__(self, writer: asyncio.StreamWriter) -> None:
         self.writer = writer
         self._parts: list[bytes] = []
+        self._size = 0                 # bytes in _parts
+        self._written = 0              # bytes ever handed to the transport
+        self._writes: deque[tuple[int, int]] = deque()   # each write the kernel may not have taken all of:
+        self._in_writes = 0            # (_written at its end, its messages); their messages in all
 
     def send(self, message: Message) -> None:
         line = encode(message)
@@ -419,6 +433,7 @@ class Outbox:
         if not self._parts:
             asyncio.get_running_loop().call_soon(self.flush)
         self._parts.append(line)
+        self._size += len(line)
 
     @staticmethod
     def _too_long(message: Message, size: int) -> bytes:
@@ -432,9 +447,27 @@ class Outbox:
 
     def flush(self) -> None:
         if self._parts:
-            data, self._parts = b"".join(self._parts), []
+            data, count = b"".join(self._parts), len(self._parts)
+            self._parts, self._size = [], 0
             if not self.writer.is_closing():
                 self.writer.write(data)
+                self._written += len(data)
+                self._writes.append((self._written, count))
+                self._in_writes += count
+
+    def held(self) -> tuple[int, int]:
+        """Bytes and messages held here for the other side: not yet written, or
+        written and not yet taken by the kernel (a write partly taken counts whole)."""
+        buffered = self.writer.transport.get_write_buffer_size()
+        taken = self._written - buffered
+        while self._writes and self._writes[0][0] <= taken:
+            self._in_writes -= self._writes.popleft()[1]
+        return self._size + buffered, len(self._parts) + self._in_writes
+
+    def full(self) -> bool:
+        """Whether the other side has left so much unread that no more input should go."""
+        size, count = self.held()
+        return size >= HOLD_BYTES or count >= HOLD_MESSAGES
 
 
 async def messages(reader: asyncio.StreamReader) -> AsyncIterator[Message]:

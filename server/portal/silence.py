@@ -49,5 +49,5 @@ class Silence:
             if game.quiet >= self.limit and not game.told_quiet:
                 game.told_quiet = True
                 shard.tell(NOT_ANSWERING)
-            if ping:
+            if ping and not game.full():       # one that has not read what it was sent needs no more
                 game.send({"t": "ping"})

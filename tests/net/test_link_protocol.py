@@ -112,3 +112,32 @@ def test_player_text_is_valid_unicode_at_the_door() -> None:
     splitter = LineSplitter(100)
     assert splitter.feed("say \ud800 and \udfff\r\nlook\r\n") == ["say \ufffd and \ufffd", "look"]
     assert valid_text("plain \u2660") == "plain \u2660"
+
+
+def test_the_outbox_knows_what_a_reader_that_does_not_read_has_left_it() -> None:
+    """What the kernel has not taken stays in the transport's buffer: `held` counts it,
+    `full` says so past HOLD_BYTES, and both fall once the other side reads."""
+    async def run() -> None:
+        import socket
+        ours, theirs = socket.socketpair()
+        _, writer = await asyncio.open_unix_connection(sock=ours)
+        outbox = protocol.Outbox(writer)
+        line: protocol.In = {"t": "in", "id": 1, "l": ["x" * 1000]}
+        for _ in range(3000):                  # 3 MB the far end does not read
+            outbox.send(line)
+        assert outbox.held() == (3000 * len(protocol.encode(line)), 3000) and outbox.full()   # not yet written
+        outbox.flush()
+        held, messages = outbox.held()
+        assert outbox.full() and held >= protocol.HOLD_BYTES and 0 < messages <= 3000
+        theirs.setblocking(False)
+        while outbox.full():                   # the far end reads: the kernel takes the rest
+            try:
+                while theirs.recv(1 << 20):
+                    pass
+            except BlockingIOError:
+                pass
+            await asyncio.sleep(0)             # a turn for the transport to write what it can
+        assert outbox.held()[0] < protocol.HOLD_BYTES
+        writer.close()
+        theirs.close()
+    asyncio.run(run())
