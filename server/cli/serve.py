@@ -65,6 +65,9 @@ def run(args: argparse.Namespace) -> int:
               else settings_or_report(Path(args.config), sys.stderr))
     if config is None:
         return 1
+    if config.settings.log_format == "json" and not args.log_json:   # the config's key and the flag agree
+        args.log_json = True
+        logs.configure(as_json=True)
     return asyncio.run(_serve(config, args))
 
 

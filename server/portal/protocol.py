@@ -88,6 +88,7 @@ import json
 import logging
 from typing import AsyncIterator, Literal, NotRequired, TypedDict, TypeGuard, cast
 
+from server.metrics import COUNTS
 from server.net.lines import TooLong, valid_text
 
 log = logging.getLogger("casino.portal")
@@ -419,6 +420,7 @@ class Outbox:
         if not self._parts:
             asyncio.get_running_loop().call_soon(self.flush)
         self._parts.append(line)
+        COUNTS.link_messages["sent"] += 1
 
     @staticmethod
     def _too_long(message: Message, size: int) -> bytes:
@@ -453,6 +455,7 @@ async def messages(reader: asyncio.StreamReader) -> AsyncIterator[Message]:
                 raise BadLine(f"a message longer than {LINE_LIMIT} bytes")
             message = decode(line)
             if message is not None:
+                COUNTS.link_messages["received"] += 1
                 yield message
         if len(rest) > LINE_LIMIT:
             raise BadLine(f"a message longer than {LINE_LIMIT} bytes")
