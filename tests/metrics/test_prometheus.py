@@ -143,14 +143,18 @@ def test_prometheus_sees_what_the_players_did(prometheus) -> None:
                 break
         else:
             raise AssertionError("no settlement in 100 rolls")
-        until("both logged in, scraped",
-              lambda: value(prom, "sum(casino_players)") == 2 and value(prom, "sum(casino_chips_settled_total)"))
+        until("both logged in and the round settled, scraped from both processes",   # each at its own time
+              lambda: value(prom, "sum(casino_players)") == 2 and value(prom, "sum(casino_chips_settled_total)")
+              and value(prom, 'sum(casino_connections{logged_in="yes"})') == 2)
         assert value(prom, 'sum(casino_sessions{logged_in="yes"})') == 2
         assert value(prom, 'sum(casino_connections{logged_in="yes"})') == 2
         assert value(prom, 'sum(casino_chips_settled_total{game="craps"})') == 10
         assert value(prom, 'sum(casino_chips_wagered_total{game="craps"})') == 10
         assert value(prom, "sum(casino_ledger_imbalance_chips)") == 0
         assert value(prom, "count(up == 1)") == 2
+        for panel in json.loads((ROOT / "docs" / "prometheus" / "dashboard.json").read_text())["panels"]:
+            for target in panel["targets"]:       # each runs without error (query() asserts success)
+                query(prom, target["expr"])
         a.writer.close()
         b.writer.close()
 
