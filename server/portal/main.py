@@ -260,7 +260,7 @@ def _serving(plan: Plan, addresses: str) -> Iterator[None]:
               "`casino restart` will not find this casino", file=sys.stderr)
     if not plan["log_json"]:
         print(f"Listening: {addresses}", file=sys.stderr, flush=True)
-    if plan["seed"] is not None:
+    if plan["seed"] is not None and not plan["log_json"]:   # JSON logs: the seed is in game_ready's
         print(f"Deterministic dice: every table's dice derive from --seed {plan['seed']}.", file=sys.stderr)
     try:
         yield
