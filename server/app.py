@@ -84,6 +84,9 @@ class Casino:
         # outlive a run; tests replace it to move a day on without sleeping.
         self.wall_clock: Callable[[], float] = time.time
         self.portal: PortalLink | None = None   # set when a portal holds the connections (server/portal)
+        # /metrics' port: the config's in one process; behind a portal, the one it gives (casino game
+        # --metrics-port); None: not served (server.metrics absent)
+        self.metrics_port = config.settings.metrics.port if config.settings.metrics is not None else None
         self.stores = Stores(self.database)
         self.rights = Operators(self.run_id)
         self.passwords = Passwords.of(config.settings)     # what logins and sign-ups hash with

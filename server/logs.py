@@ -1,4 +1,4 @@
-"""One line per event, key=value by default or JSON with --log-json.
+"""One line per event, key=value by default or JSON (`log_format: json`, --log-json).
 
 Log lines are for operators and their tools, so their shape is stable: a
 timestamp, level and logger, then `event=NAME` and its fields in the order
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import sys
 import time
 
@@ -32,14 +33,41 @@ class KeyValueFormatter(logging.Formatter):
         return line
 
 
+_PAIR = re.compile(r'(\w+)=("(?:[^"\\]|\\.)*"|\S*)')
+
+
+def pairs(message: str) -> dict[str, object] | None:
+    """A line written as `key=value ...` (a logger's own %-format, `event=... ip=%s`)
+    as its fields, each value as the key=value line shows it (quoted ones
+    unquoted); None when the message is not only such pairs."""
+    found = list(_PAIR.finditer(message))
+    if not found or " ".join(m.group(0) for m in found) != message.strip():
+        return None
+    out: dict[str, object] = {}
+    for m in found:
+        value = m.group(2)
+        if value.startswith('"'):
+            try:
+                value = json.loads(value)
+            except ValueError:
+                pass
+        out[m.group(1)] = value
+    return out
+
+
 class JsonFormatter(logging.Formatter):
+    """One JSON object a line (`log_format: json`, `--log-json`): the timestamp,
+    level and logger, then the event's fields as the key=value line has them."""
+
     def format(self, record: logging.LogRecord) -> str:
         out: dict[str, object] = {"ts": round(record.created, 3), "level": record.levelname, "logger": record.name}
         fields = getattr(record, "fields", None)
         if fields is not None:
             out.update(fields)
+        elif (found := pairs(message := record.getMessage())) is not None:
+            out.update(found)
         else:
-            out["message"] = record.getMessage()
+            out["message"] = message
         if record.exc_info:
             out["exception"] = self.formatException(record.exc_info)
         return json.dumps(out, default=str)

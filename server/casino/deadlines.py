@@ -89,6 +89,6 @@ class SessionClock:
         if self._deadline(session) > now:
             self.place(session)
         elif session.account is None:
-            session.close("You took too long to log in. Goodbye.")
+            session.close("You took too long to log in. Goodbye.", why="login_timeout")
         else:
-            session.close("You have been idle too long. Goodbye.")
+            session.close("You have been idle too long. Goodbye.", why="idle_timeout")

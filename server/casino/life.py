@@ -19,9 +19,12 @@ from server.casino.hosting import Hosting
 from server.casino.listeners import CannotListen, Listeners
 from server.casino.operators import Operators
 from server.casino.stores import Stores
+from server.metrics.serving import serve_metrics
 
 if TYPE_CHECKING:
     from server.casino.sessions import Sessions
+    from server.ledger import Ledger
+    from server.metrics.export import Exporter
     from server.casino.tables import Tables
     from server.net.telnet import TelnetApp
     from server.world.roster import Online
@@ -61,6 +64,12 @@ class LifeApp(Reloadable, Protocol):
     def hosting(self) -> Hosting: ...
     @property
     def crossing(self) -> Crossing | None: ...
+    @property
+    def metrics_port(self) -> int | None: ...
+    @property
+    def ledger(self) -> Ledger: ...                 # what /metrics reads the ledger's figures from
+    @property
+    def started_at(self) -> float: ...      # where /metrics is served (None: not served)
 
 
 class ShutdownCountdown:
@@ -104,6 +113,7 @@ class CasinoLife:
         self.stop_requested = asyncio.Event()
         self.stop_reason = "The casino is closing."
         self.restarting = False              # stopping to be replaced: the portal keeps every connection
+        self.exporter: Exporter | None = None   # /metrics, while served (server/metrics)
 
     async def start(self, edges: TelnetApp, host: str, port: int, web_port: int | None,
                     run_clock: bool, listen: bool) -> None:
@@ -113,6 +123,11 @@ class CasinoLife:
         await app.stores.open(app.rights.names, app.hosting.ledger(app.config))
         await app.rights.refuse_squatted(app.stores.accounts, app.rights.names)
         app.tables.open()
+        metrics = app.config.settings.metrics
+        if metrics is not None and app.metrics_port is not None:
+            from server.metrics.live import CasinoLive
+            self.exporter = await serve_metrics(lambda: CasinoLive(app), metrics.host, app.metrics_port,
+                                                "casino" if listen else "game")
         if app.crossing is not None:
             await app.crossing.start()       # never waits for the broker (server/bus/bus.py)
         if listen:
@@ -200,6 +215,9 @@ class CasinoLife:
         logs.event(log, "shutdown", reason=reason)
         if self._clock_task:
             self._clock_task.cancel()
+        if self.exporter is not None:        # first: the port is free for the process after this one
+            exporter, self.exporter = self.exporter, None
+            await exporter.close()
         app = self.app
         await app.tables.close_all(reason)
         # Commands already running finish (a wager among them now finds its

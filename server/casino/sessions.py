@@ -5,7 +5,10 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING, Iterator, Protocol
 
+import time
+
 from server import logs
+from server.metrics import COUNTS
 from server.commands import login
 from server.commands.dispatch import Commands, dispatch
 from server.net.lines import TooLong
@@ -128,6 +131,8 @@ class Sessions:
             session.flood_noticed = False
         taken = bucket.take_many(len(lines), now)
         notice = None
+        if taken < len(lines):
+            COUNTS.refusals["commands_per_second"] += len(lines) - taken
         if taken < len(lines) and not session.flood_noticed:
             session.flood_noticed = True
             logs.event(log, "input_dropped", ip=session.ip, name=session.key or "-",
@@ -137,10 +142,13 @@ class Sessions:
             if not taken:
                 with session.reply():
                     session.tell(notice)
+        heard_at = time.perf_counter()      # a line in: casino_reply_seconds runs to its prompt out
         for i, line in enumerate(lines[:taken]):
             if session.closed or self.app.closing:
                 return
             await self.on_line(session, line, now, notice)
+            if not session.closed and session.moving is None:
+                COUNTS.reply.observe(time.perf_counter() - heard_at)
             notice = None
             if session.moving is not None:     # walked into another shard: the rest is for it
                 session.moving.rest.extend(lines[i + 1:taken])
@@ -162,11 +170,13 @@ class Sessions:
 
     async def _handle_line(self, session: Session, line: str | TooLong, now: float) -> None:
         if isinstance(line, TooLong):
+            COUNTS.refusals["max_line"] += 1
             limit = self.app.config.settings.limits.max_line
             session.tell(f"That line was too long (over {limit} characters) and was ignored.")
             return
         try:
             if not logged_in(session):
+                COUNTS.commands["(login)", "ok"] += 1
                 await login.handle(self.app, session, line, now)
             else:
                 line = clean(line).strip()
@@ -230,7 +240,7 @@ class Sessions:
             if restarting:
                 session.hear(f"*** {reason} One moment. ***")
             else:
-                session.close(f"*** {reason} Goodbye. ***")
+                session.close(f"*** {reason} Goodbye. ***", why="shutdown")
         deadline = loop.time() + 2.0
         while any(s.unsent() for s in sessions) and loop.time() < deadline:
             await asyncio.sleep(0.01)

@@ -13,7 +13,7 @@ from server.casino.deadlines import SessionClock
 from server.casino.operators import Operators
 
 # Read once, when the casino starts: a reload that changes one says it needs a restart.
-RESTART_ONLY = ("host", "port", "web_port", "tick_hz", "connect_maxwait", "database")
+RESTART_ONLY = ("host", "port", "web_port", "tick_hz", "connect_maxwait", "database", "metrics", "log_format")
 
 
 class Configured(Protocol):

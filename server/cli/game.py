@@ -24,6 +24,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--log-json", action="store_true", help="log one JSON object per line")
     p.add_argument("--shard", default=None,
                    help="host this shard's rooms of server.shards (casino serve names it)")
+    p.add_argument("--metrics-port", type=int, default=None, metavar="PORT",
+                   help="serve /metrics on this port (casino serve gives each game process its own)")
     p.add_argument("--links", default=None, metavar="PATH",
                    help="also serve the portals that dial this Unix socket (casino serve names it)")
     p.set_defaults(func=run)
@@ -48,6 +50,8 @@ def run(args: argparse.Namespace) -> int:
     config = load_or_report(Path(args.config), Path(args.rooms), sys.stderr)
     if config is None:
         return 1
+    if config.settings.log_format == "json" and not args.log_json:
+        logs.configure(as_json=True)
     return asyncio.run(_game(config, args, fds))
 
 
@@ -71,5 +75,6 @@ async def _game(config: object, args: argparse.Namespace, fds: tuple[int, int]) 
         return 1
     app = Casino(config, database, seed=args.seed, config_dir=args.config, rooms_dir=args.rooms,
                  shard=args.shard)
+    app.metrics_port = args.metrics_port if config.settings.metrics is not None else None
     return await serve_game(app, *fds, lambda e: refuse("casino serve", database, e)
                             if isinstance(e, open_errors()) else None, links_path=args.links)

@@ -65,6 +65,9 @@ def run(args: argparse.Namespace) -> int:
               else settings_or_report(Path(args.config), sys.stderr))
     if config is None:
         return 1
+    if config.settings.log_format == "json" and not args.log_json:   # the config's key and the flag agree
+        args.log_json = True
+        logs.configure(as_json=True)
     return asyncio.run(_serve(config, args))
 
 
@@ -108,7 +111,7 @@ async def _serve(config: CasinoConfig, args: argparse.Namespace) -> int:
         return 1
     if not args.log_json:   # JSON logs carry the same in their `listening` event
         print(f"Listening: {app.addresses}", file=sys.stderr, flush=True)
-    if args.seed is not None:
+    if args.seed is not None and not args.log_json:   # JSON logs: the seed is in `listening`
         print(f"Deterministic dice: every table's dice derive from --seed {args.seed}.", file=sys.stderr)
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):

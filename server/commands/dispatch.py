@@ -5,6 +5,7 @@ import logging
 from typing import Awaitable, Callable, Protocol, cast
 
 from server import logs
+from server.metrics import COUNTS
 from server.commands.general import GeneralApp
 from server.commands.money import MoneyApp
 from server.commands.movement import MovementApp
@@ -53,18 +54,23 @@ async def dispatch(app: Commands, session: LoggedIn, line: str) -> None:
         hint = app.registry.suggest(word, operator)
         tail = f" Did you mean '{hint}'?" if hint else ""
         session.tell(f"No such command: '{word[:30]}'.{tail} Type 'help' for the list.")
+        COUNTS.commands["(unknown)", "unknown"] += 1
         return
     ctx = Context(app, session, word.lower(), args.strip(), command, args.split())
     # the registry keeps every module's handlers alike (registry.Handler); each
     # takes its own part of the casino, and Commands is every part together
     handler = cast(Callable[[Context[Commands]], Awaitable[None]], command.handler)
+    result = "ok"
     try:
         await handler(ctx)
     except TableClosed:
+        result = "table_closed"
         session.tell("That table has closed; nothing was changed.")
     except Exception as err:
+        result = "error"
         # once per connection per command and kind: repeating it never floods the log
         logs.once(session.complaints, log, "command_error", f"{command.name}:{type(err).__name__}",
                   traceback=True, command=command.name, name=session.key, ip=session.ip)
         session.tell("Something went wrong with that command; nothing was changed by it.")
+    COUNTS.commands[command.name, result] += 1
     session.tell()

@@ -520,4 +520,4 @@ async def quit_(ctx: Ctx) -> None:
         ctx.tell(f"You have {live} chips in live bets at {table.id}; leaving now forfeits them. "
                  "'leave' first, or type 'quit' again to go anyway.")
         return
-    session.close("Thanks for playing. Goodbye!")
+    session.close("Thanks for playing. Goodbye!", why="quit")

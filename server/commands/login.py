@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Mapping, Protocol
 
 from server import logs
+from server.metrics import COUNTS
 from server.commands import stats
 from server.commands.general import RoomApp, describe_room
 from server.net import mud
@@ -183,7 +184,7 @@ async def handle(app: LoginApp, session: Session, raw: str, now: float) -> None:
             return
         await _connect(app, session, args[0], args[1], now)
     elif word in ("quit", "exit"):
-        session.close("Goodbye.")
+        session.close("Goodbye.", why="quit")
     elif word in ("help", "?"):
         from server.commands.account import CONNECT_HELP, CREATE_HELP
         topic = {"create": CREATE_HELP, "connect": CONNECT_HELP}.get(args[0].lower() if args else "")
@@ -199,12 +200,14 @@ def _no_signups(app: LoginApp, session: Session, now: float) -> bool:
     wait = app.creations.blocked_for(session.ip, now)
     if wait > 0:
         logs.event(log, "signup_throttled", ip=session.ip)
+        COUNTS.refusals["accounts_per_ip_per_hour"] += 1
         session.tell(f"Too many new accounts from your address; try again in {int(wait) // 60 + 1} minutes.")
     return wait > 0
 
 
 def _busy(session: Session) -> None:
     logs.event(log, "hash_busy", ip=session.ip)
+    COUNTS.refusals["hash_busy"] += 1
     session.tell("The casino is busy checking passwords; try again in a moment.")
 
 
@@ -272,6 +275,7 @@ async def _connect(app: LoginApp, session: Session, name: str, password: str, no
                app.login_failures.blocked_for(f"ip:{session.ip}:name:{key}", now))
     if wait > 0:
         logs.event(log, "login_throttled", name=key[:20], ip=session.ip)
+        COUNTS.refusals["failed_logins"] += 1
         session.tell(f"Too many failed logins. Try again in {int(wait) + 1} seconds.")
         return
     account = await app.accounts.get(name) if not name_problem(name) else None
@@ -376,7 +380,7 @@ async def taken_here(heard: Heard[LoginApp]) -> Message:
     session, app = heard.session, heard.app
     assert session is not None
     room = session.room or ""
-    session.close("Your account was connected from elsewhere; this connection is closed.")
+    session.close("Your account was connected from elsewhere; this connection is closed.", why="takeover")
     async with app.presence:
         try:
             await asyncio.wait_for(app.presence.wait_for(
@@ -436,7 +440,7 @@ async def enter(app: LoginApp, session: Session, account: Account, *,
         room = old.room or room
         app.online.remove(account.key)
         app.world.remove(old)
-        old.close("Your account was connected from elsewhere; this connection is closed.")
+        old.close("Your account was connected from elsewhere; this connection is closed.", why="takeover")
     count_login(app.connections, session)     # no longer counted as not logged in
     session.account = account
     if not logged_in(session):

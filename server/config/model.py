@@ -93,6 +93,16 @@ class Relief:
 
 
 @dataclass(frozen=True)
+class Metrics:
+    """Where `/metrics` is served in the Prometheus text format (docs/operating.md,
+    "Metrics"): the portal's port, and behind it each game process on the ports
+    after it. Absent from the config: no metrics served."""
+
+    host: str = "127.0.0.1"
+    port: int = 9464
+
+
+@dataclass(frozen=True)
 class Shard:
     """A game process and the rooms it hosts (a table lives where its room is).
     `line` and `room_lines` say where the config names them, for the checks
@@ -119,6 +129,8 @@ class Settings:
     shards: tuple[Shard, ...] = ()      # none named: one shard hosting every room
     bus: str = ""                       # nats://host:port, the broker of the words that cross shards
     portals: int = 1                    # processes holding the connections, on one port (SO_REUSEPORT)
+    log_format: str = "text"            # "text" (key=value) or "json" (one object a line); --log-json is json
+    metrics: Metrics | None = None      # None: no /metrics served
     limits: Limits = field(default_factory=Limits)
     mssp: Mssp = field(default_factory=Mssp)
     password_hash: PasswordHash = field(default_factory=PasswordHash)
@@ -167,8 +179,8 @@ class CasinoConfig:
 
 
 D = TypeVar("D")
-_PARTS: dict[str, type[Limits] | type[Mssp] | type[PasswordHash] | type[Relief]] = {
-    "limits": Limits, "mssp": Mssp, "password_hash": PasswordHash, "relief": Relief}
+_PARTS: dict[str, type[Limits] | type[Mssp] | type[PasswordHash] | type[Relief] | type[Metrics]] = {
+    "limits": Limits, "mssp": Mssp, "password_hash": PasswordHash, "relief": Relief, "metrics": Metrics}
 
 
 def plain_settings(settings: Settings) -> dict[str, object]:

@@ -6,7 +6,7 @@ import re
 from server.config.errors import Report
 from server.config.fields import expect_map, read_fields
 from server.config.keys import Field, Problem, as_float, as_id, as_int, as_text, describe
-from server.config.model import Limits, Mssp, PasswordHash, Relief, Settings
+from server.config.model import Limits, Metrics, Mssp, PasswordHash, Relief, Settings
 from server.config.shards import as_bus, as_shards, check_settings
 from server.config.yamlsrc import YList
 
@@ -71,6 +71,7 @@ SERVER_FIELDS = (
     Field("shards", as_shards, DEFAULT.shards),
     Field("bus", as_bus, DEFAULT.bus),
     Field("portals", as_int, DEFAULT.portals, 1, 16),
+    Field("log_format", as_text, DEFAULT.log_format, choices=("text", "json")),
 )
 
 LIMIT_FIELDS = (
@@ -134,13 +135,21 @@ RELIEF_FIELDS = (
 )
 
 
+DEFAULT_METRICS = Metrics()
+METRICS_FIELDS = (
+    Field("host", as_text, DEFAULT_METRICS.host),
+    Field("port", as_int, DEFAULT_METRICS.port, 0, 65535),
+)
+
+
 def read_settings(report: Report, value: object, line: int) -> tuple[Settings, dict[str, int]]:
     """Settings from the `server:` value, and the line of each key given (the
     checks that need the room files blame start_room's or shards' line)."""
     section = expect_map(report, value, line, "server")
     if section is None:
         return DEFAULT, {}
-    values = read_fields(report, section, SERVER_FIELDS, "server", skip=("limits", "mssp", "password_hash", "relief"))
+    values = read_fields(report, section, SERVER_FIELDS, "server", skip=("limits", "mssp", "password_hash", "relief",
+                                                                         "metrics"))
     limits = DEFAULT_LIMITS
     if "limits" in section:
         sub = expect_map(report, section["limits"], section.key_line["limits"], "server.limits")
@@ -162,7 +171,11 @@ def read_settings(report: Report, value: object, line: int) -> tuple[Settings, d
         sub = expect_map(report, section["relief"], section.key_line["relief"], "server.relief")
         if sub is not None:
             relief = Relief(**read_fields(report, sub, RELIEF_FIELDS, "server.relief"))
-    settings = Settings(**values, limits=limits, mssp=mssp, password_hash=cost, relief=relief)
+    metrics = None
+    if "metrics" in section:
+        sub = expect_map(report, section["metrics"], section.key_line["metrics"], "server.metrics")
+        metrics = Metrics(**read_fields(report, sub, METRICS_FIELDS, "server.metrics")) if sub is not None else None
+    settings = Settings(**values, limits=limits, mssp=mssp, password_hash=cost, relief=relief, metrics=metrics)
     if values.ok("shards", "database", "bus"):
         for at, key, problem in check_settings(settings, section.key_line.get("shards", line)):
             report.error(at, key, problem)

@@ -196,6 +196,10 @@ class Ledger:
         reader thread, like `statement`."""
         return await self._read(lambda: self.store.stats(player, groups))
 
+    async def figures(self) -> dict[str, int]:
+        """The whole ledger's figures for /metrics, on the reader thread (server.ledger.reads.figures)."""
+        return await self._read(self.store.figures)
+
     def fail_next_commits(self, n: int) -> None:
         """Test hook: the next `n` commits fail with sqlite3.OperationalError."""
         self.store.fail_next_commits(n)

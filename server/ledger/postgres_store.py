@@ -348,6 +348,9 @@ class PostgresStore(SQLStore):
     def open_holds(self, player: str) -> dict[str, int]:
         return self._reading(lambda: SQLStore.open_holds(self, player))
 
+    def figures(self) -> dict[str, int]:
+        return self._reading(lambda: SQLStore.figures(self))
+
     def close(self) -> None:
         """Release the lock before closing: the server drops a closed session's locks only
         once its backend has ended, after `close()` returns, so a ledger opened again at

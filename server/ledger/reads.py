@@ -173,3 +173,20 @@ def open_holds(conn: Conn, dialect: Dialect, player: str) -> dict[str, int]:
     finally:
         conn.execute("COMMIT")
     return {str(table): int(chips) for table, chips in rows}
+
+
+def figures(conn: Conn, dialect: Dialect) -> dict[str, int]:
+    """The whole ledger's figures for /metrics, in one read transaction: chips by
+    account kind (wallet, house, pending: at tables; mint: minus what was ever
+    created), their sum (0 while conservation holds), open holds and pending outcomes."""
+    conn.execute(dialect.begin_read)
+    try:
+        by_kind = {str(k): int(s) for k, s in
+                   conn.execute("SELECT kind, COALESCE(SUM(balance), 0) FROM accounts GROUP BY kind")}
+        holds = int(conn.execute("SELECT COUNT(*) FROM holds WHERE closed_by IS NULL").fetchone()[0])
+        pending = int(conn.execute("SELECT COUNT(*) FROM pending_outcomes").fetchone()[0])
+    finally:
+        conn.execute("COMMIT")
+    return {"wallets": by_kind.get("wallet", 0), "house": by_kind.get("house", 0),
+            "tables": by_kind.get("pending", 0), "minted": -by_kind.get("mint", 0),
+            "imbalance": sum(by_kind.values()), "open_holds": holds, "pending_outcomes": pending}

@@ -307,5 +307,8 @@ class SQLStore:
     def open_holds(self, player: str) -> dict[str, int]:
         return reads.open_holds(self._r, self.dialect, player)
 
+    def figures(self) -> dict[str, int]:
+        return reads.figures(self._r, self.dialect)
+
     def stats(self, player: str, groups: Mapping[str, str] | None = None) -> stats.PlayerStats:
         return stats.player_stats(self._r, self.dialect, player, groups)

@@ -61,6 +61,9 @@ class Store(Protocol):
     def stats(self, player: str, groups: Mapping[str, str] | None = None) -> PlayerStats:
         """The player's rounds and money figures, from the ledger's rows (server.ledger.stats)."""
 
+    def figures(self) -> dict[str, int]:
+        """The whole ledger's figures for /metrics (server.ledger.reads.figures)."""
+
     def fail_next_commits(self, n: int) -> None:
         """Test hook: the next `n` commits fail as a failing disk would."""
 

@@ -32,11 +32,13 @@ import asyncio
 import logging
 import queue
 import threading
+import time
 from collections.abc import Callable, Sequence
 
 from server.ledger.errors import LedgerClosed, LedgerUnavailable
 from server.ledger.ops import CLOSING, Balance, Item, Op
 from server.ledger.store import Store
+from server.metrics import COUNTS
 
 log = logging.getLogger("casino.ledger")
 
@@ -149,9 +151,11 @@ class GroupCommitWriter:
 
     def _commit(self, items: Sequence[Item], before_commit: Callable[[], None],
                 moved: Moved) -> list[object]:
+        began = time.perf_counter()
         try:
-            return self._store.apply_batch(items, before_commit, moved)
+            results = self._store.apply_batch(items, before_commit, moved)
         except Exception as exc:  # noqa: BLE001 - any failure: the writer must live on
+            COUNTS.ledger_failed_batches += 1
             log.error("ledger commit failed batch=%d error=%r", len(items), exc)
             closing = [i for i in items if isinstance(i, Op) and i.kind in CLOSING]
             if closing:
@@ -162,3 +166,8 @@ class GroupCommitWriter:
                     log.error("ledger could not record pending outcomes count=%d error=%r",
                               len(closing), exc2)
             return [LedgerUnavailable(f"ledger write failed: {exc}") for _ in items]
+        COUNTS.ledger_commit.observe(time.perf_counter() - began)   # counted on this thread alone
+        COUNTS.ledger_batch.observe(len(items))
+        COUNTS.ledger_batches += 1
+        COUNTS.ledger_items += len(items)
+        return results

@@ -37,6 +37,7 @@ import logging
 from typing import AsyncGenerator, Callable, Protocol
 
 from server import logs
+from server.metrics import COUNTS
 from server.net.edge_app import EdgeApp
 from server.net.lines import LineSplitter, TooLong
 from server.net.session import Session, Writer
@@ -84,6 +85,7 @@ class Edge:
         caps from now until `closed`, or the line it is refused with."""
         why = self.refusal(ip)
         if why is not None:
+            COUNTS.refusals[refusal_cause(why, self.app.closing)] += 1
             self._log_refusal(ip, why)
             return why
         self.app.connections.admit(ip)
@@ -103,6 +105,20 @@ class Edge:
             self._logged.clear()
         self._logged[ip] = now
         logs.event(log, "connection_refused", ip=ip, why=why, via=self.via)
+
+
+def refusal_cause(why: str, closing: bool) -> str:
+    """casino_refusals_total's cause of a connection refused with `why`
+    (server.net.throttle.ConnectionCounter.refusal's sentences)."""
+    if closing:
+        return "closing"
+    if why.startswith("The casino is full"):
+        return "max_connections"
+    if "are logging in" in why:
+        return "login_connections_per_ip"
+    if why.startswith("Too many people"):
+        return "max_login_connections"
+    return "connections_per_ip"
 
 
 class Connection:
@@ -169,6 +185,7 @@ class Connection:
         finally:
             try:
                 if session.moving is None:
+                    COUNTS.disconnects[session.why_closed or "hangup"] += 1
                     await app.on_disconnect(session)
             finally:
                 if not session.closed and session.moving is None:

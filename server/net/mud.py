@@ -17,6 +17,7 @@ from collections.abc import Sized
 from typing import TYPE_CHECKING, Protocol
 
 from server.config.model import CasinoConfig
+from server.metrics import players
 
 if TYPE_CHECKING:
     from telnetlib3.stream_writer import TelnetWriter
@@ -121,7 +122,7 @@ def mssp_variables(app: Listed, port: int) -> dict[str, str | list[str]]:
     info = app.config.settings.mssp
     return {
         "NAME": info.name,
-        "PLAYERS": str(len(app.online)),
+        "PLAYERS": str(players(app.online)),        # as casino_players counts them
         "UPTIME": str(int(app.started_at)),
         "CODEBASE": "casino 0.1.0",
         "CONTACT": info.contact,

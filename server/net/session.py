@@ -38,6 +38,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Awaitable, Callable, Protocol, TypeGuard
 
 from server import logs
+from server.metrics import COUNTS
 from server.net.client import clamp_width, guess_prefs
 from server.render.spoken import spoken_lines
 from server.net.mud import Channel
@@ -215,6 +216,7 @@ class Session:
         self._prefs: Prefs | None = None  # made once logged in (see `prefs`)
         self.resized: Callable[[], None] | None = None   # told of a resize (the portal tells the game)
         self.moving: Moving | None = None   # walking into a room another game process hosts
+        self.why_closed = ""               # why we hung up (casino_disconnects_total's cause); '' if we did not
 
     # --- identity and preferences -------------------------------------
     @property
@@ -383,6 +385,8 @@ class Session:
     def _write(self, text: str, prompt: bool = False) -> None:
         if self.unsent() + len(text) > self.max_output:
             log.info("event=drop_slow_client ip=%s name=%s unsent=%d", self.ip, self.key, self.unsent())
+            COUNTS.refusals["output_limit"] += 1
+            self.why_closed = self.why_closed or "output_limit"
             self.abort()
             return
         try:
@@ -391,7 +395,7 @@ class Session:
             else:
                 self.writer.write(text)
         except Exception as exc:
-            self._write_failed(exc)
+            _write_failed(self, exc)
 
     def relay(self, text: str, prompt: bool = False) -> None:
         """Write text rendered elsewhere (by the game process, for the portal):
@@ -407,15 +411,8 @@ class Session:
         try:
             self.writer.data(package, payload)
         except Exception as exc:
-            self._write_failed(exc)
+            _write_failed(self, exc)
 
-    def _write_failed(self, exc: Exception) -> None:
-        """A write to this connection raised (whatever the client did to make
-        it): the connection is dropped, a disconnect like any other, and the
-        caller (a timeout, a kick, a room's speech, a shutdown) goes on."""
-        logs.once(self.complaints, log, "client_error", "write_failed", ip=self.ip,
-                  name=self.key or "-", error=type(exc).__name__)
-        self.abort()
 
     def echo(self, on: bool) -> None:
         """Turn the client's local echo on or off (off for passwords)."""
@@ -425,7 +422,7 @@ class Session:
         try:
             self.writer.echo(on)
         except Exception as exc:
-            self._write_failed(exc)
+            _write_failed(self, exc)
             return
         if on:
             self._outbox.insert(0, "")   # the client did not echo the newline
@@ -457,10 +454,11 @@ class Session:
         except Exception:          # a transport already gone
             log.debug("abort of a closed connection ip=%s", self.ip)
 
-    def close(self, message: str | None = None) -> None:
-        """Say a last line and hang up."""
+    def close(self, message: str | None = None, why: str = "closed") -> None:
+        """Say a last line and hang up; `why` is the cause casino_disconnects_total counts."""
         if self.closed:
             return
+        self.why_closed = self.why_closed or why
         if message:
             self._outbox.append(message)
         if self._outbox:
@@ -473,13 +471,23 @@ class Session:
             try:
                 self.writer.write(text)
             except Exception as exc:
-                self._write_failed(exc)
+                _write_failed(self, exc)
                 return
         self.closed = True
         try:
             self.writer.close()
         except Exception:
             pass
+
+
+def _write_failed(session: Session, exc: Exception) -> None:
+    """A write to this connection raised (whatever the client did to make
+    it): the connection is dropped, a disconnect like any other, and the
+    caller (a timeout, a kick, a room's speech, a shutdown) goes on."""
+    logs.once(session.complaints, log, "client_error", "write_failed", ip=session.ip,
+              name=session.key or "-", error=type(exc).__name__)
+    session.why_closed = session.why_closed or "write_error"
+    session.abort()
 
 
 class LoggedIn(Session):

@@ -95,6 +95,8 @@ class WebWriter:
     """A Session's Writer over a WebSocket: frames queue here and one pump
     task sends them in order, so a slow page backs up into a queue we count."""
 
+    edge = "web"          # casino_sessions' and casino_connections' label (server/metrics/live.py)
+
     def __init__(self, ws: web.WebSocketResponse, transport: asyncio.Transport | None) -> None:
         self.ws = ws
         self.transport = transport

@@ -144,6 +144,8 @@ def _parsed(kept: str | None) -> dict[str, object] | None:
 class RemoteWriter:
     """A Session's Writer in the game process: every call is a message to the portal."""
 
+    edge = "web"          # a browser's: the portal relays only WebSockets (casino_sessions' label)
+
     def __init__(self, link: GameLink, cid: int, facts: protocol.Facts) -> None:
         self.link = link
         self.id = cid

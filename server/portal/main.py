@@ -23,6 +23,7 @@ from server import logs
 
 if TYPE_CHECKING:
     from server.config.model import CasinoConfig
+    from server.metrics.export import Exporter
     from server.portal.broker import LocalBroker
     from server.portal.portal import Portal
 
@@ -80,6 +81,7 @@ async def _serve(plan: Plan) -> int:
     assert isinstance(config, CasinoConfig)
     portal = Portal(config, plan["games"], plan["door"], (Path(plan["config"]), Path(plan["rooms"])))
     broker = await _broker(config)
+    exporter = await _metrics(portal, config)
     try:
         if not await _games_started(portal):
             return 1
@@ -91,7 +93,24 @@ async def _serve(plan: Plan) -> int:
             await portal.stop()
         return portal.exit_code
     finally:
+        if exporter is not None:
+            await exporter.close()
         await broker.stop()
+
+
+async def _metrics(portal: Portal, config: CasinoConfig, port: int | None = None) -> Exporter | None:
+    """The portal's /metrics, when `server.metrics` is set: on its port, or `port`.
+    The library loads ssl (prometheus_client.exposition imports it), which
+    server/portal/__main__.py keeps out of a portal that serves no metrics."""
+    metrics = config.settings.metrics
+    if metrics is None:
+        return None
+    if sys.modules.get("ssl", False) is None:
+        del sys.modules["ssl"]          # a portal that serves metrics pays OpenSSL's 4 MiB
+    from server.metrics.live import PortalLive
+    from server.metrics.serving import serve_metrics
+    return await serve_metrics(lambda: PortalLive(portal), metrics.host,
+                               metrics.port if port is None else port, "portal")
 
 
 async def _games_started(portal: Portal) -> bool:
@@ -149,6 +168,7 @@ async def _supervise(plan: Plan) -> int:
     portal.listeners.told(port, web_port or 0)                # the ports each hello tells
     portals: Portals | None = None
     broker = await _broker(config)
+    exporter = await _metrics(portal, config)        # the supervisor's: its game processes, restarts
     try:
         if not await _games_started(portal):
             return 1
@@ -168,6 +188,8 @@ async def _supervise(plan: Plan) -> int:
             await portals.stop()
         return portal.exit_code
     finally:
+        if exporter is not None:
+            await exporter.close()
         await broker.stop()
         for sock in held:
             sock.close()
@@ -203,9 +225,12 @@ async def _dial(plan: Plan) -> int:
         return 1
     if not await _listening(portal, plan):
         return 1
+    exporter = await _metrics(portal, config, 0)     # one of several: a free port, told in the log
     tell_ready()
     await portal.stop_requested.wait()
     await portal.stop()
+    if exporter is not None:
+        await exporter.close()
     return portal.exit_code
 
 
@@ -235,7 +260,7 @@ def _serving(plan: Plan, addresses: str) -> Iterator[None]:
               "`casino restart` will not find this casino", file=sys.stderr)
     if not plan["log_json"]:
         print(f"Listening: {addresses}", file=sys.stderr, flush=True)
-    if plan["seed"] is not None:
+    if plan["seed"] is not None and not plan["log_json"]:   # JSON logs: the seed is in game_ready's
         print(f"Deterministic dice: every table's dice derive from --seed {plan['seed']}.", file=sys.stderr)
     try:
         yield

@@ -89,6 +89,7 @@ import logging
 from collections import deque
 from typing import AsyncIterator, Literal, NotRequired, TypedDict, TypeGuard, cast
 
+from server.metrics import COUNTS
 from server.net.lines import TooLong, valid_text
 
 log = logging.getLogger("casino.portal")
@@ -434,6 +435,7 @@ class Outbox:
             asyncio.get_running_loop().call_soon(self.flush)
         self._parts.append(line)
         self._size += len(line)
+        COUNTS.link_messages["sent"] += 1
 
     @staticmethod
     def _too_long(message: Message, size: int) -> bytes:
@@ -486,6 +488,7 @@ async def messages(reader: asyncio.StreamReader) -> AsyncIterator[Message]:
                 raise BadLine(f"a message longer than {LINE_LIMIT} bytes")
             message = decode(line)
             if message is not None:
+                COUNTS.link_messages["received"] += 1
                 yield message
         if len(rest) > LINE_LIMIT:
             raise BadLine(f"a message longer than {LINE_LIMIT} bytes")

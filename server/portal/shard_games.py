@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Protocol
 
 from server import logs
+from server.metrics import COUNTS
 from server.portal import protocol
 from server.portal.clients import Clients
 from server.portal.game_process import Ahead, GameProcess, StartFailures
@@ -163,6 +164,7 @@ class ShardGames:
         portal.handed.handed_back(game.returned)
         portal.source_gone(self.name)              # moves it had begun: nothing more comes of them
         logs.event(log, "game_restarting", shard=self.name, code=code, crashed=game.crashed)
+        COUNTS.restarts[self.name] += 1
         if game.crashed:
             notice = f"\r\n*** {RESTARTING} One moment. ***\r\n"
             for session in portal.clients.on(self.name):

@@ -12,6 +12,8 @@ import logging
 import time
 from typing import Callable, Protocol
 
+from server.metrics import COUNTS
+
 log = logging.getLogger("casino.clock")
 
 
@@ -68,3 +70,4 @@ class Manager:
         while True:
             next_at = self.catch_up(start, self._clock())
             await asyncio.sleep(max(0.0, next_at - self._clock()))
+            COUNTS.loop_lag.observe(max(0.0, self._clock() - next_at))   # how late the loop woke us

@@ -18,6 +18,7 @@ from typing import Callable, Protocol
 
 from server import logs
 from server.accounts.names import name_key
+from server.metrics import COUNTS
 from server.games.intents import Hold, MoneyIntent, Refund, Settle
 from server.games.seam import Event, Note
 from server.ledger import InsufficientFunds, LedgerError, Refused
@@ -45,8 +46,9 @@ class PendingIntent:
 
 
 class Cashier:
-    def __init__(self, ledger: TableLedger, table: str, run_id: str) -> None:
+    def __init__(self, ledger: TableLedger, table: str, run_id: str, game: str = "") -> None:
         self.ledger = ledger
+        self.game = game                               # the label of its chips in casino_chips_*_total
         self.table = table
         self.run_id = run_id
         self.installs = 0                              # dealers installed before the current one
@@ -109,11 +111,22 @@ class Cashier:
             self.pending.append(PendingIntent(intent, players))
             logs.event(log, "settlement_pending", table=self.table, key=intent.key, why=err)
             return [Note(players, PENDING)]
+        self._count(intent)
         self._track(intent)
         if isinstance(intent, Settle):
             logs.event(log, "settlement", table=self.table, key=intent.key, stakes=len(intent.stakes),
                        paid=sum(a for _, a in intent.pays))
         return []
+
+    def _count(self, intent: MoneyIntent) -> None:
+        """A durable intent in the casino's counts (server.metrics): chips wagered,
+        and a settlement's round, the stakes it decided and what it paid."""
+        if isinstance(intent, Hold):
+            COUNTS.wagered[self.game] += intent.amount
+        elif isinstance(intent, Settle):
+            COUNTS.rounds[self.game] += 1
+            COUNTS.settled[self.game] += sum(self.stakes[s][1] for s in intent.stakes if s in self.stakes)
+            COUNTS.paid[self.game] += sum(a for _, a in intent.pays)
 
     def _track(self, intent: MoneyIntent) -> None:
         """Keep the open stakes; note whose chips moved (their Char.Status is resent)."""
@@ -140,6 +153,7 @@ class Cashier:
             except LedgerError:
                 still.append(item)
                 continue
+            self._count(item.intent)
             self._track(item.intent)
             logs.event(log, "settlement_recovered", table=self.table, key=item.intent.key)
             recovered.append(item.players)

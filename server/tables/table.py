@@ -88,7 +88,8 @@ class Table:
         self.app = app
         self.id = config.id
         self.core = TableCore(config, app.manager.tick_hz, FairDice(config.id, seed=app.seed))
-        self.cashier = Cashier(app.ledger, config.id, f"{app.run_id}.g{generation}" if generation else app.run_id)
+        self.cashier = Cashier(app.ledger, config.id, f"{app.run_id}.g{generation}" if generation else app.run_id,
+                               config.game)
         self.delivery = Delivery(config.id, app.online, lambda session: app.status(session))
         self.changes = Changes()                  # what reload asked, waiting for the table (changes.py)
         self.queue = TableQueue(config.id)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 NEEDED = ("tmux", "inetutils-telnet", "tintin++", "chromium", "chromium-driver", "postgresql",
-          "nats-server", "espeak-ng", "sox")
+          "nats-server", "espeak-ng", "sox", "prometheus")
 
 
 def listed() -> dict[str, str]:

@@ -17,12 +17,12 @@ ROOT = Path(__file__).resolve().parents[2]
 DOC = (ROOT / "docs" / "config.md").read_text()
 
 KEYS = sorted({
-    *(f.name for group in (settings.SERVER_FIELDS, settings.LIMIT_FIELDS, settings.MSSP_FIELDS, settings.HASH_FIELDS, settings.RELIEF_FIELDS, tables.ID_FIELD,
+    *(f.name for group in (settings.SERVER_FIELDS, settings.LIMIT_FIELDS, settings.MSSP_FIELDS, settings.HASH_FIELDS, settings.RELIEF_FIELDS, settings.METRICS_FIELDS, tables.ID_FIELD,
                            (tables.game_field(),), rooms.ROOM_FIELDS)
       for f in group),
     *(f.name for keys in table_keys().values() for f in keys.rows),     # from each game's package
     *(key for keys in table_keys().values() for key in keys.top),
-    "limits", "mssp", "password_hash", "relief", "timing", "exits", "tables",
+    "limits", "mssp", "password_hash", "relief", "metrics", "timing", "exits", "tables",
 })
 
 
