@@ -36,7 +36,7 @@ RATES = (1.0, 2.0, 3.0, 4.0, 5.0)      # commands a second per client, one step 
 SECONDS = 10.0
 P99 = 0.010                            # seconds: a step is carried at this p99 or below
 AT_TABLE = 0.5                         # of the clients, in the bank craps room (the other shard)
-TWO = {"floor": ["lobby", "solo", "parlour", "alley"], "craps": ["6184", "6185", "6186"]}
+TWO = {"floor": ["lobby", "solo", "parlour", "alley", "cardroom"], "craps": ["6184", "6185", "6186"]}
 LAYOUTS: dict[str, tuple[dict[str, list[str]], int]] = {"1 shard, 1 portal ": ({}, 1),
                                                          "2 shards, 2 portals": (TWO, 2)}
 

@@ -58,7 +58,7 @@ TELL_RATE = 5.0             # pairs of tells a second per player
 KILL_SECONDS = 5.0          # the floor's players' load before, and from, a kill -9 of the back shard
 KILL_RATE = 5.0             # their `look`s a second each
 KILL_BOUND = 1.5            # their reply p99 from the kill, at most this times before it (issue 37)
-SHARDS = {"floor": ["lobby", "solo", "6184", "6185", "6186"], "back": ["parlour", "alley"]}
+SHARDS = {"floor": ["lobby", "solo", "6184", "6185", "6186"], "back": ["parlour", "alley", "cardroom"]}
 
 
 def _free_port() -> int:
@@ -167,7 +167,7 @@ async def _measure(port: int, clients: int, walks: int, portal: int,
 LAYOUTS: dict[int, dict[str, list[str]]] = {
     1: {},                                             # no shards: the one game process
     2: SHARDS,
-    4: {"a": ["lobby", "solo"], "b": ["6184", "6185"], "c": ["6186"], "d": ["parlour", "alley"]},
+    4: {"a": ["lobby", "solo"], "b": ["6184", "6185"], "c": ["6186"], "d": ["parlour", "alley", "cardroom"]},
 }
 PLACES = ((), ("north",), ("north", "east"), ("west",))   # lobby, Bank Craps, roulette, the Pig Parlour
 CPU_PLAYERS = 120         # at 40 the idle shards' clocks are half the difference (docs/performance.md)

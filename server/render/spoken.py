@@ -28,7 +28,7 @@ _ESCAPE = re.compile(r"\x1b\[[0-9;]*m")
 _SPACES = re.compile(r" {2,}")
 # Usage notation is read as it is meant: "<amount>" is "amount", "on|off" is "on or off".
 _PLACEHOLDER = re.compile(r"<([^<>]{1,30})>")
-_OPTIONAL = re.compile(r"\[([^\[\]]{1,30})\]")
+_OPTIONAL = re.compile(r"(?<!\x1b)\[([^\[\]]{1,30})\]")
 _OR = re.compile(r"(?<=\w)\|(?=\w)| \| ")
 
 

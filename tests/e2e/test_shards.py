@@ -35,7 +35,7 @@ pytestmark = pytest.mark.skipif(bindir() is None or binary() is None,
                                 reason="needs PostgreSQL and nats-server (Debian packages)")
 
 # the lobby and the craps rooms on one shard; the parlour, the alley and roulette on the other
-SHARDS = {"floor": ["lobby", "solo", "6184", "6185"], "back": ["parlour", "alley", "6186"]}
+SHARDS = {"floor": ["lobby", "solo", "6184", "6185"], "back": ["parlour", "alley", "6186", "cardroom"]}
 
 
 def shard_config(work: Path, url: str, bus: str) -> Path:

@@ -38,7 +38,7 @@ pp = sibling("portals_helpers", Path(__file__).with_name("test_portals.py"))
 pytestmark = pytest.mark.skipif(bindir() is None or binary() is None,
                                 reason="needs PostgreSQL and nats-server (Debian packages)")
 
-SHARDS = {"floor": ["lobby", "solo"], "craps": ["6184", "6185", "6186"], "back": ["parlour", "alley"]}
+SHARDS = {"floor": ["lobby", "solo"], "craps": ["6184", "6185", "6186"], "back": ["parlour", "alley", "cardroom"]}
 ROUND = [("north", "Bank Craps"), ("west", "Craps Variants"), ("south", "The Pig Parlour"),
          ("east", "The Lobby")]
 TELNET, WEB, STAKERS = 40, 5, 6

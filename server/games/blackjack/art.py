@@ -27,14 +27,27 @@ def _ink(card: Card, text: str, prefs: Prefs) -> str:
 
 
 def token(card: Card | None, prefs: Prefs) -> str:
-    """A card inline: "[K♠]" / "[K-s]", or "[##]" face down."""
+    """A card inline: "[K♠]" / "[K-s]", or "[##]" face down; for a screen
+    reader its name ("king of spades", "a card face down")."""
+    if prefs.screenreader:
+        return "a card face down" if card is None else spoken_name(card)
     if card is None:
         return "[##]"
     return "[" + _ink(card, card.shown(prefs.unicode), prefs) + "]"
 
 
 def tokens(cards: Sequence[Card | None], prefs: Prefs) -> str:
-    return " ".join(token(c, prefs) for c in cards)
+    return (", " if prefs.screenreader else " ").join(token(c, prefs) for c in cards)
+
+
+SPOKEN_RANKS = ("ace", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+                "jack", "queen", "king")
+SUIT_NAMES = ("spades", "hearts", "diamonds", "clubs")
+
+
+def spoken_name(card: Card) -> str:
+    """A card as it is said: "queen of hearts"."""
+    return f"{SPOKEN_RANKS[card.rank - 1]} of {SUIT_NAMES[card.suit]}"
 
 
 def _box(card: Card | None, prefs: Prefs) -> list[str]:
@@ -54,7 +67,10 @@ def _box(card: Card | None, prefs: Prefs) -> list[str]:
 
 
 def boxes(cards: Sequence[Card | None], prefs: Prefs, width: int, indent: str = "  ") -> list[str]:
-    """The cards side by side, as many to a row as `width` holds (at least one)."""
+    """The cards side by side, as many to a row as `width` holds (at least one);
+    for a screen reader one line of their names."""
+    if prefs.screenreader:
+        return [tokens(cards, prefs)]
     per_row = max(1, (width - len(indent) + 1) // CARD_WIDTH)
     out: list[str] = []
     for start in range(0, len(cards), per_row):

@@ -210,7 +210,7 @@ def status(snap: TableSnapshot) -> str:
 def table_view(snap: TableSnapshot, viewer: Viewer) -> list[str]:
     prefs, me = viewer.prefs, viewer.key
     width = min(prefs.width, 80)
-    big = width >= 60
+    big = width >= 60 and not prefs.screenreader      # a reader hears each hand on one line
     o = snap.options
     dot = " · " if prefs.unicode else " - "
     lines = [paint(f"{snap.table_id}{dot}Blackjack", "bold", color=prefs.color)]
