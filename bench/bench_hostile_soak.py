@@ -14,6 +14,11 @@ game process) and with `--one-process`, and prints what the attack costs an
 honest player's `look` through each (issue #36: through the portal at most
 what it costs in one process). `--only portal` or `--only one` soaks one.
 
+Then part three (bench/hostile42.py): the six attacks of issue 42, one after
+another against `casino serve` (on PostgreSQL when installed), an honest
+player's `look` timed before (this run's baseline) and after each, `ledger
+check` after each. `--part soak` or `--part issue42` runs one part.
+
 `python -m bench hostile_soak --seconds 20 --runs 2`
 """
 from __future__ import annotations
@@ -23,6 +28,7 @@ import statistics
 import tempfile
 from pathlib import Path
 
+from bench import hostile42
 from bench.hostile_soak import describe, p99, run_hostile_soak
 
 SERVERS = {"portal": "casino serve (the portal and its game process)", "one": "casino serve --one-process"}
@@ -36,10 +42,27 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--runs", type=int, default=1)
     ap.add_argument("--seed", type=int, default=27)
     ap.add_argument("--only", choices=tuple(SERVERS), default=None, help="soak one server only")
+    ap.add_argument("--part", choices=("all", "soak", "issue42"), default="all",
+                    help="the soak (issue 27), the six attacks of issue 42, or both (default)")
+    ap.add_argument("--flood-anon", type=int, default=200, help="issue 42's attack 4: CR LF sockets (200)")
+    ap.add_argument("--flood-logged-in", type=int, default=200,
+                    help="attack 5: logged-in players sending look (200; `bench floods` runs 800)")
+    ap.add_argument("--flood-seconds", type=float, default=10.0, help="each flood's seconds (10)")
     args = ap.parse_args(argv or [])
+    passed = True
+    if args.part != "soak":
+        print("-- issue 42's attacks against casino serve", flush=True)
+        with tempfile.TemporaryDirectory() as tmp:
+            figures42 = hostile42.run_issue42(Path(tmp), floods=(args.flood_anon, args.flood_logged_in,
+                                                                 args.flood_seconds))
+        for line in hostile42.describe42(figures42):
+            print(" ", line, flush=True)
+        passed = hostile42.passed(figures42)
+        if args.part == "issue42":
+            print("RESULT: " + ("PASS" if passed else "FAIL"))
+            return
     modes = ("portal", "one") if args.only is None else (args.only,)
     figures: dict[str, list[tuple[float, ...]]] = {m: [] for m in modes}
-    passed = True
     for run in range(args.runs):
         for mode in (modes if run % 2 == 0 else tuple(reversed(modes))):
             print(f"-- run {run + 1} of {args.runs}: {SERVERS[mode]}", flush=True)

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from support import attacks
 from support.postgres import bindir
 from support.siblings import sibling
 from support.telnet import Client, plain
@@ -101,9 +102,8 @@ async def test_the_casino_waits_for_its_database_and_drops_nobody(tmp_path, clus
         anon = await ph.anonymous(server, 1)
         assert sum(p.staked for p in players) >= 1
         try:
-            cluster.pg_ctl("stop", "-m", "immediate")
             first = server.game_pid()
-            os.kill(first, signal.SIGKILL)
+            attacks.stop_database(cluster, first)
             await told_to_wait(players, anon)
             late = await arrives_while_waiting(server)
             await until_failed(server, 2)                 # tried again, later: not given up
@@ -130,19 +130,16 @@ async def test_a_restart_while_the_database_refuses_waits_for_it(tmp_path, clust
     the ledger, and everyone waits, connected, until it can."""
     url = cluster.create_database()
     name = url.rsplit("/", 1)[1]
-    import psycopg
     with on_postgres(tmp_path, url) as server:
         players = await ph.crowd(server, telnet=6, web=1)
         admin = await ph.operator(server)
         try:
-            with psycopg.connect(cluster.url(), autocommit=True) as conn:
-                conn.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS false')
+            attacks.refuse_connections(cluster.url(), name)
             said = plain(await admin.cmd_expect("restart", "Restarting now"))
             assert "everyone stays connected" in said, said
             await told_to_wait(players, [admin])
             await until_failed(server, 2)
-            with psycopg.connect(cluster.url(), autocommit=True) as conn:
-                conn.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true')
+            attacks.refuse_connections(cluster.url(), name, refuse=False)
             await ph.gather_bounded([back(p, after_failure=False) for p in players], limit=32)
         finally:
             await ph.close_all([p.client for p in players] + [admin])

@@ -22,15 +22,15 @@ import re
 import time
 from pathlib import Path
 
+from support import attacks
 from support.siblings import sibling
-from support.telnet import IAC, SB, SE, TTYPE, Client, login, plain
+from support.telnet import Client, login, plain
 from support.web import WebClient
 
 portal_helpers = sibling("portal_helpers", Path(__file__).with_name("test_portal.py"))
-PASSWORD, cli, close_all = portal_helpers.PASSWORD, portal_helpers.cli, portal_helpers.close_all
+PASSWORD, close_all = portal_helpers.PASSWORD, portal_helpers.close_all
 crowd_config, portal_server, stopped_cleanly = (portal_helpers.crowd_config, portal_helpers.portal_server,
                                                 portal_helpers.stopped_cleanly)
-IS = 0
 FAST_BUDGET = 40_000_000       # bytes' worth a second: a 360,000-byte TTYPE costs 17.3 million
 
 
@@ -51,11 +51,6 @@ async def until_logged(server, text: str, within: float = 30.0) -> None:
         await asyncio.sleep(0.05)
 
 
-async def restart_from_the_shell(server) -> None:
-    done = await asyncio.to_thread(cli, "restart", "--pid-file", str(server.pid_file))
-    assert done.returncode == 0, done.stderr
-
-
 async def answered(client: Client) -> str:
     """A bare Enter gets a reply and a prompt (an anonymous client's: the Name: prompt)."""
     return plain(await client.cmd("", timeout=30))
@@ -63,17 +58,15 @@ async def answered(client: Client) -> str:
 
 async def test_forty_long_ttypes_then_a_restart_everyone_is_answered(tmp_path):
     with portal_server(tmp_path, fast_input_config) as server:
-        anon = [await Client.open(server.port, ttype="\x01" * 9000) for _ in range(40)]
+        anon = await attacks.long_ttypes(server.port, 40)
         try:
-            for c in anon:
-                assert "Name:" in plain(await c.read_until_prompt(timeout=30))
             player = await Client.open(server.port)
             assert "You have 1000 chips" in plain(await login(player, "keeper", PASSWORD))
             for c in anon:
                 assert "Name:" in await answered(c)
             await until_logged(server, "kind=long_ttype")
             first_game = server.game_pid()
-            await restart_from_the_shell(server)
+            await attacks.restart_from_the_shell(server.pid_file)
             assert "You are logged in again." in plain(await player.expect("You are logged in again.", timeout=60))
             for c in anon:
                 seen = plain(await c.expect("Please log in again.", timeout=60))
@@ -104,13 +97,13 @@ async def test_one_huge_ttype_from_a_player_leaves_the_game_process_reading(tmp_
             await hostile.cmd_expect("north", "Exits:")
             await hostile.cmd_expect("play craps", "joins the table")
             await hostile.cmd_expect("bet pass 10", "Bet accepted: pass 10.")
-            hostile.send_raw(bytes([IAC, SB, TTYPE, IS]) + b"x" * 360_000 + bytes([IAC, SE]))
+            attacks.huge_ttype(hostile)
             await until_logged(server, "length=360000")
             assert "Exits:" in plain(await hostile.cmd_expect("look", "Exits:", timeout=30))
             other = await Client.open(server.port)
             clients.append(other)
             assert "You have 1000 chips" in plain(await login(other, "other", PASSWORD))
-            await restart_from_the_shell(server)
+            await attacks.restart_from_the_shell(server.pid_file)
             for c in clients:
                 assert "You are logged in again." in plain(await c.expect("You are logged in again.", timeout=60))
             assert "Wallet: 1000 chips." in plain(await hostile.cmd_expect("balance", "Wallet:"))
@@ -129,11 +122,11 @@ async def test_a_lone_surrogate_said_in_a_browser_silences_nobody(tmp_path):
                 await web.read_until_prompt()
                 assert "You have 1000 chips" in plain(await web.cmd(f"create {name} {PASSWORD}", timeout=30))
             assert "You have 1000 chips" in plain(await login(telnet, "telly", PASSWORD))
-            await speaker.ws.send_str('{"t": "line", "d": "say odd \\ud800 text"}')    # raw: escaped in JSON
+            await attacks.lone_surrogate(speaker)
             for reader in (listener, telnet):
                 heard = plain(await reader.expect("odd", timeout=30))
-                assert "odd \ufffd text" in heard, heard
-            assert "odd \ufffd text" in plain(await speaker.expect("odd", timeout=30))
+                assert attacks.SURROGATE_HEARD in heard, heard
+            assert attacks.SURROGATE_HEARD in plain(await speaker.expect("odd", timeout=30))
             await speaker.send("say still here")
             for reader in (listener, telnet):
                 assert "still here" in plain(await reader.expect("still here", timeout=30))

@@ -2,10 +2,10 @@
 
 A browser's lines cross the portal's link to the game process. With the game
 process stopped (SIGSTOP) and 60 logged-in browsers typing as fast as their
-byte budget lets them (raised here so the flood is quick: 20 MB of lines in a
+byte budget lets them (raised here so the flood is quick: 25 MB of lines in a
 few seconds), the portal holds at most what the link's cap and each
 connection's wait of 20 lines allow: its RSS stays within a few MiB of what
-it was (without the cap it held every line: tens of MiB), and each browser
+it was (without the cap it held every line: 51 MiB more), and each browser
 reads that its lines were not sent, never nothing. After SIGCONT every
 connection, browser and telnet, answers `look`, and `ledger check` is ok.
 """
@@ -26,11 +26,11 @@ from support.web import WebClient
 ph = sibling("portal_helpers", Path(__file__).with_name("test_portal.py"))
 
 BROWSERS = 60
-FRAMES = 40                  # frames each browser sends, each of LINES lines
-LINES = 130
-LINE = "zq" + "x" * 58       # an unknown word: a short answer, nothing to anyone else
+FRAMES = 14                  # frames each browser sends, each of LINES lines of 500 characters:
+LINES = 60                   # 25 MB in all, and with the last frame and line 901 lines a browser,
+LINE = "zq" + "x" * 498      # within the game's command rate (its burst of 1000 lines)
 BUSY = "The casino is busy; that line was not sent."
-GROWTH_MIB = 12              # what the portal may grow by under the flood
+GROWTH_MIB = 25              # what the portal may grow by under the flood (12 seen; 51 without the cap)
 
 
 def rss_mib(pid: int) -> float:
@@ -80,10 +80,16 @@ async def browser(server, i: int) -> WebClient:
     return client
 
 
-async def flood(client: WebClient, full: asyncio.Event) -> str:
+def refused(seen: str) -> int:
+    """The lines the portal said it did not send."""
+    return seen.count(BUSY) + sum(int(n) for n in re.findall(r"The casino is busy; (\d+) lines were not sent", seen))
+
+
+async def flood(client: WebClient, full: asyncio.Event) -> tuple[str, int]:
     """FRAMES frames of lines; once the link is full (some browser was told its lines
     were not sent), one more frame, which fills this connection's wait of 20, and one
-    more line: what the browser reads up to the refusal of that line."""
+    more line: what the browser reads up to the refusal of that line, and how many
+    of its lines the portal took (sent on, or kept to send)."""
     async def read() -> str:
         seen = ""
         while BUSY not in seen:
@@ -98,7 +104,18 @@ async def flood(client: WebClient, full: asyncio.Event) -> str:
     await full.wait()
     await client.send(frame)
     await client.send("look")
-    return await reading
+    seen = await reading
+    return seen, (FRAMES + 1) * LINES + 1 - refused(seen)
+
+
+async def answered(client: WebClient, taken: int) -> None:
+    """Every line the portal took is answered, in order, then a `look`."""
+    seen = ""
+    while seen.count("No such command") < taken:
+        seen += plain(await client.read_until_prompt(timeout=120))
+    assert seen.count("No such command") == taken, seen[-300:]
+    await client.send("look")
+    assert "The Lobby" in await client.expect("Exits:", timeout=120)
 
 
 async def test_a_paused_game_process_under_a_browser_flood_keeps_the_portal_small(tmp_path):
@@ -115,15 +132,12 @@ async def test_a_paused_game_process_under_a_browser_flood_keeps_the_portal_smal
             said = await asyncio.gather(*(flood(b, full) for b in browsers))
             grown = peak.stop() - before
             assert grown < GROWTH_MIB, f"the portal grew {grown:.1f} MiB under the flood"
-            for seen in said:
+            for seen, taken in said:
                 assert "lines were not sent" in seen, seen[-300:]     # told, never silently
+                assert 20 <= taken <= FRAMES * LINES + 20, (taken, seen[-300:])   # its wait of 20 at least
         finally:
             os.kill(game, signal.SIGCONT)
-        for client in browsers:                  # every line it held is answered, then `look`
-            await client.send("look")
-        for client in browsers:
-            seen = await client.expect("Exits:", timeout=120)
-            assert "The Lobby" in seen
+        await asyncio.gather(*(answered(b, taken) for b, (_, taken) in zip(browsers, said)))   # read at once
         assert "The Lobby" in plain(await teller.cmd("look"))
         assert server.game_pid() == game         # not replaced: it was only slow
         await ph.close_all([*browsers, teller])

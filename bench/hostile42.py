@@ -1,0 +1,277 @@
+"""The hostile soak's part three: the six attacks of issue 42 against `casino serve`.
+
+One casino as shipped runs it (`python -m server`: the portal and its game
+process), on PostgreSQL when it is installed (attack 6 needs a database that
+can go away; tests/support/postgres.py starts one of its own), else on SQLite
+without attack 6. An honest telnet player, `victim`, times LOOKS `look`s
+before anything (the baseline of this run) and after each attack. Each attack
+is the end-to-end tests' own code (tests/support/attacks.py); after each,
+`casino ledger check` runs on the live database and must be ok.
+
+1. 40 anonymous sockets each answer TTYPE with 9,000 bytes, then `casino
+   restart`: the seconds until the victim and all 40 are answered again.
+2. A logged-in player with a live stake sends one 360,000-byte TTYPE IS,
+   then `casino restart`: the seconds until both are logged in again.
+3. A browser `say`s a lone surrogate: the other browser hears U+FFFD.
+4, 5. bench/bench_floods.py's floods (anonymous CR LF sockets, logged-in
+   players sending `look`), on a server of their own with the shipped
+   limits, smaller than `python -m bench floods` (--flood-* options).
+6. The database refuses every new connection, then `casino restart`; and
+   PostgreSQL stops and the game process is killed: the seconds from the
+   database's return until the victim is logged in again.
+
+As in the tests, input_bytes_per_second is raised (attack 2's subnegotiation
+costs 17 million bytes' worth: minutes at the shipped budget), and the
+per-address caps are raised for the clients that all come from 127.0.0.1.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from contextlib import suppress
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+
+from support import attacks  # noqa: E402
+from support.postgres import Cluster, bindir  # noqa: E402
+from support.telnet import Client, login, plain  # noqa: E402
+from support.web import WebClient  # noqa: E402
+
+from bench import bench_floods  # noqa: E402
+from bench.bench_server import free_port, wait_listening  # noqa: E402
+
+PASSWORD = "honestpass1"
+LOOKS = 40
+LOOK_EVERY = 0.05
+FAST_BUDGET = 40_000_000
+WAITING = "The casino is waiting for its database; your connection is kept."
+RAISED = {"connections_per_ip": 500, "accounts_per_ip_per_hour": 1000, "max_login_connections": 500,
+          "login_connections_per_ip": 500, "hash_queue": 500, "hashes_per_ip": 500,
+          "input_bytes_per_second": FAST_BUDGET}
+
+
+def config_of(work: Path) -> Path:
+    config = work / "config"
+    shutil.copytree(ROOT / "config", config)
+    server = config / "server.yaml"
+    text = server.read_text()
+    for key, value in RAISED.items():
+        text, n = re.subn(rf"(\n\s+{key}:) \S+", rf"\1 {value}", text)
+        assert n == 1, key
+    server.write_text(text)
+    return config
+
+
+def game_pid(portal: int) -> int:
+    children = [int(p) for task in Path(f"/proc/{portal}/task").iterdir()
+                for p in (task / "children").read_text().split()]
+    assert len(children) == 1, children
+    return children[0]
+
+
+def ledger_ok(url: str) -> bool:
+    done = attacks.casino_cli("ledger", "check", "--database", url, "--json")
+    return done.returncode == 0 and bool(json.loads(done.stdout).get("ok"))
+
+
+async def looks(c: Client, n: int = LOOKS) -> list[float]:
+    """`n` looks, each timed from the line sent to the prompt after its `Exits:` line."""
+    out = []
+    for _ in range(n):
+        start = time.perf_counter()
+        await c.cmd_expect("look", "Exits:", timeout=60)
+        out.append((time.perf_counter() - start) * 1000)
+        await asyncio.sleep(LOOK_EVERY)        # a player's pace (real time: a bench)
+    return out
+
+
+def p99(ms: list[float]) -> float:
+    s = sorted(ms)
+    return s[max(0, int(len(s) * 0.99) - 1)]
+
+
+class Casino:
+    """`python -m server` on `url`, free ports, its log in work/server.log."""
+
+    def __init__(self, work: Path, url: str) -> None:
+        self.url, self.port, self.web_port = url, free_port(), free_port()
+        self.pid_file, self.log = work / "casino.pid", work / "server.log"
+        made = attacks.casino_cli("account", "create", "admin", "--database", url, stdin="opsecret1\n")
+        assert made.returncode == 0, made.stderr
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "server", "--port", str(self.port), "--web-port", str(self.web_port),
+             "--database", url, "--config", str(config_of(work)), "--pid-file", str(self.pid_file)],
+            cwd=ROOT, stdout=self.log.open("w"), stderr=subprocess.STDOUT)
+        why = lambda: self.log.read_text(errors="replace")[-2000:]      # noqa: E731
+        wait_listening(self.web_port, self.proc, 60, why)
+        wait_listening(self.port, self.proc, 60, why)
+
+    def logged(self, text: str) -> bool:
+        return text in self.log.read_text(errors="replace")
+
+    def stop(self) -> int | None:
+        self.proc.terminate()
+        try:
+            return self.proc.wait(60)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            return None
+
+
+async def until_logged(casino: Casino, text: str, within: float = 60.0) -> None:
+    deadline = time.monotonic() + within
+    while not casino.logged(text):
+        assert time.monotonic() < deadline, f"{text!r} never logged"
+        await asyncio.sleep(0.05)               # polling a real process's log
+
+
+async def attack_1(casino: Casino, victim: Client) -> dict[str, float]:
+    anon = await attacks.long_ttypes(casino.port, 40)
+    start = time.monotonic()
+    await attacks.restart_from_the_shell(casino.pid_file)
+    await victim.expect("You are logged in again.", timeout=60)
+    for c in anon:
+        await c.expect("Please log in again.", timeout=60)
+        assert "Name:" in plain(await c.cmd("", timeout=30))
+    back = time.monotonic() - start
+    for c in anon:
+        await c.close()
+    return {"back_s": back}
+
+
+async def attack_2(casino: Casino, victim: Client) -> dict[str, float]:
+    hostile = await Client.open(casino.port)
+    assert "You have 1000 chips" in plain(await login(hostile, "hostile", PASSWORD))
+    await hostile.cmd_expect("north", "Exits:")
+    await hostile.cmd_expect("play craps", "joins the table")
+    await hostile.cmd_expect("bet pass 10", "Bet accepted: pass 10.")
+    attacks.huge_ttype(hostile)
+    during = await looks(victim, LOOKS // 2)       # while the game process parses it
+    await until_logged(casino, "length=360000")
+    await hostile.cmd_expect("look", "Exits:", timeout=30)
+    start = time.monotonic()
+    await attacks.restart_from_the_shell(casino.pid_file)
+    for c in (hostile, victim):
+        await c.expect("You are logged in again.", timeout=60)
+    back = time.monotonic() - start
+    assert "Wallet: 1000 chips." in plain(await hostile.cmd_expect("balance", "Wallet:"))
+    await hostile.close()
+    return {"during_p50": statistics.median(during), "during_p99": p99(during), "back_s": back}
+
+
+async def attack_3(casino: Casino, victim: Client) -> dict[str, float]:
+    speaker, listener = await WebClient.open(casino.web_port), await WebClient.open(casino.web_port)
+    for name, web in (("speaker", speaker), ("listener", listener)):
+        await web.read_until_prompt()
+        assert "You have 1000 chips" in plain(await web.cmd(f"create {name} {PASSWORD}", timeout=30))
+    await attacks.lone_surrogate(speaker)
+    assert attacks.SURROGATE_HEARD in plain(await listener.expect("odd", timeout=30))
+    assert attacks.SURROGATE_HEARD in plain(await victim.expect("odd", timeout=30))
+    await speaker.send("say still here")
+    assert "still here" in plain(await listener.expect("still here", timeout=30))
+    for web in (speaker, listener):
+        await web.close()
+    return {}
+
+
+async def attack_6(casino: Casino, victim: Client, cluster: Cluster) -> dict[str, float]:
+    name = casino.url.rsplit("/", 1)[1]
+    attacks.refuse_connections(cluster.url(), name)
+    await attacks.restart_from_the_shell(casino.pid_file)
+    await victim.read_until_text(WAITING, timeout=60)
+    await until_logged(casino, "event=game_start_failed")
+    start = time.monotonic()
+    attacks.refuse_connections(cluster.url(), name, refuse=False)
+    await victim.expect("You are logged in again.", timeout=120)
+    refused_back = time.monotonic() - start
+    attacks.stop_database(cluster, game_pid(casino.proc.pid))
+    await victim.read_until_text(WAITING, timeout=60)
+    start = time.monotonic()
+    cluster.pg_ctl("start", "-w")
+    await victim.expect("You are logged in again.", timeout=120)
+    return {"refused_back_s": refused_back, "stopped_back_s": time.monotonic() - start}
+
+
+def run_issue42(work: Path, *, floods: tuple[int, int, float] = (200, 200, 10.0)) -> dict[str, dict[str, float]]:
+    """Each attack's figures: the victim's look p50/p99 after it (ms), its own
+    figures, and whether `ledger check` was ok (1.0) after it; "baseline" first."""
+    cluster = Cluster().start() if bindir() is not None else None
+    url = cluster.create_database() if cluster is not None else f"sqlite:///{work / 'casino.db'}"
+    figures: dict[str, dict[str, float]] = {}
+    casino = Casino(work, url)
+    try:
+        async def main() -> None:
+            victim = await Client.open(casino.port)
+            assert "You have 1000 chips" in plain(await login(victim, "victim", PASSWORD))
+            base = await looks(victim)
+            figures["baseline"] = {"p50": statistics.median(base), "p99": p99(base)}
+            steps = [("1 long TTYPEs, restart", attack_1), ("2 huge TTYPE, restart", attack_2),
+                     ("3 lone surrogate", attack_3)]
+            for name, step in steps:
+                got = await step(casino, victim)
+                after = await looks(victim)
+                figures[name] = {**got, "p50": statistics.median(after), "p99": p99(after),
+                                 "ledger_ok": float(ledger_ok(url))}
+            if cluster is not None:
+                got = await attack_6(casino, victim, cluster)
+                after = await looks(victim)
+                figures["6 database away"] = {**got, "p50": statistics.median(after), "p99": p99(after),
+                                              "ledger_ok": float(ledger_ok(url))}
+            await victim.close()
+        asyncio.run(main())
+        figures["stop"] = {"exit": float(casino.stop() or 0)}
+        figures["stop"]["ledger_ok"] = float(ledger_ok(url))
+    finally:
+        if casino.proc.poll() is None:
+            casino.proc.kill()
+        if cluster is not None:
+            with suppress(Exception):
+                cluster.stop()
+    anon, logged_in, seconds = floods
+    flood_work = work / "floods"
+    flood_work.mkdir()
+    got = bench_floods.run_floods(flood_work, anon=anon, logged_in=logged_in, seconds=seconds, baseline=5.0)
+    ok = float(ledger_ok(f"sqlite:///{flood_work / 'floods.db'}"))
+    for phase, name in (("alone", "4-5 floods: baseline"), ("blank", f"4 {anon} CR LF sockets"),
+                        ("look", f"5 {logged_in} players sending look")):
+        f = got[phase]
+        figures[name] = {"p50": f["p50"], "p99": f["p99"], "portal_mib": f["portal_mib"],
+                         "game_mib": f["game_mib"], "ledger_ok": ok}
+    return figures
+
+
+def describe42(figures: dict[str, dict[str, float]]) -> list[str]:
+    base = figures["baseline"]
+    flood_base = figures.get("4-5 floods: baseline", base)
+    out = []
+    for name, f in figures.items():
+        if name == "stop":
+            out.append(f"SIGTERM exit {int(f['exit'])}; ledger check ok: {bool(f['ledger_ok'])}")
+            continue
+        against = flood_base if name.startswith(("4", "5")) else base
+        extra = "; ".join(f"{k} {v:.1f}" for k, v in f.items() if k not in ("p50", "p99", "ledger_ok"))
+        line = f"{name}: look p50 {f['p50']:.1f} ms p99 {f['p99']:.1f} ms"
+        if f is not against:
+            line += (f" ({f['p50'] / against['p50']:.2f}x, {f['p99'] / against['p99']:.2f}x the baseline); "
+                     f"ledger check ok: {bool(f['ledger_ok'])}")
+        out.append(line + (f"; {extra}" if extra else ""))
+    if "6 database away" not in figures:
+        out.append("6 database away: not run (no PostgreSQL installed)")
+    return out
+
+
+def passed(figures: dict[str, dict[str, float]]) -> bool:
+    """Every ledger check ok, and the floods within issue 42's 100 ms over the baseline."""
+    flood_base = figures["4-5 floods: baseline"]["p99"]
+    flood_rss = figures["4-5 floods: baseline"]["portal_mib"]
+    floods_ok = all(f["p99"] <= flood_base + 100 and f["portal_mib"] <= flood_rss + 100
+                    for n, f in figures.items() if n.startswith(("4 ", "5 ")))
+    return floods_ok and all(f.get("ledger_ok", 1.0) == 1.0 for f in figures.values())
