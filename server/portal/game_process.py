@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from server.net.lines import TooLong
 from server.portal import handover, protocol
+from server.portal.last_good import Dirs
 
 log = logging.getLogger("casino.portal")
 
@@ -51,6 +52,7 @@ class GameProcess:
         self.ready_at = 0.0                           # when it said ready (monotonic)
         self.started: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
         self.bye: protocol.Bye | None = None          # what it said before exiting
+        self.config_copy: Dirs | None = None          # the copy of the files it read (last_good.py)
         self.returned: dict[int, list[str | TooLong]] = {}   # lines it handed back (`again`)
         self.ended = False                 # we sent our last message
         self.quiet = 0                     # clock ticks since it last said anything (server/portal/silence.py)

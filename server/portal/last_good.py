@@ -20,39 +20,38 @@ Dirs = tuple[Path, Path]          # config/ and rooms/
 
 class LastGoodConfig:
     """Copies of config/ and rooms/ under one temporary directory of the portal's:
-    `taken` is the copy made for the start under way, `good` the one that last started."""
+    `good` is the one that last started; each start under way holds its own copy
+    (shards start side by side, each copying in a thread of its own)."""
 
     def __init__(self) -> None:
         self.root = Path(tempfile.mkdtemp(prefix="casino-last-good-"))
         self.good: Dirs | None = None
-        self.taken: Dirs | None = None
         self._copies = 0
-        self._lock = threading.Lock()      # each shard's start copies (in a thread of its own)
+        self._lock = threading.Lock()
 
-    def take(self, dirs: Dirs) -> None:
-        """Copy `dirs` as they are now, before a game process reads them (blocking: small files)."""
+    def take(self, dirs: Dirs) -> Dirs | None:
+        """A copy of `dirs` as they are now, before a game process reads them
+        (blocking: small files); None if they could not be copied."""
         with self._lock:
-            self._take(dirs)
-
-    def _take(self, dirs: Dirs) -> None:
-        self._copies += 1
-        where = self.root / str(self._copies)
+            self._copies += 1
+            where = self.root / str(self._copies)
         try:
-            copy = (Path(shutil.copytree(dirs[0], where / "config")),
+            return (Path(shutil.copytree(dirs[0], where / "config")),
                     Path(shutil.copytree(dirs[1], where / "rooms")))
         except OSError:
             shutil.rmtree(where, ignore_errors=True)
-            self.taken = None
-            return
-        self._drop(self.taken)
-        self.taken = copy
+            return None
 
-    def worked(self) -> None:
-        """The start under way is ready: its copy is now the one to go back to."""
-        if self.taken is None:
-            return
-        self._drop(self.good)
-        self.good, self.taken = self.taken, None
+    def worked(self, copy: Dirs) -> None:
+        """The start that took `copy` is ready: it is now the one to go back to."""
+        with self._lock:
+            old, self.good = self.good, copy
+        if old is not None and old != copy:
+            self._drop(old)
+
+    def failed(self, copy: Dirs) -> None:
+        """The start that took `copy` did not serve: the copy is of no use."""
+        self._drop(copy)
 
     @staticmethod
     def _drop(dirs: Dirs | None) -> None:

@@ -90,9 +90,12 @@ class ShardGames:
         """A new game process, on `dirs` (the last good copy) or the operator's files
         (then copied as the last good, should it start). It waits for its hello."""
         portal = self.portal
+        copy = None
         if dirs is None and portal.last_good is not None and portal.config_dirs is not None:
-            await asyncio.to_thread(portal.last_good.take, portal.config_dirs)
-        return await GameProcess.spawn(with_dirs(self.argv, dirs) if dirs else self.argv, portal.game_env)
+            copy = await asyncio.to_thread(portal.last_good.take, portal.config_dirs)
+        game = await GameProcess.spawn(with_dirs(self.argv, dirs) if dirs else self.argv, portal.game_env)
+        game.config_copy = copy
+        return game
 
     def start_ahead(self) -> None:
         """The game process said `restarting`: its successor starts now."""
@@ -120,10 +123,12 @@ class ShardGames:
         asyncio.create_task(self._run(game))
         if not await game.started:
             self.on_database = game.bye is not None   # only a failure on the database says goodbye
+            if last_good is not None and game.config_copy is not None:
+                last_good.failed(game.config_copy)
             return False
         self.waiting = None
-        if dirs is None and last_good is not None:
-            last_good.worked()
+        if last_good is not None and game.config_copy is not None:
+            last_good.worked(game.config_copy)
         logs.event(log, "game_started", shard=self.name, pid=game.proc.pid if game.proc else "dialed",
                    connections=len(conns),
                    config="last_good" if dirs else "current")
