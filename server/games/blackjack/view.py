@@ -215,7 +215,7 @@ def table_view(snap: TableSnapshot, viewer: Viewer) -> list[str]:
     dot = " · " if prefs.unicode else " - "
     lines = [paint(f"{snap.table_id}{dot}Blackjack", "bold", color=prefs.color)]
     lines += fit(f"{o.decks} deck{'s' if o.decks != 1 else ''}, blackjack pays {o.blackjack_pays}, dealer "
-                 f"{'hits' if o.hits_soft_17 else 'stands on'} soft 17. Bets {o.min_bet}-{o.max_bet} "
+                 f"{'hits' if o.hits_soft_17 else 'stands on'} soft 17. Bets {o.min_bet} to {o.max_bet} "
                  f"in {o.bet_unit}s.", width)
     if snap.dealer:
         shown = snap.dealer_shown()
