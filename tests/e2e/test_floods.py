@@ -5,7 +5,7 @@ sockets from several addresses sending bare CR LF, then logged-in players sendin
 Every one of the victim's looks is answered in each phase, the server outlives
 both floods, and neither grows the portal: its memory is its connections' and
 nothing of what they type (telnet sockets are the game process's to read, with
-its byte and line budgets). The full sizes and the latency are the bench's:
+its byte and line budgets). After both, `ledger check` is ok: no chip lost. The full sizes and the latency are the bench's:
 `python -m bench floods` (bench/bench_floods.py, in docs/performance.md)."""
 from __future__ import annotations
 
@@ -15,6 +15,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from bench import bench_floods  # noqa: E402
+from support.siblings import sibling  # noqa: E402
+
+ph = sibling("portal_helpers", Path(__file__).with_name("test_portal.py"))
 
 
 def test_floods_leave_the_victim_answered_and_the_portal_small(tmp_path):
@@ -26,3 +29,6 @@ def test_floods_leave_the_victim_answered_and_the_portal_small(tmp_path):
         assert f["looks"] >= 5, (phase, f)                 # answered all along, none lost
         assert f["lines"] > 0 and f["closed"] == 0, (phase, f)
         assert f["portal_mib"] - alone["portal_mib"] <= 100, (phase, f)
+    report = ph.ledger_check(f"sqlite:///{tmp_path / 'floods.db'}")
+    assert report["ok"] and report["open_holds"] == 0, report
+    assert report["balances"] == report["minted"], report
