@@ -30,16 +30,16 @@ victim's p99 at most 100 ms over the floods' baseline and the portal's RSS
 at most 100 MiB over it; for 6 the open stake refunded. With `--runs N` the
 bench prints each run and then the medians of the runs.
 
-As in the tests, input_bytes_per_second is raised (attack 2's subnegotiation
-costs 17 million bytes' worth: minutes at the shipped budget), and the
-per-address caps are raised for the clients that all come from 127.0.0.1.
+The config is the tests' (`config_of`): input_bytes_per_second raised
+(attack 2's subnegotiation costs 17 million bytes' worth: minutes at the
+shipped budget), the per-address caps raised for clients that all come from
+127.0.0.1, and a bank craps table that never rolls by itself.
 """
 from __future__ import annotations
 
 import asyncio
 import json
 import re
-import shutil
 import statistics
 import subprocess
 import sys
@@ -52,8 +52,8 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from support import attacks  # noqa: E402
 from support.postgres import Cluster, bindir  # noqa: E402
+from support.siblings import sibling  # noqa: E402
 from support.telnet import Client, login, plain  # noqa: E402
-
 from support.web import WebClient  # noqa: E402
 
 from bench import bench_floods  # noqa: E402
@@ -65,28 +65,18 @@ LOOKS = 40
 LOOK_EVERY = 0.05
 FAST_BUDGET = 40_000_000
 WAITING = "The casino is waiting for its database; your connection is kept."
-RAISED = {"connections_per_ip": 500, "accounts_per_ip_per_hour": 1000, "max_login_connections": 500,
-          "login_connections_per_ip": 500, "hash_queue": 500, "hashes_per_ip": 500,
-          "input_bytes_per_second": FAST_BUDGET}
+portal_helpers = sibling("portal_helpers", ROOT / "tests" / "e2e" / "test_portal.py")
 
 
 def config_of(work: Path) -> Path:
-    """The shipped config with RAISED, and a bank craps table that never rolls by
-    itself within the bench (a stake stays open until the attack ends it)."""
-    config = work / "config"
-    shutil.copytree(ROOT / "config", config)
+    """The end-to-end tests' config (test_portal.py's crowd_config: the per-address caps
+    raised, a bank craps table that never rolls by itself, so a stake stays open until
+    the attack ends it) with test_hostile_three's input budget."""
+    config = portal_helpers.crowd_config(work)
     server = config / "server.yaml"
-    text = server.read_text()
-    for key, value in RAISED.items():
-        text, n = re.subn(rf"(\n\s+{key}:) \S+", rf"\1 {value}", text)
-        assert n == 1, key
-    server.write_text(text)
-    tables = config / "casino_tables.yaml"
-    text, n = re.subn(r"(- id: bank_craps\n(?:  .*\n)*?    field_12: 3[^\n]*\n)",
-                      r"\1    timing: {window: 600, last_call: 3, shooter: 3600, autoroll: 3}\n",
-                      tables.read_text(), count=1)
+    text, n = re.subn(r"(\n\s+input_bytes_per_second:) \S+", rf"\1 {FAST_BUDGET}", server.read_text())
     assert n == 1
-    tables.write_text(text)
+    server.write_text(text)
     return config
 
 
