@@ -16,8 +16,10 @@ import telnetlib3
 from support.gmcp import ScriptingClient, command, packages, until
 from support.telnet import Client, login, plain
 
+from server.games.blackjack.hint import insurance_hint
 from server.games.blackjack.moves import legal
 from server.games.blackjack.rounds import Phase
+from server.games.blackjack.strategy import decide
 
 pytestmark = pytest.mark.both_stores      # the same game, on SQLite and on PostgreSQL
 
@@ -121,6 +123,51 @@ async def test_one_player_goes_up_sits_bets_and_plays_a_round_alone(casino_facto
     assert await wallet(app, "ann") == 1000 + net
     fair = " ".join(plain(await ann.cmd("fair")).split())
     assert "Provably fair shoe at table blackjack." in fair and "--draw shoe --decks D" in fair
+    await ann.close()
+
+
+def lines_of(reply: str) -> list[str]:
+    """A reply's lines of text, without the prompt."""
+    return [ln for ln in plain(reply).splitlines() if ln.strip() not in ("", ">")]
+
+
+async def test_hint_over_telnet_says_the_play_and_refuses_in_one_line(casino_factory):
+    app = await casino_factory(seed=46, limits=FAST)
+    ann = await arrive(app, "ann")
+    assert "'hint' is a table command: sit at a table first (play blackjack)." in plain(await ann.cmd("hint"))
+    helped = " ".join(plain(await ann.cmd("help hint")).split())
+    assert "what basic strategy does with your hand against the dealer's card" in helped
+    await ann.cmd_expect("play blackjack", "Welcome")
+    assert "No hand to advise on: you have no hand in play." in plain(await ann.cmd("hint"))
+    bob = await arrive(app, "bob")
+    await bob.cmd("watch blackjack")
+    assert "'hint' is a table command: sit at a table first" in plain(await bob.cmd("hint"))   # a watcher
+    hinted = 0
+    for rnd in range(1, 6):
+        await ann.cmd("bet 10")
+        await tick(app, 0.1)
+        await ann.expect(f"Round {rnd}: the dealer shows")
+        g = game(app)
+        if g.phase is Phase.INSURANCE:
+            said = lines_of(await ann.cmd("hint"))
+            assert said == [insurance_hint(g.round.hands["ann"][0].blackjack)]
+        elif g.phase is Phase.PLAYING:
+            hand = g.round.hand()
+            play = decide(g.options, tuple(c.value for c in hand.cards), g.round.dealer[0].value,
+                          hands=len(g.round.hands["ann"]))
+            chips = await wallet(app, "ann")
+            said = lines_of(await ann.cmd("hint"))
+            assert len(said) == 1 and said[0].startswith("Basic strategy: "), said
+            assert f"against {'an' if g.round.dealer[0].value in (1, 8) else 'a'} " in said[0]
+            assert f": {play.value}" in said[0], (play, said)
+            assert game(app).round.hand() is hand and len(hand.cards) == 2       # a hint plays nothing
+            assert await wallet(app, "ann") == chips                             # and stakes nothing
+            hinted += 1
+        await play_round(app, {"ann": ann}, {"ann": ""})
+        if hinted:
+            break
+    assert hinted, "no round came to a decision: pick another seed"
+    await bob.close()
     await ann.close()
 
 
