@@ -288,3 +288,44 @@ async def test_a_gmcp_client_gets_the_hands_and_totals_as_data(casino_factory):
             assert table["dealer"]["cards"][1] is None and table["dealer"]["total"] is None
     finally:
         writer.close()
+
+
+STATS_ROW = re.compile(r"^Blackjack\s+(\d+)\s+(\d+)\s+([+-]?\d+)\s+([+-]?\d+)\s+([+-]?\d+)\s+([+-]?\d+)\s+(\d+)\b")
+
+
+async def test_stats_and_top_count_a_split_round_once(casino_factory):
+    """A round split into two winning hands is one round, one winning settlement; both
+    stakes are wagered. The shoe is stacked (the engine's state, in process), so the
+    figures are known: 8s against a 6 split into two 18s, the dealer busts; then a 19
+    against a 17."""
+    from bj_helpers import stacked
+    app = await casino_factory(seed=48, limits=FAST)
+    ann = await seated(app, "ann")
+    stacked(game(app), [8, 6, 8, 10, 10, 10, 9])                # ann 8 8, dealer 6 up, 10 down; 10, 10; 9
+    said = plain(await ann.cmd("bet 10"))
+    await tick(app, 0.1)
+    said += plain(await ann.expect("Your turn"))
+    said += plain(await ann.cmd("split"))
+    await tick(app, 0.1)
+    said += plain(await ann.cmd("stand")) + plain(await ann.cmd("stand"))
+    await tick(app, 0.1)
+    said += plain(await ann.expect("Settlement, round 1"))
+    assert len(game(app).last.hands["ann"]) == 2
+    assert re.search(r"Settlement, round 1: dealer bust \(25\); hand 1 won \+10 \(18\); hand 2 won \+10 \(18\); "
+                     r"net \+20\.", " ".join(said.split())), said
+    stacked(game(app), [10, 7, 9, 10])                          # 19 against 17
+    await ann.cmd("bet 10")
+    await tick(app, 0.1)
+    await ann.expect("Your turn")
+    await ann.cmd("stand")
+    await tick(app, 0.1)
+    assert "net +10" in plain(await ann.expect("Settlement, round 2"))
+    assert await wallet(app, "ann") == 1030
+    row = next(STATS_ROW.match(ln) for ln in plain(await ann.cmd("stats")).splitlines() if STATS_ROW.match(ln))
+    rounds, wagered, won, lost, net, best, streak = (int(x) for x in row.groups())
+    assert (rounds, wagered, won, lost, net, best, streak) == (2, 30, 30, 0, 30, 20, 2)
+    wins = plain(await ann.cmd_expect("top wins", "Top "))
+    assert re.search(r"\. ann +2\b", wins), wins                 # two winning settlements, not three
+    staked = plain(await ann.cmd_expect("top wagered", "Top "))
+    assert re.search(r"\. ann +30\b", staked), staked
+    await ann.close()
