@@ -7,11 +7,12 @@ restart, or when the portal goes away.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
 import signal
 import sys
 from pathlib import Path
+
+from server.net import arrival
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -52,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
     if config.settings.log_format == "json" and not args.log_json:
         logs.configure(as_json=True)
-    return asyncio.run(_game(config, args, fds))
+    return arrival.run(_game(config, args, fds))
 
 
 async def _game(config: object, args: argparse.Namespace, fds: tuple[int, int]) -> int:

@@ -13,6 +13,8 @@ import os
 import signal
 import sys
 from pathlib import Path
+
+from server.net import arrival
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
@@ -68,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     if config.settings.log_format == "json" and not args.log_json:   # the config's key and the flag agree
         args.log_json = True
         logs.configure(as_json=True)
-    return asyncio.run(_serve(config, args))
+    return arrival.run(_serve(config, args))
 
 
 async def _serve(config: CasinoConfig, args: argparse.Namespace) -> int:

@@ -29,7 +29,10 @@ _SPACES = re.compile(r" {2,}")
 # Usage notation is read as it is meant: "<amount>" is "amount", "on|off" is "on or off".
 _PLACEHOLDER = re.compile(r"<([^<>]{1,30})>")
 _OPTIONAL = re.compile(r"(?<!\x1b)\[([^\[\]]{1,30})\]")
-_OR = re.compile(r"(?<=\w)\|(?=\w)| \| ")
+_OR = re.compile("(?<=\\w)\\|(?=\\w)|[ \u00a0]\\|[ \u00a0]")      # a bar glued to its word by NBSP too
+# A list of commands wrapped after a bar ("... stand | double |"): that bar is its comma too,
+# unless the line is a box's row (it then starts with an edge as well).
+_WRAPPED_BAR = re.compile("^(?![|+\\s]*[|+]).*\\S(?=[ \u00a0]\\|$)")
 
 
 def dice_words(dice: tuple[int, ...]) -> str:
@@ -46,6 +49,8 @@ def spoken(line: str) -> str:
     """One line with its drawing taken out and its padding closed up ('' if
     nothing but drawing was in it). Colour codes are kept: they are the
     client's to drop, and nothing here is said by colour alone."""
+    if (wrapped := _WRAPPED_BAR.match(line)) is not None:
+        line = wrapped.group() + ","
     line = _OR.sub(lambda m: " or " if m.group() == "|" else ", ", _OPTIONAL.sub(r"\1", _PLACEHOLDER.sub(r"\1", line)))
     line = _DIE_FACE.sub(lambda m: NUMBER_WORDS[ord(m.group()) - 0x2680 + 1], line)
     line = _DRAWING.sub(" ", line)

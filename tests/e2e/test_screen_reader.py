@@ -33,11 +33,15 @@ DRAWING = re.compile("[\u2500-\u25ff\u2680-\u2685]")
 DECORATION = re.compile(r"([-=*_~#+|])\1{2,}")
 PROMPTS = re.compile(r"^(> |Seed \(Enter to skip\): )+")    # a reply read after the prompt before it
 TICK = "(the ball drops)"     # in WALK: the table clock moves on 5 s, and the spin is read
+DEAL = "(the cards come out)"
+DEALER = "(the dealer plays)"
+WAITS = {TICK: (5, "Settlement, spin"), DEAL: (0.1, "the dealer shows"), DEALER: (5, "Settlement, round")}
 ORDINARY = set(".,;:!?'\"()-/+%")
 
 # Every game, and the commands a player types there (seed 5 makes every roll the same each run).
 WALK: tuple[tuple[str, ...], ...] = (
-    ("look", "set", "help", "help craps", "who", "balance", "screenreader"),
+    ("look", "set", "help", "help craps", "help screenreader", "who", "balance", "screenreader"),
+    ("up", "play blackjack", "table", "bet 10", DEAL, "table", "hit", "stand", DEALER, "table", "table rules", "leave", "down"),
     ("north", "play craps", "table", "bet pass 10", "roll", "bet place 6 12", "bet field 5", "roll",
      "roll", "table", "bets", "table rules", "leave"),
     ("east", "play roulette", "table", "bet red 10", "bet 17 5", "bet dozen 2 5", "spin", TICK, "table", "leave", "west"),
@@ -64,9 +68,10 @@ async def played(app, name: str, ttype: str, cols: int) -> str:
     seen = [await login(c, name)]
     for room in WALK:
         for line in room:
-            if line == TICK:
-                app.manager.tick_elapsed(app.manager.seconds(5))
-                seen.append(await c.read_until_text("Settlement, spin"))
+            if line in WAITS:
+                seconds, until = WAITS[line]
+                app.manager.tick_elapsed(app.manager.seconds(seconds))
+                seen.append(await c.read_until_text(until))
                 continue
             seen.append(await c.cmd(line, timeout=15))
     await c.close()
@@ -93,6 +98,11 @@ async def test_every_game_and_command_is_said_in_words(casino_factory, cols, tmp
                  "Round score:", "Alley craps at", "Bank craps:", "(you):"):
         assert said in " ".join(text.split()), said
     assert re.search(r"(One|Two|Three|Four|Five|Six) and (one|two|three|four|five|six), \w+\.", text)
+    assert re.search(r"the dealer shows \w+ of \w+ and a card face down\.", " ".join(text.split()))
+    assert re.search(r"^Settlement, round 1: dealer ", text.replace("\r\n", "\n"), re.M)
+    assert "Table: blackjack, blackjack." in text and "<-" not in text       # no arrow marks a turn
+    assert "split, insurance n or no, table rules, leave" in " ".join(text.split())   # a wrapped list keeps its commas
+    assert "screenreader on or off - words instead of drawings" in " ".join(text.split())   # its help
     assert "vera: The Lobby." in text                                  # who, one name a line
     assert re.search(r"^[+-]\d+, \w+: .+; \d\d:\d\d\.$", text.replace("\r\n", "\n"), re.M)   # statement: amount first
     # a roll ends with what it did to the player: no bets summary after the settlement

@@ -213,9 +213,10 @@ def table_view(snap: TableSnapshot, viewer: Viewer) -> list[str]:
     big = width >= 60 and not prefs.screenreader      # a reader hears each hand on one line
     o = snap.options
     dot = " · " if prefs.unicode else " - "
-    lines = [paint(f"{snap.table_id}{dot}Blackjack", "bold", color=prefs.color)]
+    title = f"Table: {snap.table_id}, blackjack." if prefs.screenreader else f"{snap.table_id}{dot}Blackjack"
+    lines = [paint(title, "bold", color=prefs.color)]
     lines += fit(f"{o.decks} deck{'s' if o.decks != 1 else ''}, blackjack pays {o.blackjack_pays}, dealer "
-                 f"{'hits' if o.hits_soft_17 else 'stands on'} soft 17. Bets {o.min_bet}-{o.max_bet} "
+                 f"{'hits' if o.hits_soft_17 else 'stands on'} soft 17. Bets {o.min_bet} to {o.max_bet} "
                  f"in {o.bet_unit}s.", width)
     if snap.dealer:
         shown = snap.dealer_shown()
@@ -227,8 +228,9 @@ def table_view(snap: TableSnapshot, viewer: Viewer) -> list[str]:
         mine = player == me
         who = "You" if mine else player
         for i, h in enumerate(hands, 1):
-            turn = " <- your turn" if snap.turn == (player, i) and mine else \
-                " <- to play" if snap.turn == (player, i) else ""
+            arrow = ", " if prefs.screenreader else " <- "      # a reader hears no arrow
+            turn = f"{arrow}your turn" if snap.turn == (player, i) and mine else \
+                f"{arrow}to play" if snap.turn == (player, i) else ""
             label = f"{who}{_no(i, len(hands))}, bet {h.staked}{' (doubled)' if h.doubled else ''}"
             if mine and big:
                 lines.append(f"{label}: {h.said}{turn}")
