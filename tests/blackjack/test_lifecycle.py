@@ -14,12 +14,14 @@ import pytest
 
 from support.process import crash
 from support.telnet import plain
-from tests.e2e.test_operating import edit, live, operator, player  # noqa: F401  (live: the fixture)
+from tests.e2e import test_operating
+from tests.e2e.test_operating import edit, operator, player
 from tests.e2e.test_process import ledger_check_json, running, spawn_telnet
 
 from server.games.blackjack.rounds import Phase
 
 pytestmark = pytest.mark.both_stores
+live = test_operating.live            # the fixture: a casino whose config/ and rooms/ the test may edit
 
 
 async def test_a_reload_mid_round_waits_for_the_settlement_then_the_new_rules_play(live):
