@@ -1,5 +1,5 @@
 """Blackjack through a reload and a crash, as a player and an operator see them
-(issue 40: "reload and shutdown as RULES.md says; a crash mid-round refunds;
+(issue 40: "reload and shutdown as the rules say; a crash mid-round refunds;
 nothing lost"). A reload that changes the table's rules mid-round waits for the
 round to be settled, then the next round plays the new rules; `kill -9` of the
 whole casino with a round dealt leaves its holds open, and the next start
