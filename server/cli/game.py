@@ -7,12 +7,13 @@ restart, or when the portal goes away.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
 import signal
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
+
+from server.net import arrival
 
 if TYPE_CHECKING:
     from server.config.model import Metrics
@@ -62,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
     if config.settings.log_format == "json" and not args.log_json:
         logs.configure(as_json=True)
-    return asyncio.run(_game(config, args, fds))
+    return arrival.run(_game(config, args, fds))
 
 
 async def _game(config: object, args: argparse.Namespace, fds: tuple[int, int]) -> int:

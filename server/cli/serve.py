@@ -13,6 +13,8 @@ import os
 import signal
 import sys
 from pathlib import Path
+
+from server.net import arrival
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
@@ -74,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
         logs.configure(as_json=True)
     if args.metrics is None:
         args.metrics = config.settings.metrics      # the flag wins over the config, as --port does
-    return asyncio.run(_serve(config, args))
+    return arrival.run(_serve(config, args))
 
 
 async def _serve(config: CasinoConfig, args: argparse.Namespace) -> int:
