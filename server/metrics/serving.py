@@ -9,7 +9,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from server import logs
-
 from server.config.model import Metrics
 
 if TYPE_CHECKING:
