@@ -82,6 +82,7 @@ import sys
 import tempfile
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -698,9 +699,12 @@ def profile(server: Server, seconds: float, out: Path) -> subprocess.Popen | Non
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-def load(server: Server, n: int, spec: Spec, procs: int, profile_to: Path | None = None) -> Result:
+def load(server: Server, n: int, spec: Spec, procs: int, profile_to: Path | None = None,
+         phase: Callable[[str], None] | None = None) -> Result:
     """Connect n clients over `procs` processes, then the timed part (recorded
-    by py-spy into `profile_to`, when given)."""
+    by py-spy into `profile_to`, when given). `phase("timed")` is called just
+    before the timed part and `phase("done")` just after it (bench_metrics
+    scrapes there)."""
     ctx = multiprocessing.get_context("spawn")
     asyncio.run(_warm_up(spec))
     settle(server.pid)
@@ -723,6 +727,8 @@ def load(server: Server, n: int, spec: Spec, procs: int, profile_to: Path | None
                 setup_errors[k] = setup_errors.get(k, 0) + v
         waited = settle(server.pid)
         rss1, pss1 = memory_kib(server.pid)
+        if phase is not None:
+            phase("timed")
         cpu0 = cpu_seconds_each(server.pid)
         t0 = time.monotonic() + 1.0
         for pipe in pipes:
@@ -734,6 +740,8 @@ def load(server: Server, n: int, spec: Spec, procs: int, profile_to: Path | None
         done = [_recv(pipe, p, spec.seconds + spec.timeout + 120) for pipe, p in zip(pipes, workers)]
         cpu1 = cpu_seconds_each(server.pid)
         elapsed = time.monotonic() - t0
+        if phase is not None:
+            phase("done")
         if spy is not None:
             spy.wait()
     finally:

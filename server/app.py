@@ -32,7 +32,7 @@ from server.casino.settings import apply_settings
 from server.casino.stores import Stores
 from server.casino.tables import Tables
 from server.commands.registry import Registry
-from server.config.model import CasinoConfig
+from server.config.model import CasinoConfig, Metrics
 from server.db.url import Database
 from server.net.edge_app import PortalLink
 from server.net.lines import TooLong
@@ -84,9 +84,9 @@ class Casino:
         # outlive a run; tests replace it to move a day on without sleeping.
         self.wall_clock: Callable[[], float] = time.time
         self.portal: PortalLink | None = None   # set when a portal holds the connections (server/portal)
-        # /metrics' port: the config's in one process; behind a portal, the one it gives (casino game
-        # --metrics-port); None: not served (server.metrics absent)
-        self.metrics_port = config.settings.metrics.port if config.settings.metrics is not None else None
+        # where /metrics is served: the config's (or casino serve --metrics) in one process; behind a
+        # portal, where it says (casino game --metrics); None: not served (server.metrics absent)
+        self.metrics: Metrics | None = config.settings.metrics
         self.stores = Stores(self.database)
         self.rights = Operators(self.run_id)
         self.passwords = Passwords.of(config.settings)     # what logins and sign-ups hash with

@@ -1,4 +1,5 @@
-"""The compose file: the casino on a PostgreSQL service, built and run for real.
+"""The compose file: the casino on a PostgreSQL service, built and run for real,
+with its metrics on (that much is also checked from the file alone, everywhere).
 
 Runs where a compose can run containers: `docker compose` with a Docker
 engine, or the command in CASINO_COMPOSE (e.g. `CASINO_COMPOSE=podman-compose`,
@@ -14,10 +15,12 @@ import shutil
 import socket
 import subprocess
 import time
+import urllib.request
 import uuid
 from pathlib import Path
 
 import pytest
+import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -35,7 +38,7 @@ def _compose() -> list[str] | None:
 
 
 COMPOSE = _compose()
-pytestmark = pytest.mark.skipif(COMPOSE is None, reason="no docker engine with compose (or CASINO_COMPOSE)")
+needs_compose = pytest.mark.skipif(COMPOSE is None, reason="no docker engine with compose (or CASINO_COMPOSE)")
 
 
 def _free_port() -> int:
@@ -76,10 +79,33 @@ def _banner(port: int, wait: float) -> str:
     return ""
 
 
+def _casino_service() -> dict:
+    return yaml.safe_load((ROOT / "compose.yaml").read_text())["services"]["casino"]
+
+
+def test_compose_turns_metrics_on_and_publishes_each_process_port():
+    """Without a Docker engine too: `--metrics` on the casino's command line (the image's
+    config has none), the portal's port and its one game process's, the next, published
+    on the host's loopback only (docs/running.md, "Docker compose")."""
+    from server.config.load import load_settings
+    from server.metrics.serving import address
+    service = _casino_service()
+    [flag] = [a for a in service["command"] if a.startswith("--metrics=")]
+    metrics = address(flag.split("=", 1)[1])
+    assert metrics.host == "0.0.0.0"       # in the container: reached through the published ports
+    settings = load_settings(ROOT / "config")       # the image's config: one game process
+    assert settings.metrics is None and len(settings.shards) <= 1
+    published = [p for p in service["ports"] if p.endswith((f":{metrics.port}", f":{metrics.port + 1}"))]
+    assert published == [f"127.0.0.1:${{CASINO_METRICS_PORT:-{metrics.port}}}:{metrics.port}",
+                         f"127.0.0.1:${{CASINO_GAME_METRICS_PORT:-{metrics.port + 1}}}:{metrics.port + 1}"]
+
+
+@needs_compose
 def test_compose_runs_the_casino_on_its_postgres_service():
     assert COMPOSE is not None
     project = "casino-smoke-" + uuid.uuid4().hex[:8]
-    env = {**os.environ, "CASINO_PORT": str(_free_port()), "CASINO_WEB_PORT": str(_free_port())}
+    env = {**os.environ, "CASINO_PORT": str(_free_port()), "CASINO_WEB_PORT": str(_free_port()),
+           "CASINO_METRICS_PORT": str(_free_port()), "CASINO_GAME_METRICS_PORT": str(_free_port())}
 
     def compose(*args: str, timeout: float = 600, check: bool = True) -> subprocess.CompletedProcess[str]:
         return subprocess.run([*COMPOSE, "-p", project, "-f", str(ROOT / "compose.yaml"), *args],
@@ -96,5 +122,11 @@ def test_compose_runs_the_casino_on_its_postgres_service():
         assert [int(line) for line in out.splitlines() if line.strip().isdigit()][-1] >= 1, out
         dump = compose("exec", "-T", "postgres", "pg_dump", "-U", "casino", "casino").stdout
         assert "CREATE TABLE public.accounts" in dump
+        # metrics are on: the portal's and the game process's, on the ports published
+        for name, family in (("CASINO_METRICS_PORT", "casino_connections"), ("CASINO_GAME_METRICS_PORT",
+                                                                             "casino_players")):
+            url = f"http://127.0.0.1:{env[name]}/metrics"
+            with urllib.request.urlopen(url, timeout=10) as r:
+                assert family in r.read().decode(), url
     finally:
         compose("down", "-v", check=False, timeout=300)

@@ -33,7 +33,7 @@ def room_info(casino: Place, session: Occupant, room_id: str) -> None:
     from server.games.catalogue import entry_for
     from server.net import mud
     room = casino.world.rooms.get(room_id)
-    if room is None or mud.gmcp_of(session) is None:
+    if room is None or not mud.wants(session, "Room.Info"):
         return
     tables = casino.config.tables
     mud.send(session, "Room.Info", {"id": room.id, "name": room.name, "exits": dict(room.exits),

@@ -6,7 +6,7 @@ import logging
 from typing import TYPE_CHECKING, Protocol
 
 from server import logs
-from server.config.model import plain_settings
+from server.config.model import Metrics, plain_settings
 from server.accounts.passwords import Passwords
 from server.heap import Heap
 from server.net.edge_app import PortalLink
@@ -65,11 +65,11 @@ class LifeApp(Reloadable, Protocol):
     @property
     def crossing(self) -> Crossing | None: ...
     @property
-    def metrics_port(self) -> int | None: ...
+    def metrics(self) -> Metrics | None: ...        # where /metrics is served (None: not served)
     @property
     def ledger(self) -> Ledger: ...                 # what /metrics reads the ledger's figures from
     @property
-    def started_at(self) -> float: ...      # where /metrics is served (None: not served)
+    def started_at(self) -> float: ...
 
 
 class ShutdownCountdown:
@@ -123,11 +123,12 @@ class CasinoLife:
         await app.stores.open(app.rights.names, app.hosting.ledger(app.config))
         await app.rights.refuse_squatted(app.stores.accounts, app.rights.names)
         app.tables.open()
-        metrics = app.config.settings.metrics
-        if metrics is not None and app.metrics_port is not None:
+        metrics = app.metrics
+        if metrics is not None:
             from server.metrics.live import CasinoLive
-            self.exporter = await serve_metrics(lambda: CasinoLive(app), metrics.host, app.metrics_port,
-                                                "casino" if listen else "game")
+            shard = {"shard": app.hosting.shard} if app.hosting.shard is not None else {}
+            self.exporter = await serve_metrics(lambda: CasinoLive(app), metrics.host, metrics.port,
+                                                "casino" if listen else "game", **shard)
         if app.crossing is not None:
             await app.crossing.start()       # never waits for the broker (server/bus/bus.py)
         if listen:

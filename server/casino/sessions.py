@@ -142,7 +142,8 @@ class Sessions:
             if not taken:
                 with session.reply():
                     session.tell(notice)
-        heard_at = time.perf_counter()      # a line in: casino_reply_seconds runs to its prompt out
+        # a line in (when the loop learned it had come): casino_reply_seconds runs to its prompt out
+        heard_at, session.arrived = session.arrived or time.perf_counter(), 0.0
         for i, line in enumerate(lines[:taken]):
             if session.closed or self.app.closing:
                 return

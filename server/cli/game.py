@@ -7,11 +7,22 @@ restart, or when the portal goes away.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
 import signal
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+from server.net import arrival
+
+if TYPE_CHECKING:
+    from server.config.model import Metrics
+
+
+def metrics_address(text: str) -> Metrics:
+    """`--metrics`' value (server.metrics.serving.address, imported when given)."""
+    from server.metrics.serving import address
+    return address(text)
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -24,8 +35,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--log-json", action="store_true", help="log one JSON object per line")
     p.add_argument("--shard", default=None,
                    help="host this shard's rooms of server.shards (casino serve names it)")
-    p.add_argument("--metrics-port", type=int, default=None, metavar="PORT",
-                   help="serve /metrics on this port (casino serve gives each game process its own)")
+    p.add_argument("--metrics", type=metrics_address, default=None, metavar="HOST:PORT",
+                   help="serve /metrics there (casino serve gives each game process its own)")
     p.add_argument("--links", default=None, metavar="PATH",
                    help="also serve the portals that dial this Unix socket (casino serve names it)")
     p.set_defaults(func=run)
@@ -52,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
     if config.settings.log_format == "json" and not args.log_json:
         logs.configure(as_json=True)
-    return asyncio.run(_game(config, args, fds))
+    return arrival.run(_game(config, args, fds))
 
 
 async def _game(config: object, args: argparse.Namespace, fds: tuple[int, int]) -> int:
@@ -75,6 +86,6 @@ async def _game(config: object, args: argparse.Namespace, fds: tuple[int, int]) 
         return 1
     app = Casino(config, database, seed=args.seed, config_dir=args.config, rooms_dir=args.rooms,
                  shard=args.shard)
-    app.metrics_port = args.metrics_port if config.settings.metrics is not None else None
+    app.metrics = args.metrics               # where the portal said, or nowhere
     return await serve_game(app, *fds, lambda e: refuse("casino serve", database, e)
                             if isinstance(e, open_errors()) else None, links_path=args.links)

@@ -2,9 +2,10 @@
 
 Each game says what its sheet is (its catalogue entry's `odds`: craps by
 exact Markov chains, simplified craps by playing its engine, roulette by
-settling every bet on all 37 pockets), so an operator sees what a config
-change does (odds, field_12, a simplified table's bar, la partage) before
-serving it. Games without a house edge (alley craps, Pig) have no sheet.
+settling every bet on all 37 pockets, blackjack by basic strategy's exact
+expectation for an infinite shoe and a seeded simulation of the table's own
+shoe), so an operator sees what a config change does (odds, field_12, a
+simplified table's bar, la partage, soft 17 or 6:5) before serving it. Games without a house edge (alley craps, Pig) have no sheet.
 """
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser = subparsers.add_parser(
         "odds", help="exact house edge of each bet at each table against the house",
         description="Print the exact house edge of each bet at every table in the config "
-                    "whose game has one (bank and simplified craps, roulette).")
+                    "whose game has one (bank and simplified craps, roulette, blackjack).")
     parser.add_argument("--config", type=Path, default=Path("config"), metavar="DIR",
                         help="directory of server and table config (default: ./config)")
     parser.add_argument("--rooms", type=Path, default=None, metavar="DIR",

@@ -13,6 +13,8 @@ import os
 import signal
 import sys
 from pathlib import Path
+
+from server.net import arrival
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
@@ -36,6 +38,7 @@ class ReloadApp(Protocol):
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from server.cli._database import add_options as add_database_options
+    from server.cli.game import metrics_address
     p = sub.add_parser("serve", help="run the casino server")
     p.add_argument("--host", default=None, help="address to listen on (default 127.0.0.1, or config)")
     p.add_argument("--port", type=int, default=None, help="port (default 4000, or config)")
@@ -46,6 +49,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_database_options(p)
     p.add_argument("--seed", type=int, default=None, help="make every table's dice deterministic")
     p.add_argument("--log-json", action="store_true", help="log one JSON object per line")
+    p.add_argument("--metrics", type=metrics_address, default=None, metavar="[HOST:]PORT",
+                   help="serve /metrics there: the portal on PORT, its game processes on the ports after it"
+                        " (default: the config's server.metrics; none when it has none)")
     p.add_argument("--one-process", action="store_true",
                    help="no portal: connections, games and the ledger in this one process"
                         " (a restart then disconnects everyone)")
@@ -68,7 +74,9 @@ def run(args: argparse.Namespace) -> int:
     if config.settings.log_format == "json" and not args.log_json:   # the config's key and the flag agree
         args.log_json = True
         logs.configure(as_json=True)
-    return asyncio.run(_serve(config, args))
+    if args.metrics is None:
+        args.metrics = config.settings.metrics      # the flag wins over the config, as --port does
+    return arrival.run(_serve(config, args))
 
 
 async def _serve(config: CasinoConfig, args: argparse.Namespace) -> int:
@@ -100,6 +108,7 @@ async def _serve(config: CasinoConfig, args: argparse.Namespace) -> int:
         return _exec_portal(args, settings, database, host, port, web_port or None)
     from server.app import Casino              # the portal imports none of the casino
     app = Casino(config, database, seed=args.seed, config_dir=args.config, rooms_dir=args.rooms)
+    app.metrics = args.metrics
     try:
         await app.start(host, port, web_port=web_port or None)
     except CannotListen as e:     # one line, not a traceback
@@ -151,6 +160,8 @@ def _exec_portal(args: argparse.Namespace, settings: Settings, database: Databas
     its options read, is replaced by a fresh interpreter that loads only what the
     portal uses (the same pid: signals, the pid file and a service manager see no
     change). The database URL goes in the environment, out of `ps`."""
+    import dataclasses
+
     from server.config.model import plain_settings
     from server.config.shards import door
     from server.portal.main import Plan, plan_env
@@ -160,7 +171,9 @@ def _exec_portal(args: argparse.Namespace, settings: Settings, database: Databas
                   "pid_file": str(Path(args.pid_file) if args.pid_file else pid_default(database)),
                   "games": games(args, settings), "door": door(settings),
                   "log_json": bool(args.log_json), "seed": args.seed,
-                  "settings": plain_settings(settings), "portals": settings.portals}
+                  # the portal serves /metrics where --metrics or the config says
+                  "settings": plain_settings(dataclasses.replace(settings, metrics=args.metrics)),
+                  "portals": settings.portals}
     os.environ.update(plan_env(plan))
     os.environ[DATABASE_ENV] = database.url
     sys.stdout.flush()

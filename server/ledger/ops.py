@@ -28,6 +28,9 @@ RECOVERY_SCOPE = "recovery"
 # house as the bet is made), not a wager: `statement` says "charge 2 on a bet of 40" and
 # `stats` counts it as chips lost, never as a round or as chips wagered.
 CHARGE_SUFFIX = ":charge"
+# A stake whose handle has this is a table bankroll (alley craps' escrow, held whole and
+# re-held after every pass): `statement` says "table bankroll 120 from your wallet".
+BANKROLL_MARK = ":stake:"
 
 
 def wagers(closed: Iterable[tuple[str, str, int]], risked: Iterable[tuple[str, int]] | None,

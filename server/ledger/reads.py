@@ -9,7 +9,7 @@ import json
 from datetime import UTC, datetime
 
 from server.db.connection import Conn, Dialect
-from server.ledger.ops import CHARGE_SUFFIX, MINT_SCOPE, RECOVERY_SCOPE, Balance, Movement
+from server.ledger.ops import BANKROLL_MARK, CHARGE_SUFFIX, MINT_SCOPE, RECOVERY_SCOPE, Balance, Movement
 
 MAX_STATEMENT = 1000     # movements in one statement (and SQL parameters in one query)
 RISKED = '"risked":'      # in the arguments of a settlement that names its wagers (Op.args_json)
@@ -83,6 +83,8 @@ def _memo(kind: str, scope: str, key: str, args: str, delta: int,
     if kind == "hold" and key.endswith(CHARGE_SUFFIX):
         on = charged_on.get(key)
         return f"charge {-delta} on a bet of {on}" if on is not None else f"charge {-delta}"
+    if kind == "hold" and BANKROLL_MARK in key:
+        return f"table bankroll {-delta} from your wallet"    # alley craps' (re-)hold of a bankroll
     if kind == "hold":
         return "wager placed"
     prefix = "recovery: " if scope == RECOVERY_SCOPE else ""

@@ -128,8 +128,9 @@ class Exporter:
         body = generate_latest(self.registry)
         return web.Response(body=body, headers={"Content-Type": CONTENT_TYPE_LATEST})
 
-    async def start(self, host: str, port: int, what: str) -> int:
-        """Listen; the port listened on (logged: `metrics`, with `what` this process is)."""
+    async def start(self, host: str, port: int, what: str, **told: object) -> int:
+        """Listen; the port listened on (logged: `metrics`, with `what` this process is
+        and `told`, its shard or index)."""
         app = web.Application()
         app.router.add_get("/metrics", self._metrics)
         self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
@@ -139,7 +140,7 @@ class Exporter:
         server = site._server
         sockets = getattr(server, "sockets", None) or []
         self.port = sockets[0].getsockname()[1] if sockets else port
-        logs.event(log, "metrics", host=host, port=self.port, process=what, path="/metrics")
+        logs.event(log, "metrics", host=host, port=self.port, process=what, **told, path="/metrics")
         return self.port
 
     async def close(self) -> None:

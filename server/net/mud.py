@@ -43,6 +43,8 @@ class Channel(Protocol):
     @property
     def modules(self) -> set[str] | None: ...  # what it named with Core.Supports (None: never said)
 
+    def wants(self, package: str) -> bool: ...  # on, and the package's module named (or none named)
+
     def send(self, package: str, data: object) -> None: ...
 
 
@@ -90,6 +92,12 @@ def gmcp_of(session: object) -> Channel | None:
     """The session's GMCP channel if it has one that is on (stand-in sessions have none)."""
     channel: Channel | None = getattr(session, "gmcp", None)
     return channel if channel is not None and channel.enabled else None
+
+
+def wants(session: object, package: str) -> bool:
+    """Whether the session's client takes `package` now: data it would drop is not made."""
+    channel = gmcp_of(session)
+    return channel is not None and channel.wants(package)
 
 
 def send(session: object, package: str, data: object) -> None:

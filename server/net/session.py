@@ -198,6 +198,7 @@ class Session:
         self.hung_up = False              # the connection is gone (the client or we closed it)
         self.anonymous = True             # counted among the connections not logged in yet
         self.flood_noticed = False        # told once that lines beyond the rate are dropped
+        self.arrived = 0.0                # when its unread input came (server.net.arrival), 0.0: none
         self.stage: object = None         # while logging in: server.commands.login's stage (it alone reads it)
         self.bucket: TokenBucket | None = None   # commands per second, from admission (server.casino.sessions)
         self.naws_cols: int | None = None

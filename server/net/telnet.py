@@ -67,6 +67,7 @@ from telnetlib3.telopt import (BINARY, CHARSET, CMD_EOR, DO, ECHO, EOR, GA, GMCP
                                 TTYPE, WILL, WONT, name_command)
 
 from server import logs
+from server.net import arrival
 from server.net import telnetlib3_adapter as tl
 from server.net.edge_app import EdgeApp
 from server.net.lifecycle import Connection, Edge, Entry
@@ -400,6 +401,7 @@ class CasinoTelnetServer(tl.CompressionGuard, CappedFacts):
     def data_received(self, data: bytes) -> None:
         if self.conn is None or tl.is_closing(self):
             return
+        arrival.stamp(self.session)       # a reply's time starts here (casino_reply_seconds)
         if self._held:                  # a read that was under way when reading paused
             self._held += data
             return
@@ -449,7 +451,6 @@ class CasinoTelnetServer(tl.CompressionGuard, CappedFacts):
         if held and self._take(held):
             return
         self.resume("budget")
-
 
     def _parse(self, data: bytes, heavy: bool) -> None:
         writer, reader = self.writer, self.reader

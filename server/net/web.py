@@ -11,7 +11,9 @@ Frames, server to page (one JSON object each):
 - {"t": "prompt"}: the block is complete and the server waits (telnet's GA);
 - {"t": "echo", "on": false|true}: mask the command line (a password) or not.
 - {"t": "data", "p": "Char.Stats", "d": {...}}: after `stats`, the figures as
-  GMCP's Char.Stats has them (docs/gmcp.md), for the page's stats view.
+  GMCP's Char.Stats has them (docs/gmcp.md), for the page's stats view;
+  {"t": "data", "p": "Casino.Table", "d": {...}}, the other Casino packages and
+  Room.Info, as GMCP sends them (the page's PageChannel), for its card view.
 Page to server:
 - {"t": "line", "d": "..."}: what the player typed (one line or several);
 - {"t": "cols", "n": 96}: the pane's width in characters (telnet's NAWS).
@@ -91,6 +93,31 @@ BROWSER_INFO: dict[str, object] = {"ttype1": "casino-web", "TERM": "xterm-256col
                                    "LANG": "en_US.UTF-8", "agreed_charset": "UTF-8", "scrolls": True}
 
 
+class PageChannel:
+    """The page's GMCP channel (server.net.mud.Channel): the page reads the tables'
+    data (`Casino.*`: the table's state, rolls, the dealer's play, settlements) to
+    draw beside the text, and `Room.Info` (a new room: the last table's view goes),
+    so those are sent as data frames (WebWriter.data). Nothing else: Char.Stats
+    comes by `stats` itself (Session.page_data), and Char.Status the page does not
+    read, so it is not made for it. Over a portal the game process sends every
+    package of a session whose channel is on; this one, in the portal, keeps the
+    same few."""
+
+    enabled = True
+
+    def __init__(self, writer: "WebWriter") -> None:
+        self.writer = writer
+        self.modules: set[str] | None = {"casino", "room"}    # as Core.Supports would name them
+        self.last_table: dict[str, object] | None = None
+
+    def wants(self, package: str) -> bool:
+        return package.split(".")[0].lower() in (self.modules or ())
+
+    def send(self, package: str, data: object) -> None:
+        if self.wants(package):
+            self.writer.data(package, data)
+
+
 class WebWriter:
     """A Session's Writer over a WebSocket: frames queue here and one pump
     task sends them in order, so a slow page backs up into a queue we count."""
@@ -123,9 +150,8 @@ class WebWriter:
         self._send({"t": "echo", "on": on})
 
     def data(self, package: str, payload: object) -> None:
-        """A GMCP package the page shows beside the text (Char.Stats: its stats view).
-        Only what a command sends on purpose: the page is no GMCP client, so
-        tables never compute their data for it."""
+        """A GMCP package the page shows beside the text (Char.Stats: its stats view;
+        Casino.Table: its card view), sent by `stats` or through the PageChannel."""
         self._send({"t": "data", "p": package, "d": payload})
 
     def get_extra_info(self, key: str) -> object:
@@ -447,6 +473,7 @@ async def _socket(request: web.Request) -> web.StreamResponse:
     limits = app.config.settings.limits
     writer = WebWriter(ws, request.transport)
     session = conn.opened(writer)
+    session.gmcp = PageChannel(writer)
     writer.start()
     loop = asyncio.get_running_loop()
     budget = ByteBudget(limits.input_bytes_per_second, limits.input_bytes_per_second, loop.time())

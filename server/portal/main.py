@@ -15,7 +15,7 @@ import shutil
 import signal
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, NotRequired, TypedDict
 
@@ -98,8 +98,10 @@ async def _serve(plan: Plan) -> int:
         await broker.stop()
 
 
-async def _metrics(portal: Portal, config: CasinoConfig, port: int | None = None) -> Exporter | None:
-    """The portal's /metrics, when `server.metrics` is set: on its port, or `port`.
+async def _metrics(portal: Portal, config: CasinoConfig, what: str = "portal",
+                   port: Callable[[int], int] | None = None, **told: object) -> Exporter | None:
+    """The portal's /metrics, when `server.metrics` (or --metrics) is set: on its port,
+    or `port(its port)`; `what` and `told` say which process it is in the log.
     The library loads ssl (prometheus_client.exposition imports it), which
     server/portal/__main__.py keeps out of a portal that serves no metrics."""
     metrics = config.settings.metrics
@@ -110,7 +112,7 @@ async def _metrics(portal: Portal, config: CasinoConfig, port: int | None = None
     from server.metrics.live import PortalLive
     from server.metrics.serving import serve_metrics
     return await serve_metrics(lambda: PortalLive(portal), metrics.host,
-                               metrics.port if port is None else port, "portal")
+                               metrics.port if port is None else port(metrics.port), what, **told)
 
 
 async def _games_started(portal: Portal) -> bool:
@@ -168,7 +170,7 @@ async def _supervise(plan: Plan) -> int:
     portal.listeners.told(port, web_port or 0)                # the ports each hello tells
     portals: Portals | None = None
     broker = await _broker(config)
-    exporter = await _metrics(portal, config)        # the supervisor's: its game processes, restarts
+    exporter = await _metrics(portal, config, "supervisor")    # its game processes, their restarts
     try:
         if not await _games_started(portal):
             return 1
@@ -200,8 +202,9 @@ async def _dial(plan: Plan) -> int:
     """A portal the supervisor started: it dials every game process, then listens
     on the port it shares with the others, until the casino stops (or SIGTERM)."""
     from server.config.model import CasinoConfig
+    from server.metrics.serving import portal_port
     from server.portal.portal import Portal
-    from server.portal.supervisor import follow_lifeline, tell_ready
+    from server.portal.supervisor import follow_lifeline, portal_index, tell_ready
     config = _settings_only(plan)
     assert isinstance(config, CasinoConfig)
     portal = Portal(config, {}, plan["door"], dial=plan["dial"])
@@ -212,26 +215,38 @@ async def _dial(plan: Plan) -> int:
         loop.add_signal_handler(sig, lambda: None)
     loop.add_signal_handler(signal.SIGTERM, portal.request_stop, "The casino is closing for the night.")
     follow_lifeline(lambda: portal.request_stop("The casino is closing."))
-    # told to stop while it still dials (a portal started just before the casino
-    # stops): it stops, rather than dial game processes that are going for good
-    starting = asyncio.ensure_future(portal.start_games())
-    stopping = asyncio.ensure_future(portal.stop_requested.wait())
-    await asyncio.wait({starting, stopping}, return_when=asyncio.FIRST_COMPLETED)
-    if not starting.done():
-        starting.cancel()
-        return 0
-    stopping.cancel()
-    if not starting.result():
-        return 1
-    if not await _listening(portal, plan):
-        return 1
-    exporter = await _metrics(portal, config, 0)     # one of several: a free port, told in the log
-    tell_ready()
-    await portal.stop_requested.wait()
-    await portal.stop()
-    if exporter is not None:
-        await exporter.close()
-    return portal.exit_code
+    # one of several: its /metrics on the port after the game processes' (docs/operating.md,
+    # "Metrics"), first, as one portal's is: ssl back before anything imports urllib.request
+    index = portal_index()
+    async with _metrics_served(portal, config, "portal",
+                               lambda port: portal_port(port, len(plan["dial"]), index), index=index):
+        # told to stop while it still dials (a portal started just before the casino
+        # stops): it stops, rather than dial game processes that are going for good
+        starting = asyncio.ensure_future(portal.start_games())
+        stopping = asyncio.ensure_future(portal.stop_requested.wait())
+        await asyncio.wait({starting, stopping}, return_when=asyncio.FIRST_COMPLETED)
+        if not starting.done():
+            starting.cancel()
+            return 0
+        stopping.cancel()
+        if not starting.result() or not await _listening(portal, plan):
+            return 1
+        tell_ready()
+        await portal.stop_requested.wait()
+        await portal.stop()
+        return portal.exit_code
+
+
+@contextlib.asynccontextmanager
+async def _metrics_served(portal: Portal, config: CasinoConfig, what: str, port: Callable[[int], int],
+                          **told: object) -> AsyncIterator[None]:
+    """_metrics while the block runs (nothing when `server.metrics` is not set)."""
+    exporter = await _metrics(portal, config, what, port, **told)
+    try:
+        yield
+    finally:
+        if exporter is not None:
+            await exporter.close()
 
 
 async def _listening(portal: Portal, plan: Plan) -> bool:

@@ -328,14 +328,16 @@ def games(args: argparse.Namespace, settings: Settings) -> dict[str, list[str]]:
     """Each shard's game process command line: `casino game --shard NAME` for each
     shard named, or one `casino game` for every room."""
     from server.config.shards import ONE, sharded
-    from server.metrics.serving import game_port
+    from server.config.model import Metrics
+    from server.metrics.serving import as_argument, game_port
     argv = game_argv(args)
     if not sharded(settings):              # none named, or one: the one game process
         out = {ONE: argv}
     else:
         out = {shard.name: [*argv, "--shard", shard.name] for shard in settings.shards}
-    if settings.metrics is not None:       # the portal's port, then one each (docs/operating.md, "Metrics")
-        out = {name: [*a, "--metrics-port", str(game_port(settings.metrics.port, i))]
+    metrics = getattr(args, "metrics", None) or settings.metrics     # casino serve --metrics, or the config
+    if metrics is not None:       # the portal's port, then one each (docs/operating.md, "Metrics")
+        out = {name: [*a, "--metrics", as_argument(Metrics(metrics.host, game_port(metrics.port, i)))]
                for i, (name, a) in enumerate(out.items())}
     return out
 

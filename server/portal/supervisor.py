@@ -29,6 +29,7 @@ log = logging.getLogger("casino.portal")
 
 READY_ENV = "CASINO_PORTAL_READY_FD"    # a portal writes "listening" there once it listens
 LIFELINE_ENV = "CASINO_PORTAL_LIFELINE_FD"   # its end of a pipe the supervisor holds open: EOF, it died
+INDEX_ENV = "CASINO_PORTAL_INDEX"       # which portal it is, from 0 (its /metrics port: portal_port)
 PORTAL_STOP_TIMEOUT = 30.0              # seconds a stopping portal has before it is killed
 
 
@@ -62,7 +63,7 @@ class Portals:
         try:
             proc = await asyncio.create_subprocess_exec(
                 sys.executable, "-m", "server.portal", pass_fds=(write_fd, self.lifeline_read),
-                env=dict(os.environ, **self.env, **{READY_ENV: str(write_fd),
+                env=dict(os.environ, **self.env, **{READY_ENV: str(write_fd), INDEX_ENV: str(index),
                                                     LIFELINE_ENV: str(self.lifeline_read)}))
         finally:
             os.close(write_fd)
@@ -150,6 +151,11 @@ def follow_lifeline(stop: Callable[[], None]) -> None:
             stop()
     os.set_blocking(fd, False)
     loop.add_reader(fd, readable)
+
+
+def portal_index() -> int:
+    """A portal the supervisor started: which one it is (0, 1, ...; started again, the same)."""
+    return int(os.environ.pop(INDEX_ENV, "0"))
 
 
 def tell_ready() -> None:

@@ -148,14 +148,14 @@ class Delivery:
             sessions = ([self.session_of(p) for p in to] if to is not None else [s for _, s in viewers])
             data = {"table": self.table, **payload}      # one dict for all: it is only read
             for session in sessions:
-                if session is not None and mud.gmcp_of(session) is not None:
+                if session is not None and mud.wants(session, package):
                     self._data.append((session, package, data))
 
     def _table_state(self, core: TableCore, state: Callable[[], dict[str, object]]) -> None:
         made: dict[str, object] | None = None
         for _, session in self.viewers(core):
             channel = mud.gmcp_of(session)
-            if channel is None:
+            if channel is None or not channel.wants("Casino.Table"):
                 continue
             made = made or state()
             if channel.last_table != made:
@@ -166,7 +166,7 @@ class Delivery:
         """Char.Status for each player whose chips moved."""
         for player in touched:
             session = self.session_of(player)
-            if session is not None and mud.gmcp_of(session) is not None:
+            if session is not None and mud.wants(session, "Char.Status"):
                 self._data.append((session, "Char.Status", await self.status(session)))
 
     def deliver(self, core: TableCore, state: Callable[[], dict[str, object]]) -> None:

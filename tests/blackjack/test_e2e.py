@@ -16,8 +16,10 @@ import telnetlib3
 from support.gmcp import ScriptingClient, command, packages, until
 from support.telnet import Client, login, plain
 
+from server.games.blackjack.hint import insurance_hint
 from server.games.blackjack.moves import legal
 from server.games.blackjack.rounds import Phase
+from server.games.blackjack.strategy import decide
 
 pytestmark = pytest.mark.both_stores      # the same game, on SQLite and on PostgreSQL
 
@@ -121,6 +123,51 @@ async def test_one_player_goes_up_sits_bets_and_plays_a_round_alone(casino_facto
     assert await wallet(app, "ann") == 1000 + net
     fair = " ".join(plain(await ann.cmd("fair")).split())
     assert "Provably fair shoe at table blackjack." in fair and "--draw shoe --decks D" in fair
+    await ann.close()
+
+
+def lines_of(reply: str) -> list[str]:
+    """A reply's lines of text, without the prompt."""
+    return [ln for ln in plain(reply).splitlines() if ln.strip() not in ("", ">")]
+
+
+async def test_hint_over_telnet_says_the_play_and_refuses_in_one_line(casino_factory):
+    app = await casino_factory(seed=46, limits=FAST)
+    ann = await arrive(app, "ann")
+    assert "'hint' is a table command: sit at a table first (play blackjack)." in plain(await ann.cmd("hint"))
+    helped = " ".join(plain(await ann.cmd("help hint")).split())
+    assert "what basic strategy does with your hand against the dealer's card" in helped
+    await ann.cmd_expect("play blackjack", "Welcome")
+    assert "No hand to advise on: you have no hand in play." in plain(await ann.cmd("hint"))
+    bob = await arrive(app, "bob")
+    await bob.cmd("watch blackjack")
+    assert "'hint' is a table command: sit at a table first" in plain(await bob.cmd("hint"))   # a watcher
+    hinted = 0
+    for rnd in range(1, 6):
+        await ann.cmd("bet 10")
+        await tick(app, 0.1)
+        await ann.expect(f"Round {rnd}: the dealer shows")
+        g = game(app)
+        if g.phase is Phase.INSURANCE:
+            said = lines_of(await ann.cmd("hint"))
+            assert said == [insurance_hint(g.round.hands["ann"][0].blackjack)]
+        elif g.phase is Phase.PLAYING:
+            hand = g.round.hand()
+            play = decide(g.options, tuple(c.value for c in hand.cards), g.round.dealer[0].value,
+                          hands=len(g.round.hands["ann"]))
+            chips = await wallet(app, "ann")
+            said = lines_of(await ann.cmd("hint"))
+            assert len(said) == 1 and said[0].startswith("Basic strategy: "), said
+            assert f"against {'an' if g.round.dealer[0].value in (1, 8) else 'a'} " in said[0]
+            assert f": {play.value}" in said[0], (play, said)
+            assert game(app).round.hand() is hand and len(hand.cards) == 2       # a hint plays nothing
+            assert await wallet(app, "ann") == chips                             # and stakes nothing
+            hinted += 1
+        await play_round(app, {"ann": ann}, {"ann": ""})
+        if hinted:
+            break
+    assert hinted, "no round came to a decision: pick another seed"
+    await bob.close()
     await ann.close()
 
 
@@ -241,3 +288,44 @@ async def test_a_gmcp_client_gets_the_hands_and_totals_as_data(casino_factory):
             assert table["dealer"]["cards"][1] is None and table["dealer"]["total"] is None
     finally:
         writer.close()
+
+
+STATS_ROW = re.compile(r"^Blackjack\s+(\d+)\s+(\d+)\s+([+-]?\d+)\s+([+-]?\d+)\s+([+-]?\d+)\s+([+-]?\d+)\s+(\d+)\b")
+
+
+async def test_stats_and_top_count_a_split_round_once(casino_factory):
+    """A round split into two winning hands is one round, one winning settlement; both
+    stakes are wagered. The shoe is stacked (the engine's state, in process), so the
+    figures are known: 8s against a 6 split into two 18s, the dealer busts; then a 19
+    against a 17."""
+    from bj_helpers import stacked
+    app = await casino_factory(seed=48, limits=FAST)
+    ann = await seated(app, "ann")
+    stacked(game(app), [8, 6, 8, 10, 10, 10, 9])                # ann 8 8, dealer 6 up, 10 down; 10, 10; 9
+    said = plain(await ann.cmd("bet 10"))
+    await tick(app, 0.1)
+    said += plain(await ann.expect("Your turn"))
+    said += plain(await ann.cmd("split"))
+    await tick(app, 0.1)
+    said += plain(await ann.cmd("stand")) + plain(await ann.cmd("stand"))
+    await tick(app, 0.1)
+    said += plain(await ann.expect("Settlement, round 1"))
+    assert len(game(app).last.hands["ann"]) == 2
+    assert re.search(r"Settlement, round 1: dealer bust \(25\); hand 1 won \+10 \(18\); hand 2 won \+10 \(18\); "
+                     r"net \+20\.", " ".join(said.split())), said
+    stacked(game(app), [10, 7, 9, 10])                          # 19 against 17
+    await ann.cmd("bet 10")
+    await tick(app, 0.1)
+    await ann.expect("Your turn")
+    await ann.cmd("stand")
+    await tick(app, 0.1)
+    assert "net +10" in plain(await ann.expect("Settlement, round 2"))
+    assert await wallet(app, "ann") == 1030
+    row = next(STATS_ROW.match(ln) for ln in plain(await ann.cmd("stats")).splitlines() if STATS_ROW.match(ln))
+    rounds, wagered, won, lost, net, best, streak = (int(x) for x in row.groups())
+    assert (rounds, wagered, won, lost, net, best, streak) == (2, 30, 30, 0, 30, 20, 2)
+    wins = plain(await ann.cmd_expect("top wins", "Top "))
+    assert re.search(r"\. ann +2\b", wins), wins                 # two winning settlements, not three
+    staked = plain(await ann.cmd_expect("top wagered", "Top "))
+    assert re.search(r"\. ann +30\b", staked), staked
+    await ann.close()

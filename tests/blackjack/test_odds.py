@@ -1,10 +1,11 @@
 """What the casino shows of the strategy and the edge: `casino odds`' sheet and lines,
-the `hint` line, and `casino sim` at a blackjack table. The game's catalogue entry is
-another change (issue 40's engine): here the sheet is handed to the real commands by
-standing in for the loaded config and the entry, which is all they read of a game."""
+the `hint` line, and `casino sim` at a blackjack table. The sheet is handed to the real
+commands by standing in for the loaded config and the entry (all they read of a game),
+and `casino odds` reads the shipped config through the catalogue's own entry."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from dataclasses import dataclass
 from fractions import Fraction
 from types import SimpleNamespace
@@ -17,6 +18,9 @@ from server.config.model import CasinoConfig, GameOptions, Settings, TableConfig
 from server.games.blackjack import edge
 from server.games.blackjack.edge import infinite_shoe_edge, odds_lines, odds_rows, odds_sheet, rules_words
 from server.games.blackjack.strategy import hint_text
+from server.games.catalogue import find_game
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(autouse=True)
@@ -110,3 +114,27 @@ def test_casino_sim_plays_basic_strategy_at_a_blackjack_table(monkeypatch, capsy
     assert "rounds           2000" in out and "95% interval" in out and "infinite shoe    0.512% (exact)" in out
     assert main([*args[:4], "pass", *args[5:]]) == 2
     assert "blackjack plays basic strategy, not 'pass'" in capsys.readouterr().out
+
+
+def test_casino_odds_on_the_shipped_config_reads_the_catalogue_entry(capsys):
+    """End to end: the shipped config loaded, the table's game found in the catalogue, its
+    sheet printed; the whole config's sheet lists blackjack beside the other games."""
+    from server.cli import main
+    entry = find_game("blackjack")
+    assert entry is not None and entry.odds is odds_sheet
+    config = ["--config", str(ROOT / "config"), "--rooms", str(ROOT / "rooms")]
+    assert main(["odds", *config, "--table", "blackjack"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == ("blackjack: blackjack, 6 decks cut at 75%, dealer stands on soft 17, blackjack pays 3:2, "
+                      "split to 4 hands, double after split, no resplit of aces, no surrender, bets 2..1000")
+    assert [line.split()[:-1] for line in out[1:5]] == [
+        ["infinite", "shoe"], ["6-deck", "shoe"], ["6-deck", "shoe", "low"], ["6-deck", "shoe", "high"]]
+    assert out[1].split()[-1] == "0.512%"
+    mid, low, high = (float(line.split()[-1].rstrip("%")) for line in out[2:5])
+    assert low < mid < high
+    assert main(["odds", *config, "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert {"bank_craps", "roulette", "blackjack"} <= {r["table"] for r in rows}
+    mine = [r for r in rows if r["table"] == "blackjack"]
+    assert Fraction(mine[0]["exact"]) == infinite_shoe_edge(rules())
+    assert [r["bet"] for r in mine] == ["infinite shoe", "6-deck shoe", "6-deck shoe low", "6-deck shoe high"]

@@ -197,3 +197,19 @@ def test_one_settlement_per_player_a_line_per_hand():
     assert len(of(events, Settle)) == 1
     assert sorted(s.player for s in of(events, Settlement)) == ["ann", "bob"]
     assert "Settlement, round 1" in text(t, events, "ann")
+
+
+@pytest.mark.parametrize(("dice", "black_ink"), [("dark", "\x1b[1;97m"), ("light", "\x1b[1;30m")])
+def test_cards_are_inked_for_the_screen_and_plain_with_colour_off(dice, black_ink):
+    """Red suits red; black suits white on a dark screen and black on a light one;
+    with colour off not one escape, in the tokens and in the drawn boxes alike."""
+    from server.games.blackjack import art
+    from server.games.blackjack.cards import Card
+    king_of_spades, queen_of_hearts = Card(13, 0), Card(12, 1)
+    inked = Prefs(unicode=True, width=80, color=True, dice=dice)
+    assert art.token(king_of_spades, inked) == f"[{black_ink}K♠\x1b[0m]"
+    assert art.token(queen_of_hearts, inked).startswith("[\x1b[1;91m")
+    plain_prefs = Prefs(unicode=False, width=40, color=False, dice=dice)
+    drawn = "\n".join([art.tokens([king_of_spades, queen_of_hearts, None], plain_prefs),
+                       *art.boxes([king_of_spades, None], plain_prefs, 40)])
+    assert "\x1b" not in drawn and "[K-s] [Q-h] [##]" in drawn

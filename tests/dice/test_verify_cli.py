@@ -79,7 +79,7 @@ def test_verify_rejects_bad_draw(capsys):
 
 def test_doc_examples_are_what_verify_prints(capsys):
     examples = re.findall(r"^```\n\$ casino (verify .*?)\n(.*?)```", DOC.read_text(), re.M | re.S)
-    assert len(examples) == 2                  # dice, then the wheel
+    assert len(examples) == 3                  # dice, the wheel, then a blackjack shoe
     for command, printed in examples:
         assert main(command.split()) == 0
         assert capsys.readouterr().out == printed

@@ -89,6 +89,9 @@ async def test_three_passes_read_as_what_they_risked(casino_factory):
             assert int(m[1]) == bank and int(m[5] or m[4]) == bank, m[0]
         assert any(line.endswith(f"alley_craps: table bankroll {bank} to your wallet") for line in lines), out
         assert "staked 100" not in out and "staked 1" + "20" not in out
+        # a bankroll held (the buy-in, and again after each pass) is no wager placed
+        assert "wager placed" not in out and re.search(r"-100\s+alley_craps: table bankroll 100 from your wallet$",
+                                                       "\n".join(lines), re.M), out
 
         row = stats_rows(await c.cmd_expect("stats", "Total"))["Alley craps"]
         won, lost = sum(g for g in mine if g > 0), -sum(g for g in mine if g < 0)

@@ -20,6 +20,9 @@ from pathlib import Path
 import pytest
 from support.telnet import Client, login, plain
 
+from server.games.blackjack.hands import said
+from server.games.blackjack.rounds import Phase
+
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 GUARD = 10.0          # seconds: a browser wait that takes this long has failed
@@ -523,3 +526,76 @@ async def test_the_screen_reader_switch_turns_the_mode_on_and_the_pane_is_a_live
     await page.type("north", "You can't go north")     # the switch's line went first
     assert not app.online["iris"].prefs.screenreader
     assert re.search("[\u2500-\u25ff]", await page.type("table", "PASS LINE"))
+
+
+async def test_the_page_draws_the_blackjack_cards_from_the_table_data(casino_factory, browser_on):
+    """The page's card view: Casino.Table as data frames (the page's channel), drawn as
+    cards: the dealer's up card with the hole face down, the player's hand with its
+    total and bet, as the table dealt them; all the hole card once the dealer plays."""
+    app = await casino_factory(seed=SEED, web=True, limits={"commands_per_second": 1000})
+    host = app.tables["blackjack"]
+    page = await browser_on(app)
+    driver = page.driver
+    await page.wait_for("create <name> <password>")
+    await page.type("create Bea secret123", "The Lobby")
+    await page.type("up", "Exits:")
+    await page.type("play blackjack", "Welcome")
+    assert await page.run(lambda: driver.find_element(By.ID, "cards").get_attribute("hidden")) is not None
+
+    def shown(d):
+        view = d.find_element(By.ID, "cards")
+        if view.get_attribute("hidden") is not None:
+            return False
+        return d.execute_script(
+            "return [...document.querySelectorAll('#cards .hand')].map(h => ["
+            " h.querySelector('.who').textContent,"
+            " [...h.querySelectorAll('.card')].map(c => [c.dataset.card, c.textContent]),"
+            " h.querySelector('.total').textContent])")
+
+    def drawn(want):
+        return lambda d: (rows := shown(d)) and [[w, [c for c, _ in cs], t] for w, cs, t in rows] == want and rows
+
+    def expected():
+        g = host.dealer.game
+        r = g.round if g.round.hands else g.last
+        hidden = g.phase is not Phase.IDLE
+        dealer = [r.dealer[0].name, "hidden" if hidden else r.dealer[1].name] + (
+            [] if hidden else [c.name for c in r.dealer[2:]])
+        hand = r.hands["Bea"][0]
+        return [["Dealer", dealer, "the hole card face down" if hidden else said(r.dealer)],
+                ["Bea", [c.name for c in hand.cards], f"{hand.said} \u00b7 bet {hand.staked}"
+                 + (", doubled" if hand.doubled else "")]]
+
+    await page.type("bet 10", "Bet accepted")
+    app.manager.tick_elapsed(app.manager.seconds(0.1))
+    await host.idle()
+    await page.wait_for("the dealer shows")
+    want = expected()
+    rows = await page.run(WebDriverWait(driver, GUARD).until, drawn(want))
+    faces = {name: text for _, cards, _ in rows for name, text in cards}
+    for name, text in faces.items():               # "K-s" drawn as K♠, the hole as a back
+        if name != "hidden":
+            rank, suit = name.split("-")
+            assert text == rank + {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}[suit]
+    if host.dealer.game.phase is not Phase.IDLE:
+        assert "hidden" in faces
+        red = await page.run(lambda: driver.execute_script(
+            "return [...document.querySelectorAll('#cards .card.red')].map(c => c.dataset.card)"))
+        assert sorted(red) == sorted(n for n in faces if n.endswith(("-h", "-d")))
+        if host.dealer.game.phase is Phase.INSURANCE:
+            await page.type("insurance no", "You decline")
+            app.manager.tick_elapsed(app.manager.seconds(0.1))
+            await host.idle()
+        if host.dealer.game.phase is Phase.PLAYING:
+            await page.type("stand", "You stand")
+        app.manager.tick_elapsed(app.manager.seconds(0.1))     # the dealer plays at the next input
+        await host.idle()
+        await page.wait_for("Settlement, round 1")
+        await page.run(WebDriverWait(driver, GUARD).until, drawn(expected()))
+    # the dealer's cards all face up now, the total said
+    rows = shown(driver)
+    assert "hidden" not in [c for c, _ in rows[0][1]] and rows[0][2] == said(host.dealer.game.last.dealer)
+    # another room: the view goes
+    await page.type("down", "Exits:")
+    await page.run(WebDriverWait(driver, GUARD).until,
+                   lambda d: d.find_element(By.ID, "cards").get_attribute("hidden") is not None)

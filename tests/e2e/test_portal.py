@@ -557,7 +557,9 @@ async def test_lines_typed_during_a_restart_are_handled_once(tmp_path):
 
 async def test_the_browser_page_gets_its_stats_view_through_the_portal(tmp_path):
     """`stats` in the browser: the text, and the Char.Stats data frame for the page's own
-    view, which the game process sends through the portal (a `data` message)."""
+    view, which the game process sends through the portal (a `data` message); the
+    tables' Casino packages and Room.Info come as data frames too (GMCP through the
+    portal, kept by the page's channel there), never Char.Status."""
     with portal_server(tmp_path) as server:
         page = await WebClient.open(server.web_port)
         try:
@@ -573,8 +575,14 @@ async def test_the_browser_page_gets_its_stats_view_through_the_portal(tmp_path)
             else:
                 raise AssertionError("the pass bet was not decided in 60 rolls")
             assert "Total" in plain(await page.cmd("stats"))
-            assert [p for p, _ in page.data] == ["Char.Stats"], page.data
-            stats = page.data[0][1]
+            packages = [p for p, _ in page.data]
+            assert [p for p in packages if p.startswith("Char.")] == ["Char.Stats"], packages
+            assert {"Room.Info", "Casino.Table", "Casino.Roll"} <= set(packages), packages
+            assert set(packages) <= {"Char.Stats", "Room.Info", "Casino.Table", "Casino.Roll",
+                                     "Casino.Settlement"}, packages
+            table = next(d for p, d in page.data if p == "Casino.Table")
+            assert isinstance(table, dict) and table["game"] == "bank_craps", table
+            stats = next(d for p, d in page.data if p == "Char.Stats")
             assert isinstance(stats, dict) and stats["name"] == "wanda", stats
         finally:
             await page.close()

@@ -41,7 +41,8 @@ ORDINARY = set(".,;:!?'\"()-/+%")
 # Every game, and the commands a player types there (seed 5 makes every roll the same each run).
 WALK: tuple[tuple[str, ...], ...] = (
     ("look", "set", "help", "help craps", "help screenreader", "who", "balance", "screenreader"),
-    ("up", "play blackjack", "table", "bet 10", DEAL, "table", "hit", "stand", DEALER, "table", "table rules", "leave", "down"),
+    ("up", "play blackjack", "table", "bet 10", DEAL, "table", "hint", "hit", "stand", DEALER, "table", "table rules",
+     "leave", "down"),
     ("north", "play craps", "table", "bet pass 10", "roll", "bet place 6 12", "bet field 5", "roll",
      "roll", "table", "bets", "table rules", "leave"),
     ("east", "play roulette", "table", "bet red 10", "bet 17 5", "bet dozen 2 5", "spin", TICK, "table", "leave", "west"),
@@ -101,7 +102,9 @@ async def test_every_game_and_command_is_said_in_words(casino_factory, cols, tmp
     assert re.search(r"the dealer shows \w+ of \w+ and a card face down\.", " ".join(text.split()))
     assert re.search(r"^Settlement, round 1: dealer ", text.replace("\r\n", "\n"), re.M)
     assert "Table: blackjack, blackjack." in text and "<-" not in text       # no arrow marks a turn
-    assert "split, insurance n or no, table rules, leave" in " ".join(text.split())   # a wrapped list keeps its commas
+    assert "Round 1: your turn (hand 1)." in " ".join(text.split())           # one's own turn as "your"
+    assert "split, insurance n or no, hint, table rules, leave" in " ".join(text.split())   # a wrapped list keeps its commas
+    assert re.search(r"Basic strategy: (hard|soft) \d+ against an? \w+: \w+", " ".join(text.split()))   # hint
     assert "screenreader on or off - words instead of drawings" in " ".join(text.split())   # its help
     assert "vera: The Lobby." in text                                  # who, one name a line
     assert re.search(r"^[+-]\d+, \w+: .+; \d\d:\d\d\.$", text.replace("\r\n", "\n"), re.M)   # statement: amount first

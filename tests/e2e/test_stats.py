@@ -46,7 +46,7 @@ def expected_from_statement(text: str) -> dict[str, dict[str, int]]:
             rounds.append((table, int(forfeited[1]), -int(forfeited[1])))
         elif pot:                                 # a pot won with no stake of one's own in it
             rounds.append((table, 0, int(pot[1])))
-        elif memo.startswith("table bankroll "):  # alley craps: a bankroll paid out, no pass decided
+        elif memo.startswith("table bankroll "):  # alley craps: a bankroll held, or paid out with no pass decided
             pass
         else:
             assert memo == "wager placed" or "refunded" in memo, memo

@@ -12,7 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.metrics.test_prometheus import until
+from tests.support.prometheus import until
 from tests.support.telnet import Client, login
 
 ROOT = Path(__file__).resolve().parents[2]

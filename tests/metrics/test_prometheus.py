@@ -7,17 +7,13 @@ from __future__ import annotations
 import asyncio
 import json
 import shutil
-import socket
 import subprocess
-import sys
-import time
-import urllib.parse
-import urllib.request
 from pathlib import Path
 
 import pytest
 
-from tests.support.process import reap
+from tests.support import prometheus as live
+from tests.support.prometheus import get, query, until, value
 from tests.support.telnet import Client, login
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -26,103 +22,10 @@ pytestmark = pytest.mark.skipif(shutil.which("prometheus") is None or shutil.whi
                                 reason="Debian's prometheus (.ci/test-packages)")
 
 
-def free_ports(n: int) -> int:
-    """The first of `n` ports in a row that are free now."""
-    for _ in range(200):
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            first = int(s.getsockname()[1])
-        if first + n > 65535:
-            continue
-        try:
-            held = []
-            for p in range(first, first + n):
-                sock = socket.socket()
-                held.append(sock)
-                sock.bind(("127.0.0.1", p))
-        except OSError:
-            continue
-        finally:
-            for sock in held:
-                sock.close()
-        return first
-    raise AssertionError("no free ports in a row")
-
-
-def get(url: str) -> str:
-    with urllib.request.urlopen(url, timeout=5) as r:
-        return r.read().decode()
-
-
-def until(what: str, check, deadline: float = 60.0):     # noqa: ANN001 - a test's predicate
-    """Poll a real process (a server, Prometheus) until `check()` is truthy: its value."""
-    end = time.monotonic() + deadline
-    while True:
-        try:
-            got = check()
-        except OSError:
-            got = None
-        if got:
-            return got
-        assert time.monotonic() < end, f"gave up waiting for {what}"
-        time.sleep(0.05)     # waiting on another process's progress, not on game time
-
-
-def query(prom: int, promql: str) -> list[dict]:
-    url = f"http://127.0.0.1:{prom}/api/v1/query?" + urllib.parse.urlencode({"query": promql})
-    answer = json.loads(get(url))
-    assert answer["status"] == "success", answer
-    return answer["data"]["result"]
-
-
-def value(prom: int, promql: str) -> float | None:
-    result = query(prom, promql)
-    return float(result[0]["value"][1]) if result else None
-
-
 @pytest.fixture
-def casino(tmp_path: Path):
-    metrics = free_ports(2)           # the portal's, then its game process's
-    config = tmp_path / "config"
-    shutil.copytree(ROOT / "config", config)
-    with (config / "server.yaml").open("a") as f:
-        f.write(f"  metrics:\n    host: 127.0.0.1\n    port: {metrics}\n")
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = int(s.getsockname()[1])
-    proc = subprocess.Popen([sys.executable, "-m", "server", "--port", str(port), "--web-port", "0",
-                             "--data", str(tmp_path / "casino.db"), "--config", str(config),
-                             "--rooms", str(ROOT / "rooms"), "--seed", str(SEED),
-                             "--pid-file", str(tmp_path / "casino.pid")],
-                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            start_new_session=True)
-    try:
-        until("the casino", lambda: socket.create_connection(("127.0.0.1", port), timeout=1).close() or True)
-        until("the game process's /metrics", lambda: get(f"http://127.0.0.1:{metrics + 1}/metrics"))
-        yield port, metrics
-    finally:
-        reap(proc)
-
-
-@pytest.fixture
-def prometheus(tmp_path: Path, casino):
-    port, metrics = casino
-    prom = free_ports(1)
-    (tmp_path / "prometheus.yml").write_text(
-        "global: {scrape_interval: 1s, evaluation_interval: 1s}\n"
-        "scrape_configs:\n"
-        "  - job_name: casino\n"
-        f"    static_configs: [{{targets: ['127.0.0.1:{metrics}', '127.0.0.1:{metrics + 1}']}}]\n")
-    proc = subprocess.Popen(["prometheus", f"--config.file={tmp_path / 'prometheus.yml'}",
-                             f"--storage.tsdb.path={tmp_path / 'tsdb'}",
-                             f"--web.listen-address=127.0.0.1:{prom}"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        until("Prometheus", lambda: get(f"http://127.0.0.1:{prom}/-/ready"))
+def prometheus(tmp_path: Path):
+    with live.casino(tmp_path, SEED) as (port, metrics), live.prometheus(tmp_path, [metrics, metrics + 1]) as prom:
         yield prom, port, metrics
-    finally:
-        proc.terminate()
-        proc.wait(timeout=30)
 
 
 def test_prometheus_sees_what_the_players_did(prometheus) -> None:

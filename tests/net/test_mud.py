@@ -67,3 +67,28 @@ def test_the_option_bytes_named_here_are_telnetlib3s():
 
     from server.net import mud
     assert (mud.GMCP, mud.MSSP) == (telopt.GMCP, telopt.MSSP)
+
+
+class PageWriter:
+    """The browser edge's writer as the page's channel uses it: data frames."""
+
+    def __init__(self) -> None:
+        self.frames: list[tuple[str, object]] = []
+
+    def data(self, package: str, payload: object) -> None:
+        self.frames.append((package, payload))
+
+
+def test_the_pages_channel_takes_the_tables_data_and_room_info_only():
+    from types import SimpleNamespace
+
+    from server.net import mud
+    from server.net.web import PageChannel
+    writer = PageWriter()
+    channel = PageChannel(writer)  # type: ignore[arg-type]
+    session = SimpleNamespace(gmcp=channel)
+    for package in ("Casino.Table", "Casino.Dealer", "Room.Info", "Char.Status", "Char.Stats", "Core.Ping"):
+        send(session, package, {"p": package})
+    assert [p for p, _ in writer.frames] == ["Casino.Table", "Casino.Dealer", "Room.Info"]
+    assert mud.wants(session, "Casino.Table") and not mud.wants(session, "Char.Status")  # not even made
+    assert not mud.wants(SimpleNamespace(gmcp=None), "Casino.Table")

@@ -59,7 +59,7 @@ class Escrow:
     def hold(self, player: str, amount: int) -> Hold:
         """A new stake of `amount` from `player`'s wallet."""
         self._holds += 1
-        key = f"{self._id}:stake:{self._holds}:{player}"
+        key = f"{self._id}:stake:{self._holds}:{player}"   # ':stake:' is server.ledger.ops.BANKROLL_MARK
         self._open[key] = (player, amount)
         return Hold(key, player, amount)
 

@@ -30,6 +30,7 @@ from server.games.seating import Seating
 from . import view
 from .events import BetRefused, BetReturned, DealerPlayed, HandView, Settlement, ShoeRetired, TableClosed
 from .game import BlackjackGame
+from .hint import hint
 from .moves import Move as Decision
 from .moves import legal
 from .options import BlackjackOptions
@@ -102,6 +103,9 @@ class BlackjackDealer(Dealer[TableSnapshot]):
 
     def _decide(self, move: Move) -> list[Event]:
         return self._after(self.game.decide(move.player, Decision(move.word), move.wallet))
+
+    def _hint(self, move: Move) -> list[Event]:
+        return [Note((move.player,), hint(self.game, move.player, move.wallet))]
 
     def _insure(self, move: Move) -> list[Event]:
         word = move.args[0].lower() if move.args else ""
@@ -202,4 +206,6 @@ ACTIONS = Actions[BlackjackDealer]("Blackjack", (
     Action("insurance", "insurance [n|no]", "with an ace up, insure for up to half your bet (bare: half; "
            "even money on a blackjack); it pays 2:1 if the dealer has blackjack. 'insurance no' declines.",
            BlackjackDealer._insure, aliases=("insure", "even"), brief="insurance [n|no]"),
+    Action("hint", "hint", "what basic strategy does with your hand against the dealer's card under this "
+           "table's rules (hit, stand, double, split or surrender), and why.", BlackjackDealer._hint),
 ))

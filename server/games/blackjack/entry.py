@@ -1,8 +1,8 @@
 """Blackjack in the catalogue: its words with their help, its dealer, its
-config keys and a shoe for `fair` and `casino verify` to name.
-
-`casino odds` (the exact house edge of basic strategy) and `hint` come from
-the strategy module, written beside this one: the entry's `odds` is left for it.
+config keys, a shoe for `fair` and `casino verify` to name, and `casino odds`'
+sheet (edge.odds_sheet: basic strategy's house edge, exact for an infinite
+shoe and simulated for the table's own). `hint` is one of its words (dealer.py),
+answered from the strategy module.
 """
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from server.games.seam import GameEntry
 
 from .dealer import ACTIONS, make
 from .draws import SHOE
+from .edge import odds_sheet
 from .options import BLACKJACK_KEYS
 
 BLACKJACK = GameEntry(
@@ -34,5 +35,6 @@ BLACKJACK = GameEntry(
         "'table rules' says every rule of the table you sit at; 'fair' shows the shoe's commitment.",
     ),
     draws=SHOE,
+    odds=odds_sheet,
     help_has_table_rules=True,
 )

@@ -15,18 +15,13 @@ from typing import Callable, ClassVar
 
 from server.config.keys import Field, Problem, as_int, describe, option, rows_of
 from server.games.seam import Built, OptionsReader, TableKeys
+from server.games.table_options import (as_yes_no, check_limits, check_window, limit_problems, seconds_problems,
+                                        window_problem)
 
 MAX_CHIPS = 1_000_000_000
 PAYS = {"3:2": Fraction(3, 2), "6:5": Fraction(6, 5)}     # what a player blackjack pays, by its name
 SOFT_17 = ("stand", "hit")
 SURRENDER = ("none", "late")
-
-
-def as_yes_no(value: object, raw: str | None = None) -> bool:
-    """true/false (YAML's yes/no values); a number or text is refused, not guessed."""
-    if not isinstance(value, bool):
-        raise Problem(f"must be true or false, not {describe(value)}")
-    return value
 
 
 def as_pays(value: object, raw: str | None = None) -> str:
@@ -89,13 +84,7 @@ class BlackjackOptions:
 
     def problems(self) -> list[str]:
         """Why these options make no table, one line each (empty: fine)."""
-        out: list[str] = []
-        for name in ("min_bet", "max_bet"):
-            value = getattr(self, name)
-            if type(value) is not int or value < 1:
-                out.append(f"{name} must be a whole number of chips, at least 1 (got {value!r})")
-        if not out and self.max_bet < self.min_bet:
-            out.append(f"max_bet ({self.max_bet}) is below min_bet ({self.min_bet})")
+        out = limit_problems(self)
         if not out and self.max_bet < self.bet_unit:
             out.append(f"max_bet ({self.max_bet}) is below one bet unit ({self.bet_unit}) of this table")
         if self.blackjack_pays not in PAYS:
@@ -111,13 +100,9 @@ class BlackjackOptions:
         for name in ("double_after_split", "resplit_aces"):
             if not isinstance(getattr(self, name), bool):
                 out.append(f"{name} must be true or false (got {getattr(self, name)!r})")
-        for name in ("bet_window", "last_call", "decision_seconds"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 3600:
-                out.append(f"{name} must be seconds between 0 and 3600 (got {value!r})")
-        if not out and self.last_call >= self.bet_window:
-            out.append(f"last_call ({self.last_call} s) must be less than bet_window ({self.bet_window} s)")
-        return out
+        out += seconds_problems(self, ("bet_window", "last_call", "decision_seconds"))
+        window = None if out else window_problem(self.bet_window, self.last_call)
+        return out + ([window] if window else [])
 
 
 BLACKJACK_FIELDS = (Field("max_players", as_int, 7, 1, 7), *rows_of(BlackjackOptions))
@@ -126,11 +111,8 @@ BLACKJACK_FIELDS = (Field("max_players", as_int, 7, 1, 7), *rows_of(BlackjackOpt
 def read(entry: OptionsReader) -> Built[BlackjackOptions]:
     """A `game: blackjack` entry: every key checked, each problem with its file and line."""
     v = entry.read(BLACKJACK_FIELDS)
-    if v.ok("min_bet", "max_bet") and v["max_bet"] < v["min_bet"]:
-        entry.error("max_bet", f"{v['max_bet']:,} is below min_bet {v['min_bet']:,}")
-    if v.ok("bet_window", "last_call") and v["last_call"] >= v["bet_window"]:
-        entry.error("last_call", f"{v['last_call']} must be less than bet_window {v['bet_window']}")
-        v["last_call"] = 0
+    check_limits(entry, v)
+    check_window(entry, v)
     players = v.pop("max_players")
     options = BlackjackOptions(**v)
     if v.ok("min_bet", "blackjack_pays", "surrender") and options.min_bet % options.bet_unit:

@@ -193,12 +193,16 @@ def split_ev(rank: int, up: int, rules: Rules, hands: int = 1) -> Fraction:
 
 @lru_cache(maxsize=None)
 def ranked(rules: Rules, hard: int, ace: bool, two: bool, pair: int, up: int, can_double: bool,
-           can_split: bool, can_surrender: bool, hands: int = 1) -> tuple[tuple[Decision, Fraction], ...]:
+           can_split: bool, can_surrender: bool, hands: int = 1,
+           can_hit: bool = True) -> tuple[tuple[Decision, Fraction], ...]:
     """Every decision allowed here with its expected value per unit of the hand's bet,
     best first. `two`: the hand is its first two cards (double and surrender need
-    that); `pair`: the rank both of them share, 0 for none."""
+    that); `pair`: the rank both of them share, 0 for none; `can_hit`: False for split
+    aces that pair again (one card each: they stand or split again)."""
     h17 = rules.hits_soft_17
-    values = {Decision.STAND: stand_ev(best_total(hard, ace), up, h17), Decision.HIT: hit_ev(hard, ace, up, h17)}
+    values = {Decision.STAND: stand_ev(best_total(hard, ace), up, h17)}
+    if can_hit:
+        values[Decision.HIT] = hit_ev(hard, ace, up, h17)
     if two and can_double:
         values[Decision.DOUBLE] = double_ev(hard, ace, up, h17)
     if two and pair and can_split and hands < rules.max_hands:
@@ -230,7 +234,7 @@ class Advice:
 
 
 def advise(options: BlackjackOptions, hand_cards: tuple[int, ...], dealer_up: int, can_double: bool = True,
-           can_split: bool = True, can_surrender: bool = True, hands: int = 1) -> Advice:
+           can_split: bool = True, can_surrender: bool = True, hands: int = 1, can_hit: bool = True) -> Advice:
     """Basic strategy's play for this hand: the best of the plays allowed now.
 
     `can_*` say what the table allows this hand at this moment (the wallet covers
@@ -238,15 +242,16 @@ def advise(options: BlackjackOptions, hand_cards: tuple[int, ...], dealer_up: in
     double_after_split...); a play not allowed is not considered, which is the
     charts' "double if allowed, else hit" (or stand). `hands`: how many hands the
     player holds (a split counts the room left under max_hands; surrender is for
-    an unsplit hand only)."""
+    an unsplit hand only). A pair that may not be split now (two ten-value cards of
+    two ranks, or a split the wallet does not cover) is named by its total."""
     if dealer_up not in CARDS:
         raise ValueError(f"the dealer's up card is a rank value 1..10, not {dealer_up!r}")
     hard, ace, two, pair = _read(hand_cards)
     if two and ace and hard == 11 and hands == 1:
         return Advice(Decision.STAND, ((Decision.STAND, options.pays),), "a blackjack is paid at once")
     values = ranked(Rules.of(options), hard, ace, two, pair, dealer_up, can_double, can_split,
-                    can_surrender, hands)
-    return Advice(values[0][0], values, why(hard, ace, pair, dealer_up, values))
+                    can_surrender, hands, can_hit)
+    return Advice(values[0][0], values, why(hard, ace, pair if can_split else 0, dealer_up, values))
 
 
 def decide(options: BlackjackOptions, hand_cards: tuple[int, ...], dealer_up: int, can_double: bool = True,
@@ -303,10 +308,10 @@ def why(hard: int, ace: bool, pair: int, up: int, values: tuple[tuple[Decision, 
 
 
 def hint_text(options: BlackjackOptions, hand_cards: tuple[int, ...], dealer_up: int, can_double: bool = True,
-              can_split: bool = True, can_surrender: bool = True, hands: int = 1) -> str:
+              can_split: bool = True, can_surrender: bool = True, hands: int = 1, can_hit: bool = True) -> str:
     """`hint`: one line, what basic strategy does with this hand here and why, e.g.
     'Basic strategy: hard 16 against a 10: surrender - surrender saves more than hitting
     loses (-50.0% of the bet, hitting -54.0%)'. The `can_*` and `hands` are as for `advise`:
     what this hand may do now, so the hint never names a play the table would refuse."""
     return "Basic strategy: " + advise(options, hand_cards, dealer_up, can_double, can_split,
-                                       can_surrender, hands).why
+                                       can_surrender, hands, can_hit).why

@@ -191,7 +191,8 @@ def table_data(snap: TableSnapshot) -> dict[str, object]:
 
 
 # --- the table ---------------------------------------------------------------
-def status(snap: TableSnapshot) -> str:
+def status(snap: TableSnapshot, me: str | None = None) -> str:
+    """The round's state in one line; `me` (the viewer) reads their own turn as "your turn"."""
     n = snap.round
     if snap.phase is Phase.CLOSED:
         return "The table is closed."
@@ -202,7 +203,8 @@ def status(snap: TableSnapshot) -> str:
         return f"Round {n}: insurance is offered (the dealer shows an ace)."
     if snap.phase is Phase.PLAYING and snap.turn:
         left = f", {snap.seconds_left} s left" if snap.seconds_left is not None else ""
-        return f"Round {n}: {snap.turn[0]}'s turn (hand {snap.turn[1]}){left}."
+        whose = "your" if snap.turn[0] == me else f"{snap.turn[0]}'s"
+        return f"Round {n}: {whose} turn (hand {snap.turn[1]}){left}."
     return f"Round {n}: place your bets; the first bet starts the round." if not snap.hands \
         else f"Round {n - 1} is over; place your bets for round {n}."
 
@@ -239,7 +241,7 @@ def table_view(snap: TableSnapshot, viewer: Viewer) -> list[str]:
                 lines += fit(f"{label}: {art.tokens(h.cards, prefs)} ({h.said}){turn}", width)
     if snap.bets:
         lines += fit("Bets down: " + ", ".join(f"{p} {chips}" for p, chips in snap.bets), width)
-    lines += fit(status(snap), width)
+    lines += fit(status(snap, me), width)
     if snap.turn and snap.turn[0] == me and snap.moves:
         lines += fit("You may: " + ", ".join(snap.moves) + ".", width)
     lines += fit(f"Seated: {', '.join(snap.seated) or 'nobody'}.", width)

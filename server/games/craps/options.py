@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from server.config.keys import Field, Problem, as_id, as_int, describe, option, rows_of
 from server.games.craps.variants import BANK, VARIANTS as PLAYED, Variant
 from server.games.seam import Built, OptionsReader, TableKeys
+from server.games.table_options import check_limits, check_window
 
 MAX_CHIPS = 1_000_000_000
 
@@ -77,8 +78,7 @@ def read(entry: OptionsReader) -> Built[CrapsOptions]:
     timing = _timing(sub)
     under = {key: "belongs under craps:" for key in (*(f.name for f in CRAPS_FIELDS), "timing")}
     top = entry.read(_top_rows(variant), skip=("craps",), notes=under)
-    if top.ok("min_bet", "max_bet") and top["max_bet"] < top["min_bet"]:
-        entry.error("max_bet", f"{top['max_bet']:,} is below min_bet {top['min_bet']:,}")
+    check_limits(entry, top)
     return Built(top["max_players"], top["min_bet"], top["max_bet"], CrapsOptions(**opts, timing=timing))
 
 
@@ -87,8 +87,7 @@ def _timing(sub: OptionsReader) -> CrapsTiming:
         return CrapsTiming()
     section = sub.section("timing")
     values = section.read(TIMING_FIELDS)
-    if values.ok("window", "last_call") and values["last_call"] >= values["window"]:
-        section.error("last_call", f"{values['last_call']} must be less than window {values['window']}")
+    check_window(section, values, window="window")
     return CrapsTiming(**values)
 
 

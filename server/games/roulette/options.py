@@ -13,19 +13,14 @@ from dataclasses import dataclass
 from typing import ClassVar
 from server.config.keys import Field, Problem, as_int, describe, option, rows_of
 from server.games.seam import Built, OptionsReader, TableKeys
+from server.games.table_options import (as_yes_no, check_limits, check_window, limit_problems, seconds_problems,
+                                        window_problem)
 
 WHEELS = ("single_zero",)          # the wheels it plays (European, 37 pockets: docs/play-roulette.md)
 MAX_CHIPS = 1_000_000_000
 
 
 # --- the config keys -----------------------------------------------------------------
-def as_yes_no(value: object, raw: str | None = None) -> bool:
-    """true/false (YAML's yes/no values); a number or text is refused, not guessed."""
-    if not isinstance(value, bool):
-        raise Problem(f"must be true or false, not {describe(value)}")
-    return value
-
-
 def as_wheel(value: object, raw: str | None = None) -> str:
     """A wheel this package plays, refused by name otherwise (`double_zero` is not one)."""
     if isinstance(value, str) and value in WHEELS:
@@ -55,23 +50,12 @@ class RouletteOptions:
 
     def problems(self) -> list[str]:
         """Why these options make no table, one line each (empty: fine)."""
-        out: list[str] = []
-        for name in ("min_bet", "max_bet"):
-            value = getattr(self, name)
-            if type(value) is not int or value < 1:
-                out.append(f"{name} must be a whole number of chips, at least 1 (got {value!r})")
-        if not out and self.max_bet < self.min_bet:
-            out.append(f"max_bet ({self.max_bet}) is below min_bet ({self.min_bet})")
+        out = limit_problems(self)
         if not isinstance(self.la_partage, bool):
             out.append(f"la_partage must be true or false (got {self.la_partage!r})")
-        for name in ("bet_window", "last_call", "spin_seconds"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 3600:
-                out.append(f"{name} must be seconds between 0 and 3600 (got {value!r})")
-        if not out and self.bet_window <= 0:
-            out.append("bet_window must be more than 0 seconds")
-        elif not out and self.last_call >= self.bet_window:
-            out.append(f"last_call ({self.last_call} s) must be less than bet_window ({self.bet_window} s)")
+        out += seconds_problems(self, ("bet_window", "last_call", "spin_seconds"))
+        window = None if out else window_problem(self.bet_window, self.last_call)
+        out += [window] if window else []
         if self.wheel not in WHEELS:
             out.append(f"wheel {self.wheel!r} is not played here; the wheels are {', '.join(WHEELS)}")
         return out
@@ -88,11 +72,8 @@ ROULETTE_FIELDS = (Field("max_players", as_int, 8, 1, 20), *rows_of(RouletteOpti
 def read(entry: OptionsReader) -> Built[RouletteOptions]:
     """A `game: roulette` entry: every key checked, each problem with its file and line."""
     v = entry.read(ROULETTE_FIELDS)
-    if v.ok("min_bet", "max_bet") and v["max_bet"] < v["min_bet"]:
-        entry.error("max_bet", f"{v['max_bet']:,} is below min_bet {v['min_bet']:,}")
-    if v.ok("bet_window", "last_call") and v["last_call"] >= v["bet_window"]:
-        entry.error("last_call", f"{v['last_call']} must be less than bet_window {v['bet_window']}")
-        v["last_call"] = 0
+    check_limits(entry, v)
+    check_window(entry, v)
     players = v.pop("max_players")
     options = RouletteOptions(**v)
     return Built(players, options.min_bet, options.max_bet, options)

@@ -215,6 +215,8 @@
       }
       else if (frame.t === "echo") setMasked(!frame.on);
       else if (frame.t === "data" && frame.p === "Char.Stats") showStats(frame.d);
+      else if (frame.t === "data" && frame.p === "Casino.Table") showCards(frame.d);
+      else if (frame.t === "data" && frame.p === "Room.Info") hideCards();
     };
     ws.onclose = () => {
       pane.dataset.connected = "0";
@@ -277,6 +279,76 @@
     keepBottom();                     // at once, not only when the observer runs
   }
   statsView.addEventListener("click", () => { statsView.hidden = true; keepBottom(); });
+
+  // --- the card view: a blackjack table's Casino.Table, drawn as cards -------
+  // The dealer's cards (the hole card face down until the dealer plays: null in
+  // the data) and every player's hands with their totals and bets, whose turn it
+  // is marked; redrawn with each Casino.Table, gone in another room or at a table
+  // of another game. Names ("K-s", "10-h") become rank and suit, as text only.
+  const cardsView = document.getElementById("cards");
+  const SUITS = { s: "\u2660", h: "\u2665", d: "\u2666", c: "\u2663" };
+  function card(name) {
+    const el = document.createElement("span");
+    if (typeof name !== "string" || !/^(A|[2-9]|10|J|Q|K)-[shdc]$/.test(name)) {
+      el.className = "card back";
+      el.dataset.card = "hidden";
+      el.textContent = "\u2591\u2591";          // face down
+      return el;
+    }
+    const [rank, suit] = name.split("-");
+    el.className = "card" + (suit === "h" || suit === "d" ? " red" : "");
+    el.dataset.card = name;
+    el.textContent = rank + SUITS[suit];
+    return el;
+  }
+  function row(who, cards, total, extra, turn) {
+    const div = document.createElement("div");
+    div.className = "hand" + (turn ? " turn" : "");
+    const name = document.createElement("span");
+    name.className = "who";
+    name.textContent = who;
+    div.appendChild(name);
+    for (const c of cards) div.appendChild(card(c));
+    const said = document.createElement("span");
+    said.className = "total";
+    said.textContent = total + (extra ? " \u00b7 " + extra : "");
+    div.appendChild(said);
+    return div;
+  }
+  function hideCards() {
+    cardsView.hidden = true;
+    cardsView.replaceChildren();
+    keepBottom();
+  }
+  function showCards(data) {
+    if (!data || data.game !== "blackjack" || !data.dealer || !Array.isArray(data.dealer.cards)
+        || !data.dealer.cards.length) {             // another game, or no cards dealt yet
+      if (!cardsView.hidden) hideCards();
+      return;
+    }
+    const dealer = data.dealer.cards;
+    const total = data.dealer.total === null ? "the hole card face down" : String(data.dealer.total);
+    const rows = [row("Dealer", dealer, total, "", false)];
+    const turn = data.turn || {};
+    for (const [player, hands] of Object.entries(data.hands || {})) {
+      if (!Array.isArray(hands)) continue;
+      hands.forEach((h, i) => {
+        const who = hands.length > 1 ? player + " (" + (i + 1) + ")" : player;
+        const bits = ["bet " + h.bet];
+        if (h.doubled) bits.push("doubled");
+        if (h.surrendered) bits.push("surrendered");
+        rows.push(row(who, Array.isArray(h.cards) ? h.cards : [], String(h.total), bits.join(", "),
+                      turn.player === player && turn.hand === i + 1));
+      });
+    }
+    const head = document.createElement("div");
+    head.className = "head";
+    head.textContent = String(data.table) + ", round " + data.round + ": " + String(data.phase);
+    cardsView.replaceChildren(head, ...rows);
+    cardsView.hidden = false;
+    keepBottom();
+  }
+  cardsView.addEventListener("click", hideCards);
 
   // --- the command line: focus, history, masked passwords -----------------
   form.addEventListener("submit", (event) => {
