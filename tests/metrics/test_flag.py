@@ -35,6 +35,6 @@ def test_the_flag_serves_metrics_without_the_config(tmp_path: Path, one_process:
 
 @pytest.mark.parametrize("value", ["nope", "127.0.0.1:", "70000"])
 def test_a_value_that_is_no_port_is_refused(value: str) -> None:
-    refused = subprocess.run([sys.executable, "-m", "server", "--metrics", value, "--port", "0"],
+    refused = subprocess.run([sys.executable, "-m", "server", "--metrics", value, "--port", "0", "--web-port", "0"],
                              cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert refused.returncode == 2 and "--metrics" in refused.stderr, refused
