@@ -4,10 +4,11 @@
 when the command starts, it would miss what a busy loop makes a line wait: the
 selector returns many ready sockets at once, each is read, and each command then
 waits for the ones before it. A player waits that long too (the crowd bench's
-clients measure it), so the reply's clock starts when the selector returned
-with the line's socket ready: one clock read a loop turn, not one per line.
-What waited in the kernel while the loop was busy before it looked is still not
-counted; docs/operating.md says so beside the metric.
+clients measure it), so the reply's clock starts at the selector's estimate of
+when the input came: as it returned, if it had to wait for input; else (the
+input was there when the loop looked) the middle of the busy time since its
+last look, which is when such input came on average. Two clock reads a loop
+turn, not one per line. docs/operating.md says what the metric still misses.
 """
 from __future__ import annotations
 
@@ -19,22 +20,30 @@ from typing import Any, Protocol, TypeVar
 
 T = TypeVar("T")
 
-woke_at = 0.0         # perf_counter() when this process's selector last returned (0.0: never)
+woke_at = 0.0         # when the input this loop turn reads came, as StampedSelector estimates (0.0: never)
+_returned = 0.0       # perf_counter() when the selector last returned
+WAITED = 0.00005      # a select() this long or longer waited for its input (50 µs)
 
 
 class StampedSelector(selectors.DefaultSelector):
-    """The platform's selector, noting when each select() returned."""
+    """The platform's selector, estimating when the input it reports came."""
 
     def select(self, timeout: float | None = None) -> list[tuple[selectors.SelectorKey, int]]:
+        global woke_at, _returned
+        called = perf_counter()
         ready = super().select(timeout)
-        global woke_at
-        woke_at = perf_counter()
+        returned = perf_counter()
+        # It waited: the first input came as it returned. It did not: the input came
+        # while the loop was busy since its last look, so the middle of that time
+        # (a busy turn's lines waited half of it on average, unseen until now).
+        woke_at = returned if returned - called > WAITED or not _returned else (_returned + called) / 2
+        _returned = returned
         return ready
 
 
 def heard_now() -> float:
-    """When input read now was known to be there: the selector's last return
-    (this loop turn's), or now if this process's loop is not a StampedSelector's."""
+    """When input read in this loop turn came (StampedSelector's estimate), or
+    now if this process's loop is not a StampedSelector's."""
     return woke_at or perf_counter()
 
 
