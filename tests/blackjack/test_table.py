@@ -213,3 +213,14 @@ def test_cards_are_inked_for_the_screen_and_plain_with_colour_off(dice, black_in
     drawn = "\n".join([art.tokens([king_of_spades, queen_of_hearts, None], plain_prefs),
                        *art.boxes([king_of_spades, None], plain_prefs, 40)])
     assert "\x1b" not in drawn and "[K-s] [Q-h] [##]" in drawn
+
+
+def test_a_seated_player_who_places_no_bet_sits_the_round_out_and_keeps_the_seat():
+    """No `sitout` word at blackjack: a round one places no bet in deals one no cards."""
+    t = seat(table(4), "ann", "bob")
+    bet(t, "ann")
+    events = t.advance(1) + t.advance(10 * HZ)                 # the window closes on ann's bet alone
+    [dealt] = of(events, Dealt)
+    assert [player for player, _ in dealt.hands] == ["ann"]
+    play_out(t)
+    assert "bob" in t.seated() and t.game.phase is Phase.IDLE
