@@ -311,7 +311,7 @@ async def test_stats_and_top_count_a_split_round_once(casino_factory):
     await tick(app, 0.1)
     said += plain(await ann.expect("Settlement, round 1"))
     assert len(game(app).last.hands["ann"]) == 2
-    assert re.search(r"Settlement, round 1: dealer bust \(25\); hand 1 won \+10 \(18\); hand 2 won \+10 \(18\); "
+    assert re.search(r"Settlement, round 1: dealer bust \(25\); hand 1 won 10 \(18\); hand 2 won 10 \(18\); "
                      r"net \+20\.", " ".join(said.split())), said
     stacked(game(app), [10, 7, 9, 10])                          # 19 against 17
     await ann.cmd("bet 10")

@@ -103,6 +103,7 @@ async def test_every_game_and_command_is_said_in_words(casino_factory, cols, tmp
     assert re.search(r"^Settlement, round 1: dealer ", text.replace("\r\n", "\n"), re.M)
     assert "Table: blackjack, blackjack." in text and "<-" not in text       # no arrow marks a turn
     assert "Round 1: your turn (hand 1)." in " ".join(text.split())           # one's own turn as "your"
+    assert not re.search(r"(won|lost) [+-]\d", text)                          # a word says the sign, not both
     assert "split, insurance n or no, hint, table rules, leave" in " ".join(text.split())   # a wrapped list keeps its commas
     assert re.search(r"Basic strategy: (hard|soft) \d+ against an? \w+: \w+", " ".join(text.split()))   # hint
     assert "screenreader on or off - words instead of drawings" in " ".join(text.split())   # its help

@@ -24,8 +24,6 @@ from .snapshot import TableSnapshot
 _DID = {Did.HIT: "hits", Did.STAND: "stands", Did.DOUBLE: "doubles", Did.SPLIT: "splits",
         Did.SURRENDER: "surrenders", Did.TIMEOUT: "runs out of time and stands",
         Did.AWAY: "is away; the hand stands", Did.BLACKJACK: "has blackjack"}
-_OUTCOME = {Outcome.BLACKJACK: "blackjack", Outcome.WON: "won", Outcome.PUSH: "push", Outcome.LOST: "lost",
-            Outcome.BUST: "bust", Outcome.SURRENDERED: "surrendered"}
 
 
 def _secs(seconds: float) -> str:
@@ -135,9 +133,16 @@ def turn_lines(e: Turn, viewer: Viewer) -> list[str]:
 
 
 def line_text(ln: HandLine, many: bool, n: int) -> str:
+    """One hand's part: what it won or lost in words and whole chips, then the
+    hand ("won 10 (18)", "lost 10, bust (25)", "surrendered, lost 5 (16)", "push (19)");
+    a word says the sign, so no "+" or "-" is read out with it."""
     name = f"hand {n} " if many else ""
     net = ln.net
-    return f"{name}{_OUTCOME[ln.outcome]} {net:+d} ({ln.hand.said})"
+    money = "push" if net == 0 else f"{'won' if net > 0 else 'lost'} {abs(net)}"
+    given_up = "surrendered, " if ln.outcome is Outcome.SURRENDERED else ""
+    said = ln.hand.said
+    hand = f", {said}" if ln.outcome in (Outcome.BLACKJACK, Outcome.BUST) else f" ({said})"
+    return f"{name}{given_up}{money}{hand}"
 
 
 def settlement_line(s: Settlement, color: bool) -> str:
