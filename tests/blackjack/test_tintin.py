@@ -11,9 +11,8 @@ polled (a real process draws in its own time); game time moves only with the clo
 """
 from __future__ import annotations
 
-import asyncio
 
-from support.screen import CLIENTS, Screen, require_tools
+from support.screen import CLIENTS, Screen, require_tools, until
 
 from server.games.blackjack.rounds import Phase
 from server.render.width import display_width
@@ -22,14 +21,6 @@ FAST = {"commands_per_second": 1000}
 WIDTH = 40
 
 
-async def until(check, timeout: float = 5.0) -> None:
-    """Wait for the server to have taken in what the client sent (its NAWS, a command)."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not check():
-        assert loop.time() < deadline, "the server never saw it"
-        await asyncio.sleep(0.02)
-
 
 async def test_a_hand_of_blackjack_in_tintin_at_40_columns(casino_factory):
     require_tools("tmux", "tt++")
@@ -37,13 +28,7 @@ async def test_a_hand_of_blackjack_in_tintin_at_40_columns(casino_factory):
     host = app.tables["blackjack"]
     screen = Screen(CLIENTS["tintin"](app.port), width=WIDTH)
     try:
-        await screen.wait_for(r"^Name:")
-        screen.type("tia")
-        await screen.wait_for(r"New password:")
-        screen.type("s3cretpw")
-        await screen.wait_for(r"again:")
-        screen.type("s3cretpw")
-        await screen.wait_for(r"^Exits: ")
+        await screen.create_account("tia")
         await until(lambda: "tia" in app.online and app.online["tia"].width == WIDTH)
         unicode = app.online["tia"].prefs.unicode
 

@@ -211,13 +211,7 @@ async def test_tintin_with_its_screen_reader_setting_gets_the_mode_unasked(casin
     assert TINTIN and "#config {screen reader} on;#session" in command_line
     screen = Screen(command_line, width=80)
     try:
-        await screen.wait_for(r"^Name:")
-        screen.type("tess")
-        await screen.wait_for(r"New password:")
-        screen.type("s3cretpw")
-        await screen.wait_for(r"again:")
-        screen.type("s3cretpw")
-        await screen.wait_for(r"Screen reader mode is on")
+        await screen.create_account("tess", until=r"Screen reader mode is on")
         screen.type("north")
         await screen.wait_for(r"^Exits: east, west, south")
         screen.type("table")

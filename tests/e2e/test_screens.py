@@ -14,11 +14,10 @@ root (as root they fail: the install step was skipped).
 """
 from __future__ import annotations
 
-import asyncio
 import re
 
 import pytest
-from support.screen import CLIENTS, Screen, require_tools
+from support.screen import CLIENTS, Screen, require_tools, until
 from support.telnet import Client, login
 
 from server.render.width import display_width
@@ -34,14 +33,6 @@ def after(lines: list[str], marker: str) -> list[str]:
     at = max(i for i, line in enumerate(lines) if line in (marker, marker.removeprefix("> ")))
     return lines[at + 1:]
 
-
-async def until(check, timeout: float = 5.0) -> None:
-    """Wait for the server to have taken in something a client sent (NAWS)."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not check():
-        assert loop.time() < deadline, "the server never saw it"
-        await asyncio.sleep(0.02)
 
 
 @pytest.fixture
@@ -62,13 +53,7 @@ async def test_what_a_player_sees(casino_factory, screens, client):
     screens.append(screen)
 
     # A new account, its password typed twice: never on the screen.
-    await screen.wait_for(r"^Name:")
-    screen.type("yuri")
-    await screen.wait_for(r"New password:")
-    screen.type("s3cretpw")
-    await screen.wait_for(r"again:")
-    screen.type("s3cretpw")
-    await screen.wait_for(r"^Exits: ")
+    await screen.create_account("yuri")
     assert "s3cretpw" not in screen.text()
     lines = screen.lines()
     assert after(lines, "Name: yuri")[0].startswith("There is no account called yuri")
@@ -116,13 +101,7 @@ async def test_help_is_paged_to_a_24_row_telnet_screen(casino_factory, screens):
     app = await casino_factory(seed=3, limits=FAST)
     screen = Screen(CLIENTS["telnet"](app.port), width=80, height=24)
     screens.append(screen)
-    await screen.wait_for(r"^Name:")
-    screen.type("pia")
-    await screen.wait_for(r"New password:")
-    screen.type("s3cretpw")
-    await screen.wait_for(r"again:")
-    screen.type("s3cretpw")
-    await screen.wait_for(r"^Exits: ")
+    await screen.create_account("pia")
 
     screen.type("help")
     await screen.wait_for(MORE_LINE)

@@ -15,6 +15,7 @@ import re
 import shutil
 import subprocess
 import uuid
+from collections.abc import Callable
 
 import pytest
 
@@ -95,7 +96,27 @@ class Screen:
                 raise AssertionError(f"{pattern!r} x{count} never showed; the screen:\n{text}")
             await asyncio.sleep(0.05)     # the client draws in its own time
 
+    async def create_account(self, name: str, password: str = "s3cretpw", until: str = r"^Exits: ") -> str:
+        """A new account typed as a player does (the name, the password twice), up to `until`."""
+        await self.wait_for(r"^Name:")
+        self.type(name)
+        await self.wait_for(r"New password:")
+        self.type(password)
+        await self.wait_for(r"again:")
+        self.type(password)
+        return await self.wait_for(until)
+
     def resize(self, width: int) -> None:
         """A new window width: the client reports it by NAWS."""
         self.width = width
         self._tmux("resize-window", "-t", "main", "-x", str(width), "-y", str(self.height))
+
+
+async def until(check: Callable[[], bool], timeout: float = 5.0) -> None:
+    """Wait for the server to have taken in what a client sent (its NAWS, a command):
+    polling a real server's state, not game time."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not check():
+        assert loop.time() < deadline, "the server never saw it"
+        await asyncio.sleep(0.02)
